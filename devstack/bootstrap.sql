@@ -1,0 +1,273 @@
+-- What a hosted Supabase project already has before our migrations run: roles, the
+-- `extensions`, `auth` and `storage` schemas with the tables and functions migrations
+-- reference, and the `supabase_realtime` publication. Faithful to supabase/postgres and the
+-- auth/storage migrations (see shared/reference/supabase-wire.md §7), trimmed to what a
+-- project's own SQL can see. Runs on PGlite and on a stock Postgres 15 as a superuser.
+-- Never deployed: hosted Supabase provides all of this itself.
+
+-- Roles are cluster-wide, so a second database on the same Postgres cluster must not fail.
+do $$
+declare
+  r text;
+begin
+  foreach r in array array['anon', 'authenticated', 'service_role'] loop
+    if not exists (select 1 from pg_roles where rolname = r) then
+      execute format('create role %I nologin noinherit', r);
+    end if;
+  end loop;
+  if not exists (select 1 from pg_roles where rolname = 'authenticator') then
+    create role authenticator login noinherit;
+  end if;
+  foreach r in array array['supabase_admin', 'supabase_auth_admin', 'supabase_storage_admin',
+                           'dashboard_user', 'supabase_realtime_admin'] loop
+    if not exists (select 1 from pg_roles where rolname = r) then
+      execute format('create role %I nologin noinherit', r);
+    end if;
+  end loop;
+end
+$$;
+
+alter role anon inherit;
+alter role authenticated inherit;
+alter role service_role inherit bypassrls;
+grant anon, authenticated, service_role to authenticator;
+alter role anon set statement_timeout = '3s';
+alter role authenticated set statement_timeout = '8s';
+
+create schema if not exists extensions;
+create extension if not exists pgcrypto with schema extensions;
+create extension if not exists "uuid-ossp" with schema extensions;
+grant usage on schema extensions to anon, authenticated, service_role;
+grant usage on schema public to anon, authenticated, service_role;
+grant all on schema public to service_role;
+
+alter default privileges in schema public grant all on tables to anon, authenticated, service_role;
+alter default privileges in schema public grant all on functions to anon, authenticated, service_role;
+alter default privileges in schema public grant all on sequences to anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------
+-- auth
+-- ---------------------------------------------------------------------------------------
+create schema if not exists auth;
+grant usage on schema auth to anon, authenticated, service_role;
+
+create table auth.users (
+  instance_id uuid,
+  id uuid primary key,
+  aud varchar(255),
+  role varchar(255),
+  email varchar(255),
+  encrypted_password varchar(255),
+  email_confirmed_at timestamptz,
+  invited_at timestamptz,
+  confirmation_token varchar(255),
+  confirmation_sent_at timestamptz,
+  recovery_token varchar(255),
+  recovery_sent_at timestamptz,
+  email_change_token_new varchar(255),
+  email_change varchar(255),
+  email_change_sent_at timestamptz,
+  last_sign_in_at timestamptz,
+  raw_app_meta_data jsonb,
+  raw_user_meta_data jsonb,
+  is_super_admin boolean,
+  created_at timestamptz,
+  updated_at timestamptz,
+  phone text unique default null,
+  phone_confirmed_at timestamptz,
+  phone_change text default '',
+  phone_change_token varchar(255) default '',
+  phone_change_sent_at timestamptz,
+  confirmed_at timestamptz generated always as (least(email_confirmed_at, phone_confirmed_at)) stored,
+  email_change_token_current varchar(255) default '',
+  email_change_confirm_status smallint default 0
+    check (email_change_confirm_status >= 0 and email_change_confirm_status <= 2),
+  banned_until timestamptz,
+  reauthentication_token varchar(255) default '',
+  reauthentication_sent_at timestamptz,
+  is_sso_user boolean not null default false,
+  deleted_at timestamptz,
+  is_anonymous boolean not null default false
+);
+create unique index users_email_partial_key on auth.users (email) where (is_sso_user = false);
+alter table auth.users enable row level security;
+
+create table auth.identities (
+  id uuid primary key default gen_random_uuid(),
+  provider_id text not null,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  identity_data jsonb not null,
+  provider text not null,
+  last_sign_in_at timestamptz,
+  created_at timestamptz,
+  updated_at timestamptz,
+  email text generated always as (lower(identity_data ->> 'email')) stored,
+  unique (provider_id, provider)
+);
+alter table auth.identities enable row level security;
+
+create table auth.sessions (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz,
+  updated_at timestamptz,
+  aal text,
+  not_after timestamptz
+);
+alter table auth.sessions enable row level security;
+
+create table auth.refresh_tokens (
+  instance_id uuid,
+  id bigserial primary key,
+  token varchar(255) unique,
+  user_id varchar(255),
+  revoked boolean,
+  created_at timestamptz,
+  updated_at timestamptz,
+  parent varchar(255),
+  session_id uuid references auth.sessions (id) on delete cascade
+);
+alter table auth.refresh_tokens enable row level security;
+
+create table auth.audit_log_entries (
+  instance_id uuid,
+  id uuid primary key,
+  payload json,
+  created_at timestamptz,
+  ip_address varchar(64) not null default ''
+);
+
+create table auth.instances (
+  id uuid primary key,
+  uuid uuid,
+  raw_base_config text,
+  created_at timestamptz,
+  updated_at timestamptz
+);
+
+create table auth.schema_migrations (version varchar(255) primary key);
+
+-- As in supabase/auth: claims come from the request (set per transaction by the gateway).
+create or replace function auth.jwt() returns jsonb
+language sql stable as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim', true), ''),
+    nullif(current_setting('request.jwt.claims', true), '')
+  )::jsonb
+$$;
+
+create or replace function auth.uid() returns uuid
+language sql stable as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.sub', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'sub')
+  )::uuid
+$$;
+
+create or replace function auth.role() returns text
+language sql stable as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.role', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'role')
+  )::text
+$$;
+
+create or replace function auth.email() returns text
+language sql stable as $$
+  select coalesce(
+    nullif(current_setting('request.jwt.claim.email', true), ''),
+    (nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'email')
+  )::text
+$$;
+
+grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
+  to anon, authenticated, service_role;
+grant all on all tables in schema auth to service_role;
+
+-- ---------------------------------------------------------------------------------------
+-- storage
+-- ---------------------------------------------------------------------------------------
+create schema if not exists storage;
+grant usage on schema storage to anon, authenticated, service_role;
+alter default privileges in schema storage grant all on tables to anon, authenticated, service_role;
+alter default privileges in schema storage grant all on functions to anon, authenticated, service_role;
+alter default privileges in schema storage grant all on sequences to anon, authenticated, service_role;
+
+create type storage.buckettype as enum ('STANDARD', 'ANALYTICS');
+
+create table storage.buckets (
+  id text primary key,
+  name text not null unique,
+  owner uuid,
+  owner_id text,
+  public boolean default false,
+  avif_autodetection boolean default false,
+  file_size_limit bigint,
+  allowed_mime_types text[],
+  type storage.buckettype not null default 'STANDARD',
+  created_at timestamptz default now(),
+  updated_at timestamptz default now()
+);
+alter table storage.buckets enable row level security;
+
+create table storage.objects (
+  id uuid primary key default gen_random_uuid(),
+  bucket_id text references storage.buckets (id),
+  name text,
+  owner uuid,
+  owner_id text,
+  metadata jsonb,
+  user_metadata jsonb,
+  version text,
+  path_tokens text[] generated always as (string_to_array(name, '/')) stored,
+  created_at timestamptz default now(),
+  updated_at timestamptz default now(),
+  last_accessed_at timestamptz default now()
+);
+create unique index bucketid_objname on storage.objects (bucket_id, name);
+alter table storage.objects enable row level security;
+
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+
+create or replace function storage.foldername(name text) returns text[]
+language plpgsql immutable as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[1:array_length(_parts, 1) - 1];
+end
+$$;
+
+create or replace function storage.filename(name text) returns text
+language plpgsql immutable as $$
+declare
+  _parts text[];
+begin
+  select string_to_array(name, '/') into _parts;
+  return _parts[array_length(_parts, 1)];
+end
+$$;
+
+create or replace function storage.extension(name text) returns text
+language plpgsql immutable as $$
+declare
+  _parts text[];
+  _filename text;
+begin
+  select string_to_array(name, '/') into _parts;
+  select _parts[array_length(_parts, 1)] into _filename;
+  return reverse(split_part(reverse(_filename), '.', 1));
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------
+-- realtime
+-- ---------------------------------------------------------------------------------------
+do $$
+begin
+  if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
+    create publication supabase_realtime;
+  end if;
+end
+$$;

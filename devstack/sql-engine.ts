@@ -1,0 +1,180 @@
+// One small interface over the two Postgres engines the devstack runs on: PGlite (in
+// process, one connection) and a real server through `pg`. Tests and the devstack speak
+// only this, so every suite can run on both.
+import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
+import pg from 'pg';
+
+import { schemaFiles, type SqlFile } from './schema-files';
+
+export type SqlParam = string | number | boolean | null | Date | Uint8Array;
+export type Row = Record<string, unknown>;
+
+export interface QueryResult<R extends Row = Row> {
+  rows: R[];
+  /** Rows changed by INSERT/UPDATE/DELETE, 0 otherwise. */
+  affected: number;
+}
+
+/** A connection (or transaction) that runs SQL. */
+export interface SqlRunner {
+  query<R extends Row = Row>(sql: string, params?: readonly SqlParam[]): Promise<QueryResult<R>>;
+  /** Runs several statements (no parameters), e.g. a migration file. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqlEngine extends SqlRunner {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /** A separate connection where the engine has more than one (real Postgres only). */
+  connect(): Promise<SqlRunner & { release(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+/** The SQLSTATE of a database error from either engine, if it is one. */
+export function sqlState(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+// PGlite has a single connection: transactions must not interleave, so they queue here.
+class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+function pgliteRunner(db: Pick<PGlite, 'query' | 'exec'>): SqlRunner {
+  return {
+    async query<R extends Row>(sql: string, params: readonly SqlParam[] = []) {
+      const res = await db.query<R>(sql, [...params]);
+      return { rows: res.rows, affected: res.affectedRows ?? 0 };
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+  };
+}
+
+class PgliteEngine implements SqlEngine {
+  readonly kind = 'pglite' as const;
+  private readonly queue = new SerialQueue();
+  private readonly runner: SqlRunner;
+
+  constructor(readonly db: PGlite) {
+    this.runner = pgliteRunner(db);
+  }
+
+  query<R extends Row = Row>(sql: string, params?: readonly SqlParam[]) {
+    return this.queue.run(() => this.runner.query<R>(sql, params));
+  }
+  exec(sql: string) {
+    return this.queue.run(() => this.runner.exec(sql));
+  }
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return this.queue.run(() => this.db.transaction((tx) => fn(pgliteRunner(tx))));
+  }
+  connect(): Promise<SqlRunner & { release(): Promise<void> }> {
+    return Promise.reject(new Error('PGlite has a single connection; use transaction()'));
+  }
+  close() {
+    return this.db.close();
+  }
+}
+
+function clientRunner(client: pg.PoolClient | pg.Pool): SqlRunner {
+  return {
+    async query<R extends Row>(sql: string, params: readonly SqlParam[] = []) {
+      const res = await client.query<R>(sql, [...params]);
+      return { rows: res.rows, affected: res.rowCount ?? 0 };
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+class PostgresEngine implements SqlEngine {
+  readonly kind = 'postgres' as const;
+  private readonly runner: SqlRunner;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.runner = clientRunner(pool);
+  }
+
+  query<R extends Row = Row>(sql: string, params?: readonly SqlParam[]) {
+    return this.runner.query<R>(sql, params);
+  }
+  exec(sql: string) {
+    return this.runner.exec(sql);
+  }
+  async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await fn(clientRunner(client));
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  async connect() {
+    const client = await this.pool.connect();
+    return {
+      ...clientRunner(client),
+      release: () => {
+        client.release();
+        return Promise.resolve();
+      },
+    };
+  }
+  close() {
+    return this.pool.end();
+  }
+}
+
+// xid8 and int8 arrive as strings from both engines; keep them exact.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+/** A PGlite database in memory (or at `dataDir`), with the extensions Supabase has. */
+export async function openPglite(dataDir?: string): Promise<SqlEngine> {
+  const db = await PGlite.create({
+    ...(dataDir === undefined ? {} : { dataDir }),
+    extensions: { pgcrypto, uuid_ossp },
+  });
+  return new PgliteEngine(db);
+}
+
+/** A pool onto a real Postgres server. */
+export function openPostgres(connectionString: string, max = 10): SqlEngine {
+  return new PostgresEngine(new pg.Pool({ connectionString, max }));
+}
+
+/** Runs SQL files in order, naming the file that failed. */
+export async function applySqlFiles(engine: SqlRunner, files: readonly SqlFile[]): Promise<void> {
+  for (const file of files) {
+    try {
+      await engine.exec(file.sql);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${file.name}: ${message}`, { cause: error });
+    }
+  }
+}
+
+/** Bootstrap + migrations (+ seed) onto an empty database. */
+export async function applySchema(engine: SqlRunner, options: { seed: boolean }): Promise<void> {
+  await applySqlFiles(engine, schemaFiles(options));
+}
