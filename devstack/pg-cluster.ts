@@ -35,7 +35,13 @@ function ensureClusterUser(): { uid: number; gid: number } {
   try {
     execFileSync('id', ['-u', CLUSTER_USER], { stdio: 'ignore' });
   } catch {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', CLUSTER_USER]);
+    execFileSync('useradd', [
+      '--system',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      CLUSTER_USER,
+    ]);
   }
   const uid = Number(execFileSync('id', ['-u', CLUSTER_USER], { encoding: 'utf8' }).trim());
   const gid = Number(execFileSync('id', ['-g', CLUSTER_USER], { encoding: 'utf8' }).trim());
@@ -69,7 +75,17 @@ export async function startPgCluster(): Promise<PgCluster> {
       ? run('runuser', ['-u', CLUSTER_USER, '--', join(PG_BIN_DIR, bin), ...args])
       : run(join(PG_BIN_DIR, bin), args);
 
-  await pgRun('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  await pgRun('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   const port = await freePort();
   const options = [
     `-p ${port}`,
@@ -81,7 +97,18 @@ export async function startPgCluster(): Promise<PgCluster> {
     '-c full_page_writes=off',
     '-c max_connections=100',
   ].join(' ');
-  await pgRun('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options]);
+  await pgRun('pg_ctl', [
+    'start',
+    '-D',
+    data,
+    '-w',
+    '-t',
+    '60',
+    '-l',
+    join(dir, 'server.log'),
+    '-o',
+    options,
+  ]);
 
   let stopped = false;
   const stopSync = () => {
@@ -89,7 +116,10 @@ export async function startPgCluster(): Promise<PgCluster> {
     stopped = true;
     try {
       const args = ['stop', '-D', data, '-m', 'immediate', '-w'];
-      if (asUser) execFileSync('runuser', ['-u', CLUSTER_USER, '--', join(PG_BIN_DIR, 'pg_ctl'), ...args], { stdio: 'ignore' });
+      if (asUser)
+        execFileSync('runuser', ['-u', CLUSTER_USER, '--', join(PG_BIN_DIR, 'pg_ctl'), ...args], {
+          stdio: 'ignore',
+        });
       else execFileSync(join(PG_BIN_DIR, 'pg_ctl'), args, { stdio: 'ignore' });
     } catch {
       // already down

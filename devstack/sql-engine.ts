@@ -36,7 +36,7 @@ export interface SqlEngine extends SqlRunner {
 /** The SQLSTATE of a database error from either engine, if it is one. */
 export function sqlState(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
-    const code = (error as { code: unknown }).code;
+    const code = error.code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
   return undefined;

@@ -75,44 +75,87 @@ const changed = (sql: string, params: string[]) => {
 const ACTIONS: Action[] = [
   // see list, tasks, comments, attachments, members' profiles
   { name: 'see the list', expect: 'YYYNN', run: seen('select 1 from lists where id = $1', [list]) },
-  { name: 'see tasks', expect: 'YYYNN', run: seen('select 1 from tasks where list_id = $1', [list]) },
-  { name: 'see comments', expect: 'YYYNN', run: seen('select 1 from comments where list_id = $1', [list]) },
-  { name: 'see attachments', expect: 'YYYNN', run: seen('select 1 from attachments where list_id = $1', [list]) },
-  { name: 'see members', expect: 'YYYNN', run: seen('select 1 from memberships where list_id = $1', [list]) },
+  {
+    name: 'see tasks',
+    expect: 'YYYNN',
+    run: seen('select 1 from tasks where list_id = $1', [list]),
+  },
+  {
+    name: 'see comments',
+    expect: 'YYYNN',
+    run: seen('select 1 from comments where list_id = $1', [list]),
+  },
+  {
+    name: 'see attachments',
+    expect: 'YYYNN',
+    run: seen('select 1 from attachments where list_id = $1', [list]),
+  },
+  {
+    name: 'see members',
+    expect: 'YYYNN',
+    run: seen('select 1 from memberships where list_id = $1', [list]),
+  },
   {
     name: "see a fellow member's profile",
     expect: 'YYYNN',
     run: (tx, actor) =>
-      seen('select 1 from profiles where id = $1', [actor === 'owner' ? users.editor : users.owner])(tx),
+      seen('select 1 from profiles where id = $1', [
+        actor === 'owner' ? users.editor : users.owner,
+      ])(tx),
   },
   {
     name: "see a stranger's profile",
     expect: 'NNNNN',
-    run: (tx, actor) =>
-      seen('select 1 from profiles where id = $1', [stranger])(tx),
+    run: seen('select 1 from profiles where id = $1', [stranger]),
   },
-  { name: 'see attachment objects', expect: 'YYYNN', run: seen('select 1 from storage.objects where name = $1', [objectPath]) },
-  { name: 'see invites', expect: 'NNNNN', run: seen('select 1 from invites where list_id = $1', [list]) },
+  {
+    name: 'see attachment objects',
+    expect: 'YYYNN',
+    run: seen('select 1 from storage.objects where name = $1', [objectPath]),
+  },
+  {
+    name: 'see invites',
+    expect: 'NNNNN',
+    run: seen('select 1 from invites where list_id = $1', [list]),
+  },
   // create/edit/delete tasks and attachments
   {
     name: 'create a task',
     expect: 'YYNNN',
-    run: changed(`insert into tasks (id, list_id, title, position) values ($1, $2, 'New', 'b0')`, [testId('7b'), list]),
+    run: changed(`insert into tasks (id, list_id, title, position) values ($1, $2, 'New', 'b0')`, [
+      testId('7b'),
+      list,
+    ]),
   },
   {
     name: 'create a task as someone else',
     expect: 'NNNNN',
     run: (tx, actor) =>
-      changed(`insert into tasks (id, list_id, title, position, created_by) values ($1, $2, 'New', 'b0', $3)`, [
-        testId('7c'),
-        list,
-        actor === 'owner' ? users.editor : users.owner,
-      ])(tx),
+      changed(
+        `insert into tasks (id, list_id, title, position, created_by) values ($1, $2, 'New', 'b0', $3)`,
+        [testId('7c'), list, actor === 'owner' ? users.editor : users.owner],
+      )(tx),
   },
-  { name: 'edit a task', expect: 'YYNNN', run: changed(`update tasks set title = 'Edited' where id = $1`, [task]) },
-  { name: 'complete a task', expect: 'YYNNN', run: changed(`update tasks set status = 'done' where id = $1`, [task]) },
-  { name: 'delete a task', expect: 'YYNNN', run: changed('update tasks set deleted_at = now() where id = $1', [task]) },
-  { name: 'hard-delete a task', expect: 'NNNNN', run: changed('delete from tasks where id = $1', [task]) },
+  {
+    name: 'edit a task',
+    expect: 'YYNNN',
+    run: changed(`update tasks set title = 'Edited' where id = $1`, [task]),
+  },
+  {
+    name: 'complete a task',
+    expect: 'YYNNN',
+    run: changed(`update tasks set status = 'done' where id = $1`, [task]),
+  },
+  {
+    name: 'delete a task',
+    expect: 'YYNNN',
+    run: changed('update tasks set deleted_at = now() where id = $1', [task]),
+  },
+  {
+    name: 'hard-delete a task',
+    expect: 'NNNNN',
+    run: changed('delete from tasks where id = $1', [task]),
+  },
   {
     name: 'add an attachment',
     expect: 'YYNNN',
@@ -125,47 +168,70 @@ const ACTIONS: Action[] = [
       )(tx);
     },
   },
-  { name: 'rename an attachment', expect: 'YYNNN', run: changed(`update attachments set file_name = 'y.jpg' where id = $1`, [attachment]) },
-  { name: 'delete an attachment', expect: 'YYNNN', run: changed('update attachments set deleted_at = now() where id = $1', [attachment]) },
-  { name: 'hard-delete an attachment', expect: 'NNNNN', run: changed('delete from attachments where id = $1', [attachment]) },
+  {
+    name: 'rename an attachment',
+    expect: 'YYNNN',
+    run: changed(`update attachments set file_name = 'y.jpg' where id = $1`, [attachment]),
+  },
+  {
+    name: 'delete an attachment',
+    expect: 'YYNNN',
+    run: changed('update attachments set deleted_at = now() where id = $1', [attachment]),
+  },
+  {
+    name: 'hard-delete an attachment',
+    expect: 'NNNNN',
+    run: changed('delete from attachments where id = $1', [attachment]),
+  },
   {
     name: 'upload an attachment object',
     expect: 'YYNNN',
-    run: changed(`insert into storage.objects (bucket_id, name) values ('attachments', $1)`, [`${list}/${task}/${testId('a9')}.png`]),
+    run: changed(`insert into storage.objects (bucket_id, name) values ('attachments', $1)`, [
+      `${list}/${task}/${testId('a9')}.png`,
+    ]),
   },
   {
     name: 'replace an attachment object',
     expect: 'YYNNN',
-    run: changed(`update storage.objects set metadata = '{"size":2}' where name = $1`, [objectPath]),
+    run: changed(`update storage.objects set metadata = '{"size":2}' where name = $1`, [
+      objectPath,
+    ]),
   },
-  { name: 'remove an attachment object', expect: 'YYNNN', run: changed('delete from storage.objects where name = $1', [objectPath]) },
+  {
+    name: 'remove an attachment object',
+    expect: 'YYNNN',
+    run: changed('delete from storage.objects where name = $1', [objectPath]),
+  },
   {
     name: "upload into another list's folder",
     expect: 'NNNNN',
-    run: changed(`insert into storage.objects (bucket_id, name) values ('attachments', $1)`, [`${otherList}/${task}/${testId('aa')}.png`]),
+    run: changed(`insert into storage.objects (bucket_id, name) values ('attachments', $1)`, [
+      `${otherList}/${task}/${testId('aa')}.png`,
+    ]),
   },
   // comment
   {
     name: 'comment',
     expect: 'YYYNN',
     run: (tx, actor) =>
-      changed(`insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Hi')`, [
-        testId('c3'),
-        task,
-        list,
-        actor === 'outsider' || actor === 'anon' ? users.outsider : users[actor],
-      ])(tx),
+      changed(
+        `insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Hi')`,
+        [
+          testId('c3'),
+          task,
+          list,
+          actor === 'outsider' || actor === 'anon' ? users.outsider : users[actor],
+        ],
+      )(tx),
   },
   {
     name: 'comment as someone else',
     expect: 'NNNNN',
     run: (tx, actor) =>
-      changed(`insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Hi')`, [
-        testId('c4'),
-        task,
-        list,
-        actor === 'owner' ? users.editor : users.owner,
-      ])(tx),
+      changed(
+        `insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Hi')`,
+        [testId('c4'), task, list, actor === 'owner' ? users.editor : users.owner],
+      )(tx),
   },
   // edit/delete a comment: own; owner any
   {
@@ -173,7 +239,9 @@ const ACTIONS: Action[] = [
     expect: 'YYYNN',
     run: (tx, actor) =>
       changed(`update comments set body = 'Edited' where id = $1`, [
-        actor === 'owner' || actor === 'editor' || actor === 'viewer' ? comments[actor] : comments.editor,
+        actor === 'owner' || actor === 'editor' || actor === 'viewer'
+          ? comments[actor]
+          : comments.editor,
       ])(tx),
   },
   {
@@ -181,54 +249,82 @@ const ACTIONS: Action[] = [
     expect: 'YYYNN',
     run: (tx, actor) =>
       changed('update comments set deleted_at = now() where id = $1', [
-        actor === 'owner' || actor === 'editor' || actor === 'viewer' ? comments[actor] : comments.editor,
+        actor === 'owner' || actor === 'editor' || actor === 'viewer'
+          ? comments[actor]
+          : comments.editor,
       ])(tx),
   },
   {
     name: "edit someone else's comment",
     expect: 'YNNNN',
-    run: (tx, actor) => changed(`update comments set body = 'Edited' where id = $1`, [othersComment[actor]])(tx),
+    run: (tx, actor) =>
+      changed(`update comments set body = 'Edited' where id = $1`, [othersComment[actor]])(tx),
   },
   {
     name: "delete someone else's comment",
     expect: 'YNNNN',
-    run: (tx, actor) => changed('update comments set deleted_at = now() where id = $1', [othersComment[actor]])(tx),
+    run: (tx, actor) =>
+      changed('update comments set deleted_at = now() where id = $1', [othersComment[actor]])(tx),
   },
   // rename/recolour list
-  { name: 'rename the list', expect: 'YYNNN', run: changed(`update lists set name = 'Renamed' where id = $1`, [list]) },
-  { name: 'recolour the list', expect: 'YYNNN', run: changed(`update lists set color = 'red' where id = $1`, [list]) },
+  {
+    name: 'rename the list',
+    expect: 'YYNNN',
+    run: changed(`update lists set name = 'Renamed' where id = $1`, [list]),
+  },
+  {
+    name: 'recolour the list',
+    expect: 'YYNNN',
+    run: changed(`update lists set color = 'red' where id = $1`, [list]),
+  },
   // delete list, invite, change roles, remove members
-  { name: 'delete the list', expect: 'YNNNN', run: changed('update lists set deleted_at = now() where id = $1', [list]) },
-  { name: 'hard-delete the list', expect: 'NNNNN', run: changed('delete from lists where id = $1', [list]) },
+  {
+    name: 'delete the list',
+    expect: 'YNNNN',
+    run: changed('update lists set deleted_at = now() where id = $1', [list]),
+  },
+  {
+    name: 'hard-delete the list',
+    expect: 'NNNNN',
+    run: changed('delete from lists where id = $1', [list]),
+  },
   {
     name: 'add a member',
     expect: 'YNNNN',
-    run: changed(`insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`, [list, users.outsider]),
+    run: changed(`insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`, [
+      list,
+      users.outsider,
+    ]),
   },
   {
     name: "change another member's role",
     expect: 'YNNNN',
-    run: (tx, actor) => changed(`update memberships set role = 'editor' where id = $1`, [otherMember[actor]])(tx),
+    run: (tx, actor) =>
+      changed(`update memberships set role = 'editor' where id = $1`, [otherMember[actor]])(tx),
   },
   {
     name: 'promote oneself',
     expect: 'NNNNN',
     run: (tx, actor) =>
-      changed(`update memberships set role = 'owner' where list_id = $1 and user_id = $2 and role <> 'owner'`, [
-        list,
-        actor === 'anon' ? users.viewer : users[actor],
-      ])(tx),
+      changed(
+        `update memberships set role = 'owner' where list_id = $1 and user_id = $2 and role <> 'owner'`,
+        [list, actor === 'anon' ? users.viewer : users[actor]],
+      )(tx),
   },
   {
     name: 'remove another member',
     expect: 'YNNNN',
-    run: (tx, actor) => changed('update memberships set deleted_at = now() where id = $1', [otherMember[actor]])(tx),
+    run: (tx, actor) =>
+      changed('update memberships set deleted_at = now() where id = $1', [otherMember[actor]])(tx),
   },
   {
     name: 'create an invite',
     expect: 'NNNNN',
     run: (tx, actor) =>
-      seen(`select public.invite_create($1, 'viewer', $2)`, [list, actor === 'anon' ? users.owner : users[actor]])(tx),
+      seen(`select public.invite_create($1, 'viewer', $2)`, [
+        list,
+        actor === 'anon' ? users.owner : users[actor],
+      ])(tx),
   },
   // leave list: unless last owner
   {
@@ -256,7 +352,9 @@ const ACTIONS: Action[] = [
     name: 'edit own profile',
     expect: 'YYYYN',
     run: (tx, actor) =>
-      changed(`update profiles set display_name = 'Me' where id = $1`, [actor === 'anon' ? users.owner : users[actor]])(tx),
+      changed(`update profiles set display_name = 'Me' where id = $1`, [
+        actor === 'anon' ? users.owner : users[actor],
+      ])(tx),
   },
   {
     name: "edit someone else's profile",
@@ -275,48 +373,42 @@ function callerFor(role: Role): Caller {
 async function seedFixture(db: TestDatabase): Promise<void> {
   const e = db.engine;
   await createUsers(e, { ...users, stranger });
-  await e.query(`insert into lists (id, name, created_by) values ($1, 'Shared', $2), ($3, 'Private', $4)`, [
-    list,
-    users.owner,
-    otherList,
-    stranger,
-  ]);
-  const owned = await e.query<{ id: string }>(`select id from memberships where list_id = $1 and user_id = $2`, [
-    list,
-    users.owner,
-  ]);
+  await e.query(
+    `insert into lists (id, name, created_by) values ($1, 'Shared', $2), ($3, 'Private', $4)`,
+    [list, users.owner, otherList, stranger],
+  );
+  const owned = await e.query<{ id: string }>(
+    `select id from memberships where list_id = $1 and user_id = $2`,
+    [list, users.owner],
+  );
   memberships.owner = owned.rows[0]?.id ?? '';
   await e.query(
     `insert into memberships (id, list_id, user_id, role) values ($1, $3, $4, 'editor'), ($2, $3, $5, 'viewer')`,
     [memberships.editor, memberships.viewer, list, users.editor, users.viewer],
   );
-  await e.query(`insert into tasks (id, list_id, title, position, created_by) values ($1, $2, 'Task', 'a0', $3)`, [
-    task,
-    list,
-    users.owner,
-  ]);
+  await e.query(
+    `insert into tasks (id, list_id, title, position, created_by) values ($1, $2, 'Task', 'a0', $3)`,
+    [task, list, users.owner],
+  );
   for (const who of ['owner', 'editor', 'viewer'] as const) {
-    await e.query(`insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Note')`, [
-      comments[who],
-      task,
-      list,
-      users[who],
-    ]);
+    await e.query(
+      `insert into comments (id, task_id, list_id, author_id, body) values ($1, $2, $3, $4, 'Note')`,
+      [comments[who], task, list, users[who]],
+    );
   }
   await e.query(
     `insert into attachments (id, task_id, list_id, object_path, file_name, mime_type, size_bytes, created_by)
      values ($1, $2, $3, $4, 'photo.jpg', 'image/jpeg', 1234, $5)`,
     [attachment, task, list, objectPath, users.editor],
   );
-  await e.query(`insert into storage.objects (bucket_id, name, owner) values ('attachments', $1, $2)`, [
-    objectPath,
-    users.editor,
-  ]);
-  await e.query(`insert into invites (list_id, role, token_hash, created_by) values ($1, 'viewer', $2, $3)`, [
-    list,
-    'a'.repeat(64),
-    users.owner,
-  ]);
+  await e.query(
+    `insert into storage.objects (bucket_id, name, owner) values ('attachments', $1, $2)`,
+    [objectPath, users.editor],
+  );
+  await e.query(
+    `insert into invites (list_id, role, token_hash, created_by) values ($1, 'viewer', $2, $3)`,
+    [list, 'a'.repeat(64), users.owner],
+  );
 }
 
 async function outcome(db: TestDatabase, action: Action, role: Role): Promise<Outcome> {
@@ -325,7 +417,8 @@ async function outcome(db: TestDatabase, action: Action, role: Role): Promise<Ou
     return n > 0 ? 'allowed' : 'denied';
   } catch (error) {
     const code = sqlState(error);
-    if (code === '42501' || (code !== undefined && action.alsoDeniedBy?.includes(code))) return 'denied';
+    if (code === '42501' || (code !== undefined && action.alsoDeniedBy?.includes(code)))
+      return 'denied';
     throw error;
   }
 }
@@ -342,7 +435,7 @@ describe.each(ENGINE_KINDS)('RLS matrix of SPEC §6 on %s', (kind) => {
     ROLES.map((role, i) => ({
       action,
       role,
-      expected: (action.expect[i] === 'Y' ? 'allowed' : 'denied') as Outcome,
+      expected: action.expect[i] === 'Y' ? 'allowed' : 'denied',
     })),
   );
 
@@ -353,7 +446,11 @@ describe.each(ENGINE_KINDS)('RLS matrix of SPEC §6 on %s', (kind) => {
   it('lets an owner leave when another owner remains', async () => {
     const n = await asCallerThenRollback(db.engine, { uid: users.owner }, async (tx) => {
       await tx.query(`update memberships set role = 'owner' where id = $1`, [memberships.editor]);
-      return (await tx.query('update memberships set deleted_at = now() where id = $1', [memberships.owner])).affected;
+      return (
+        await tx.query('update memberships set deleted_at = now() where id = $1', [
+          memberships.owner,
+        ])
+      ).affected;
     });
     expect(n).toBe(1);
   });

@@ -20,7 +20,10 @@ export interface TestDatabase {
 }
 
 /** An empty database with bootstrap + migrations (+ seed) applied. */
-export async function freshDatabase(kind: EngineKind, options = { seed: true }): Promise<TestDatabase> {
+export async function freshDatabase(
+  kind: EngineKind,
+  options = { seed: true },
+): Promise<TestDatabase> {
   if (kind === 'pglite') {
     const engine = await openPglite();
     await applySchema(engine, options);
@@ -89,7 +92,11 @@ export async function asCallerThenRollback<T>(
 }
 
 /** Runs `fn` as `caller` in a committed transaction. */
-export function asCaller<T>(engine: SqlEngine, caller: Caller, fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+export function asCaller<T>(
+  engine: SqlEngine,
+  caller: Caller,
+  fn: (tx: SqlRunner) => Promise<T>,
+): Promise<T> {
   return engine.transaction(async (tx) => {
     await actAs(tx, caller);
     return fn(tx);

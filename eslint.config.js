@@ -1,0 +1,113 @@
+// @ts-check
+// Lint rules, including the one-way import boundaries from docs STYLE ("The shape of the code").
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Features planned in STYLE.md, plus any folder that exists, so new features are fenced in too. */
+const FEATURES = [
+  ...new Set([
+    'lists',
+    'tasks',
+    'comments',
+    'attachments',
+    'members',
+    'account',
+    'settings',
+    ...featureFolders(),
+  ]),
+];
+
+function featureFolders() {
+  try {
+    return readdirSync(join(import.meta.dirname, 'src/features'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return []; // src/features does not exist yet
+  }
+}
+
+/** Shared code below the features; it must not reach up into them or into the app shell. */
+const SHARED = ['./src/components', './src/hooks', './src/lib', './src/types', './src/utils'];
+
+// Zones name folders that may not exist yet; the rule matches paths, so they start to bite
+// as soon as the folder appears.
+const importBoundaries = [
+  // sync/ is a library the app uses, never the other way round.
+  { target: './sync', from: './src', message: 'sync/ must not import from src/.' },
+  {
+    target: './devstack',
+    from: ['./src', './sync'],
+    message: 'devstack/ must not import from src/ or sync/.',
+  },
+  // Features do not import each other.
+  ...FEATURES.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message:
+      'Features must not import each other; move shared code down to src/components or src/lib.',
+  })),
+  // Imports flow one way: shared → features → app.
+  { target: './src/features', from: './src/app', message: 'Features must not import src/app.' },
+  {
+    target: SHARED,
+    from: ['./src/features', './src/app'],
+    message: 'Shared code must not import src/features or src/app.',
+  },
+];
+
+export default defineConfig([
+  globalIgnores(['dist', 'dev-dist', 'node_modules', '.devstack', 'coverage', '.tmp']),
+
+  js.configs.recommended,
+
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    files: ['**/*.{ts,tsx}'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+
+  {
+    files: ['**/*.{js,mjs,cjs,ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these, import-x only parses .js dependencies and no-cycle silently misses
+      // every cycle through a .ts file.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: importBoundaries }],
+    },
+  },
+
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+    languageOptions: { globals: globals.browser },
+  },
+]);
