@@ -30,6 +30,8 @@ export interface SqlEngine extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
   /** A separate connection where the engine has more than one (real Postgres only). */
   connect(): Promise<SqlRunner & { release(): Promise<void> }>;
+  /** Calls `onPayload` for each NOTIFY on `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ class PgliteEngine implements SqlEngine {
   }
   connect(): Promise<SqlRunner & { release(): Promise<void> }> {
     return Promise.reject(new Error('PGlite has a single connection; use transaction()'));
+  }
+  async listen(channel: string, onPayload: (payload: string) => void) {
+    const unsubscribe = await this.queue.run(() => this.db.listen(channel, onPayload));
+    return () => this.queue.run(() => unsubscribe());
   }
   close() {
     return this.db.close();
@@ -140,6 +146,20 @@ class PostgresEngine implements SqlEngine {
       },
     };
   }
+  async listen(channel: string, onPayload: (payload: string) => void) {
+    // LISTEN holds its connection for as long as the subscription lives.
+    const client = await this.pool.connect();
+    const handler = (msg: pg.Notification) => {
+      if (msg.channel === channel) onPayload(msg.payload ?? '');
+    };
+    client.on('notification', handler);
+    await client.query(`listen "${channel.replace(/"/g, '""')}"`);
+    return async () => {
+      client.off('notification', handler);
+      await client.query(`unlisten "${channel.replace(/"/g, '""')}"`).catch(() => undefined);
+      client.release();
+    };
+  }
   close() {
     return this.pool.end();
   }
@@ -154,6 +174,11 @@ export async function openPglite(dataDir?: string): Promise<SqlEngine> {
     ...(dataDir === undefined ? {} : { dataDir }),
     extensions: { pgcrypto, uuid_ossp },
   });
+  return new PgliteEngine(db);
+}
+
+/** The engine interface over an already open PGlite. */
+export function wrapPglite(db: PGlite): SqlEngine {
   return new PgliteEngine(db);
 }
 

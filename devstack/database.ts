@@ -1,0 +1,135 @@
+// The devstack's database: PGlite (in memory, or persistent in a data dir) or a real
+// Postgres through DATABASE_URL, brought up to date with bootstrap + migrations (+ seed).
+// A fresh in-memory PGlite starts from a snapshot of the bootstrapped data dir, kept on disk
+// and keyed by the SQL it was made from, so every test suite after the first starts fast.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
+
+import { migrationNames, REPO_ROOT, schemaFiles, type SqlFile } from './schema-files';
+import { applySqlFiles, openPostgres, wrapPglite, type SqlEngine } from './sql-engine';
+
+export interface DatabaseOptions {
+  /** postgres:// URL of a real server; PGlite when absent. */
+  databaseUrl?: string | undefined;
+  /** PGlite data dir to persist in; in memory when absent. */
+  dataDir?: string | undefined;
+  /** Load supabase/seed.sql into a new database. */
+  seed: boolean;
+}
+
+const SNAPSHOT_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'outpost-devstack');
+
+const TRACKING_SQL = `
+  create schema if not exists supabase_migrations;
+  create table if not exists supabase_migrations.schema_migrations (
+    version text primary key,
+    name text,
+    statements text[]
+  );`;
+
+function versionOf(fileName: string): string {
+  return fileName.split('_')[0] ?? fileName;
+}
+
+async function pendingMigrations(db: SqlEngine): Promise<SqlFile[]> {
+  await db.exec(TRACKING_SQL);
+  const { rows } = await db.query<{ version: string }>(
+    'select version from supabase_migrations.schema_migrations',
+  );
+  const applied = new Set(rows.map((r) => r.version));
+  return schemaFiles({ seed: false })
+    .filter((f) => f.name.startsWith('supabase/migrations/'))
+    .filter((f) => !applied.has(versionOf(f.name.split('/').pop() ?? '')));
+}
+
+async function recordMigrations(db: SqlEngine, files: readonly SqlFile[]): Promise<void> {
+  for (const file of files) {
+    const name = file.name.split('/').pop() ?? file.name;
+    await db.query(
+      `insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)
+       on conflict (version) do nothing`,
+      [versionOf(name), name],
+    );
+  }
+}
+
+/** Brings an empty or older database up to date; returns true if it was empty. */
+async function migrate(db: SqlEngine, seed: boolean): Promise<boolean> {
+  const { rows } = await db.query<{ ready: boolean }>(
+    `select exists (select 1 from pg_namespace where nspname = 'auth') as ready`,
+  );
+  const empty = !rows[0]?.ready;
+  if (empty) {
+    const [bootstrap] = schemaFiles({ seed: false });
+    if (bootstrap) await applySqlFiles(db, [bootstrap]);
+  }
+  const pending = await pendingMigrations(db);
+  await applySqlFiles(db, pending);
+  await recordMigrations(db, pending);
+  if (empty && seed) {
+    await applySqlFiles(
+      db,
+      schemaFiles({ seed: true }).filter((f) => f.name === 'supabase/seed.sql'),
+    );
+  }
+  return empty;
+}
+
+function snapshotKey(seed: boolean): string {
+  const hash = createHash('sha256');
+  for (const file of schemaFiles({ seed })) hash.update(file.name).update(file.sql);
+  hash.update(String(migrationNames().length));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function createPglite(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
+  return PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+    extensions: { pgcrypto, uuid_ossp },
+  });
+}
+
+/** An in-memory PGlite with the schema (and seed), from a snapshot when one exists. */
+async function freshPglite(seed: boolean): Promise<SqlEngine> {
+  const file = join(SNAPSHOT_DIR, `${snapshotKey(seed)}.tar.gz`);
+  if (existsSync(file)) {
+    try {
+      const blob = new Blob([readFileSync(file)]);
+      return wrapPglite(await createPglite({ loadDataDir: blob }));
+    } catch {
+      // A damaged snapshot is rebuilt below.
+    }
+  }
+  const pglite = await createPglite({});
+  const db = wrapPglite(pglite);
+  await migrate(db, seed);
+  const dump = await pglite.dumpDataDir('gzip');
+  mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  // Write then rename, so a parallel suite never reads half a snapshot.
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  renameSync(tmp, file);
+  return db;
+}
+
+/** Opens the devstack database described by `options`, migrated and ready. */
+export async function openDevstackDatabase(options: DatabaseOptions): Promise<SqlEngine> {
+  if (options.databaseUrl) {
+    const db = openPostgres(options.databaseUrl, 20);
+    await migrate(db, options.seed);
+    return db;
+  }
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    const db = wrapPglite(await createPglite({ dataDir: options.dataDir }));
+    await migrate(db, options.seed);
+    return db;
+  }
+  return freshPglite(options.seed);
+}

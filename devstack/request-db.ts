@@ -1,0 +1,60 @@
+// Runs one API request's SQL the way hosted Supabase does: one transaction that sets the
+// role from the JWT, `request.jwt.claims` (what auth.uid() reads) and the request settings,
+// so row-level security decides what the caller may do.
+import type { Claims } from './keys';
+import type { SqlEngine, SqlRunner } from './sql-engine';
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** The database roles an API caller may act as. */
+export const API_ROLES = ['anon', 'authenticated', 'service_role'] as const;
+export type ApiRole = (typeof API_ROLES)[number];
+
+export function isApiRole(role: unknown): role is ApiRole {
+  return typeof role === 'string' && (API_ROLES as readonly string[]).includes(role);
+}
+
+/** Sets role, claims and request settings for the rest of the current transaction. */
+export async function setRequestContext(
+  tx: SqlRunner,
+  role: ApiRole,
+  claims: Claims,
+  request?: RequestInfo,
+): Promise<void> {
+  await tx.query(
+    `select set_config('role', $1, true),
+            set_config('request.jwt.claims', $2, true),
+            set_config('request.jwt.claim.sub', $3, true),
+            set_config('request.jwt.claim.role', $1, true),
+            set_config('request.method', $4, true),
+            set_config('request.path', $5, true),
+            set_config('request.headers', $6, true),
+            set_config('search_path', 'public, extensions', true)`,
+    [
+      role,
+      JSON.stringify(claims),
+      typeof claims.sub === 'string' ? claims.sub : '',
+      request?.method ?? '',
+      request?.path ?? '',
+      JSON.stringify(request?.headers ?? {}),
+    ],
+  );
+}
+
+/** Runs `fn` in one transaction as the caller; commits unless it throws. */
+export function runAsCaller<T>(
+  db: SqlEngine,
+  role: ApiRole,
+  claims: Claims,
+  request: RequestInfo | undefined,
+  fn: (tx: SqlRunner) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await setRequestContext(tx, role, claims, request);
+    return fn(tx);
+  });
+}

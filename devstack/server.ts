@@ -1,0 +1,165 @@
+// The devstack gateway: one Node HTTP server on 127.0.0.1:54321 that speaks Supabase's API
+// (auth, rest, realtime, storage, functions) over the SQL in supabase/migrations, so
+// unmodified supabase-js talks to it exactly as to a hosted project.
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+
+import { authRoutes } from './auth/routes';
+import type { DevstackContext, DevstackSettings } from './context';
+import { openDevstackDatabase } from './database';
+import { functionsRoutes } from './functions/routes';
+import { createKeys, DEMO_JWT_SECRET } from './keys';
+import { attachRealtime } from './realtime/server';
+import { restRoutes } from './rest/routes';
+import { REPO_ROOT } from './schema-files';
+import type { SqlEngine } from './sql-engine';
+import { storageRoutes } from './storage/routes';
+
+/** The port the Supabase CLI serves its API on. */
+export const DEFAULT_PORT = 54321;
+/** Default access-token lifetime, as hosted (seconds). */
+export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 3600;
+
+// What the browser may send and read, as hosted Supabase allows (wire reference §1).
+const CORS_ALLOW_HEADERS = [
+  'authorization',
+  'apikey',
+  'x-client-info',
+  'content-type',
+  'prefer',
+  'accept-profile',
+  'content-profile',
+  'x-supabase-api-version',
+  'x-upsert',
+  'cache-control',
+  'x-metadata',
+  'x-retry-count',
+  'range',
+  'x-region',
+];
+const CORS_EXPOSE_HEADERS = ['Content-Range', 'X-Supabase-Api-Version', 'x-relay-error'];
+
+export interface DevstackOptions {
+  /** 0 picks a free port (tests). Default 54321. */
+  port?: number;
+  hostname?: string;
+  /** Real Postgres instead of PGlite. */
+  databaseUrl?: string | undefined;
+  /** Persistent PGlite data dir (npm run backend); in memory when absent. */
+  dataDir?: string | undefined;
+  /** Load supabase/seed.sql into a new database. Default true. */
+  seed?: boolean;
+  jwtSecret?: string;
+  accessTokenTtlSec?: number;
+  /** Where storage keeps bytes; a temp dir (removed on stop) when absent. */
+  storageDir?: string;
+}
+
+export interface Devstack {
+  readonly url: string;
+  readonly port: number;
+  readonly anonKey: string;
+  readonly serviceRoleKey: string;
+  readonly jwtSecret: string;
+  readonly db: SqlEngine;
+  stop(): Promise<void>;
+}
+
+/** Builds the HTTP app for a context (exported for in-process tests of routing). */
+export function createGatewayApp(ctx: DevstackContext): Hono {
+  const app = new Hono();
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => origin || '*',
+      allowHeaders: CORS_ALLOW_HEADERS,
+      exposeHeaders: CORS_EXPOSE_HEADERS,
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      credentials: true,
+      maxAge: 3600,
+    }),
+  );
+  app.route('/auth/v1', authRoutes(ctx));
+  app.route('/rest/v1', restRoutes(ctx));
+  app.route('/storage/v1', storageRoutes(ctx));
+  app.route('/functions/v1', functionsRoutes(ctx));
+  app.get('/', (c) => c.json({ name: 'outpost devstack', url: ctx.url() }));
+  app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
+  // Never crash on a request: whatever escapes a service is a 500 with a JSON body.
+  app.onError((error, c) => {
+    console.error('[devstack] unhandled error:', error);
+    return c.json({ message: 'An internal error occurred' }, 500);
+  });
+  return app;
+}
+
+/** Starts the whole devstack; `stop()` shuts down every server, process and connection. */
+export async function startDevstack(options: DevstackOptions = {}): Promise<Devstack> {
+  const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET;
+  const keys = await createKeys(jwtSecret);
+  const db = await openDevstackDatabase({
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    seed: options.seed ?? true,
+  });
+
+  const ownStorageDir = options.storageDir === undefined;
+  const settings: DevstackSettings = {
+    accessTokenTtlSec: options.accessTokenTtlSec ?? DEFAULT_ACCESS_TOKEN_TTL_SEC,
+    storageDir: options.storageDir ?? mkdtempSync(join(tmpdir(), 'outpost-storage-')),
+    functionsDir: join(REPO_ROOT, 'supabase', 'functions'),
+  };
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let baseUrl = '';
+  const ctx: DevstackContext = {
+    db,
+    keys,
+    settings,
+    url: () => baseUrl,
+    onStop: (fn) => cleanups.push(fn),
+  };
+
+  const app = createGatewayApp(ctx);
+  const hostname = options.hostname ?? '127.0.0.1';
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: options.port ?? DEFAULT_PORT, hostname }, () =>
+      resolve(s),
+    ) as Server;
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port =
+    typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+  baseUrl = `http://${hostname}:${port}`;
+  const realtime = attachRealtime(ctx, server);
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      await realtime.close();
+      for (const fn of cleanups.reverse()) await fn();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+      if (ownStorageDir) rmSync(settings.storageDir, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+
+  return {
+    url: baseUrl,
+    port,
+    anonKey: keys.anonKey,
+    serviceRoleKey: keys.serviceRoleKey,
+    jwtSecret,
+    db,
+    stop,
+  };
+}
