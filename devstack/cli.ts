@@ -1,0 +1,50 @@
+// `npm run backend`: the devstack on 127.0.0.1:54321 with a persistent PGlite under
+// .devstack/ (or DATABASE_URL), seeded on first start. Prints what a developer needs.
+import { join } from 'node:path';
+
+import { REPO_ROOT } from './schema-files';
+import { DEFAULT_PORT, startDevstack } from './server';
+
+const port = Number(process.env.DEVSTACK_PORT ?? DEFAULT_PORT);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(
+    `DEVSTACK_PORT must be a TCP port, got ${JSON.stringify(process.env.DEVSTACK_PORT)}`,
+  );
+  process.exit(1);
+}
+const dataRoot = process.env.DEVSTACK_DATA_DIR ?? join(REPO_ROOT, '.devstack');
+const databaseUrl = process.env.DATABASE_URL;
+
+const started = performance.now();
+const stack = await startDevstack({
+  port,
+  databaseUrl,
+  dataDir: databaseUrl ? undefined : join(dataRoot, 'db'),
+  storageDir: join(dataRoot, 'storage'),
+  seed: process.env.DEVSTACK_SEED !== 'false',
+});
+
+console.log(`
+Outpost devstack ready in ${Math.round(performance.now() - started)} ms
+  API URL:          ${stack.url}
+  database:         ${databaseUrl ? databaseUrl.replace(/:[^:@/]*@/, ':***@') : `PGlite at ${join(dataRoot, 'db')}`}
+  anon key:         ${stack.anonKey}
+  service_role key: ${stack.serviceRoleKey}
+  JWT secret:       ${stack.jwtSecret}
+  demo accounts:    alice@example.com / outpost-demo, bob@example.com / outpost-demo
+Ctrl-C to stop.`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    stack
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error('devstack: error while stopping', error);
+        process.exit(1);
+      });
+  });
+}
