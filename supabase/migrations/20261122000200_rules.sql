@@ -2,17 +2,22 @@
 -- cannot express, and the cascades. Client roles (`anon`, `authenticated`) are the ones the
 -- rules police; SECURITY DEFINER functions and the service role act for the server.
 
+-- Helpers, trigger functions and policy functions live in `private`, a schema the API does
+-- not expose, so none of them is callable as an RPC. API roles may only use them.
+create schema if not exists private;
+grant usage on schema private to anon, authenticated, service_role;
+
 -- True when the statement runs for an API caller rather than for the server itself. It reads
 -- the role the API set for the request (PostgREST, storage and realtime all `set role`),
 -- not current_user, which SECURITY DEFINER functions (cascades, invites) change.
-create function public.is_client_role() returns boolean
+create function private.is_client_role() returns boolean
 language sql stable set search_path = '' as $$
   select coalesce(current_setting('role', true), 'none') in ('anon', 'authenticated')
 $$;
 
 -- Every write: bump version, stamp updated_at and sync_xid; created_at is the server's.
 -- Tombstones are final for clients (a patch to a deleted row is NOT_FOUND).
-create function public.sync_stamp() returns trigger
+create function private.sync_stamp() returns trigger
 language plpgsql set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
@@ -21,7 +26,7 @@ begin
     new.updated_at := now();
     new.deleted_at := null;
   else
-    if old.deleted_at is not null and public.is_client_role() then
+    if old.deleted_at is not null and private.is_client_role() then
       raise exception '% row % was deleted', tg_table_name, old.id
         using errcode = 'P0002', hint = 'NOT_FOUND';
     end if;
@@ -38,20 +43,20 @@ end
 $$;
 
 create trigger a_sync_stamp before insert or update on public.profiles
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 create trigger a_sync_stamp before insert or update on public.lists
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 create trigger a_sync_stamp before insert or update on public.memberships
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 create trigger a_sync_stamp before insert or update on public.tasks
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 create trigger a_sync_stamp before insert or update on public.comments
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 create trigger a_sync_stamp before insert or update on public.attachments
-  for each row execute function public.sync_stamp();
+  for each row execute function private.sync_stamp();
 
 -- Raised when a client changes a column that only the server sets.
-create function public.assert_unchanged(tbl text, col text, changed boolean) returns void
+create function private.assert_unchanged(tbl text, col text, changed boolean) returns void
 language plpgsql set search_path = '' as $$
 begin
   if changed then
@@ -64,7 +69,7 @@ $$;
 -- ---------------------------------------------------------------------------------------
 -- profiles: one per auth user, made when the user is.
 -- ---------------------------------------------------------------------------------------
-create function public.handle_new_user() returns trigger
+create function private.handle_new_user() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   wanted text := btrim(coalesce(new.raw_user_meta_data ->> 'display_name',
@@ -79,18 +84,18 @@ end
 $$;
 
 create trigger on_auth_user_created after insert on auth.users
-  for each row execute function public.handle_new_user();
+  for each row execute function private.handle_new_user();
 
 -- ---------------------------------------------------------------------------------------
 -- lists: the creator becomes the owner; only owners delete; deleting cascades.
 -- ---------------------------------------------------------------------------------------
-create function public.lists_before_write() returns trigger
+create function private.lists_before_write() returns trigger
 language plpgsql set search_path = '' as $$
 begin
   if tg_op = 'UPDATE' then
-    perform public.assert_unchanged('lists', 'created_by', new.created_by is distinct from old.created_by);
-    if new.deleted_at is distinct from old.deleted_at and public.is_client_role()
-       and not public.has_list_role(old.id, array['owner']) then
+    perform private.assert_unchanged('lists', 'created_by', new.created_by is distinct from old.created_by);
+    if new.deleted_at is distinct from old.deleted_at and private.is_client_role()
+       and not private.has_list_role(old.id, array['owner']) then
       raise exception 'only an owner can delete list %', old.id using errcode = '42501';
     end if;
   end if;
@@ -99,9 +104,9 @@ end
 $$;
 
 create trigger b_rules before insert or update on public.lists
-  for each row execute function public.lists_before_write();
+  for each row execute function private.lists_before_write();
 
-create function public.lists_after_write() returns trigger
+create function private.lists_after_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
@@ -120,16 +125,16 @@ end
 $$;
 
 create trigger c_after after insert or update on public.lists
-  for each row execute function public.lists_after_write();
+  for each row execute function private.lists_after_write();
 
 -- ---------------------------------------------------------------------------------------
 -- memberships: ≤ 50 active per list; at least one owner; only owners change roles.
 -- ---------------------------------------------------------------------------------------
-create function public.memberships_before_write() returns trigger
+create function private.memberships_before_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   active integer;
-  client boolean := public.is_client_role();
+  client boolean := private.is_client_role();
 begin
   -- Serialise membership changes of one list so the counts below cannot race.
   perform 1 from public.lists where id = new.list_id for update;
@@ -144,13 +149,13 @@ begin
     return new;
   end if;
 
-  perform public.assert_unchanged('memberships', 'list_id', new.list_id is distinct from old.list_id);
-  perform public.assert_unchanged('memberships', 'user_id', new.user_id is distinct from old.user_id);
+  perform private.assert_unchanged('memberships', 'list_id', new.list_id is distinct from old.list_id);
+  perform private.assert_unchanged('memberships', 'user_id', new.user_id is distinct from old.user_id);
   if new.granted_xid is distinct from old.granted_xid and client then
     new.granted_xid := old.granted_xid;
   end if;
 
-  if client and not public.has_list_role(old.list_id, array['owner']) then
+  if client and not private.has_list_role(old.list_id, array['owner']) then
     -- A non-owner may only leave: soft-delete their own row and nothing else.
     if old.user_id <> auth.uid() or new.role is distinct from old.role then
       raise exception 'only an owner can change roles or remove members'
@@ -171,12 +176,12 @@ end
 $$;
 
 create trigger b_rules before insert or update on public.memberships
-  for each row execute function public.memberships_before_write();
+  for each row execute function private.memberships_before_write();
 
 -- ---------------------------------------------------------------------------------------
 -- tasks: completed_at follows status; assignee is a member; children go with the task.
 -- ---------------------------------------------------------------------------------------
-create function public.tasks_before_write() returns trigger
+create function private.tasks_before_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
@@ -184,8 +189,8 @@ begin
       raise exception 'list % was deleted', new.list_id using errcode = 'P0002', hint = 'NOT_FOUND';
     end if;
   else
-    perform public.assert_unchanged('tasks', 'list_id', new.list_id is distinct from old.list_id);
-    perform public.assert_unchanged('tasks', 'created_by', new.created_by is distinct from old.created_by);
+    perform private.assert_unchanged('tasks', 'list_id', new.list_id is distinct from old.list_id);
+    perform private.assert_unchanged('tasks', 'created_by', new.created_by is distinct from old.created_by);
   end if;
 
   if new.status = 'done' then
@@ -211,9 +216,9 @@ end
 $$;
 
 create trigger b_rules before insert or update on public.tasks
-  for each row execute function public.tasks_before_write();
+  for each row execute function private.tasks_before_write();
 
-create function public.tasks_after_delete() returns trigger
+create function private.tasks_after_delete() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
   update public.comments set deleted_at = new.deleted_at
@@ -226,25 +231,25 @@ $$;
 
 create trigger c_after_delete after update of deleted_at on public.tasks
   for each row when (new.deleted_at is not null and old.deleted_at is null)
-  execute function public.tasks_after_delete();
+  execute function private.tasks_after_delete();
 
 -- ---------------------------------------------------------------------------------------
 -- comments and attachments: belong to a live task of the same list.
 -- ---------------------------------------------------------------------------------------
-create function public.task_children_before_write() returns trigger
+create function private.task_children_before_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   parent_list uuid;
   parent_deleted timestamptz;
 begin
   if tg_op = 'UPDATE' then
-    perform public.assert_unchanged(tg_table_name, 'task_id', new.task_id is distinct from old.task_id);
-    perform public.assert_unchanged(tg_table_name, 'list_id', new.list_id is distinct from old.list_id);
+    perform private.assert_unchanged(tg_table_name, 'task_id', new.task_id is distinct from old.task_id);
+    perform private.assert_unchanged(tg_table_name, 'list_id', new.list_id is distinct from old.list_id);
     if tg_table_name = 'comments' then
-      perform public.assert_unchanged('comments', 'author_id', new.author_id is distinct from old.author_id);
+      perform private.assert_unchanged('comments', 'author_id', new.author_id is distinct from old.author_id);
     else
-      perform public.assert_unchanged('attachments', 'created_by', new.created_by is distinct from old.created_by);
-      perform public.assert_unchanged('attachments', 'object_path', new.object_path is distinct from old.object_path);
+      perform private.assert_unchanged('attachments', 'created_by', new.created_by is distinct from old.created_by);
+      perform private.assert_unchanged('attachments', 'object_path', new.object_path is distinct from old.object_path);
     end if;
     return new;
   end if;
@@ -271,6 +276,6 @@ end
 $$;
 
 create trigger b_rules before insert or update on public.comments
-  for each row execute function public.task_children_before_write();
+  for each row execute function private.task_children_before_write();
 create trigger b_rules before insert or update on public.attachments
-  for each row execute function public.task_children_before_write();
+  for each row execute function private.task_children_before_write();

@@ -4,7 +4,7 @@
 
 -- The membership helpers are SECURITY DEFINER so policies on `memberships` can ask about
 -- memberships without recursing into their own policy. They only reveal the caller's lists.
-create function public.my_list_ids(roles text[] default null) returns setof uuid
+create function private.my_list_ids(roles text[] default null) returns setof uuid
 language sql stable security definer set search_path = '' as $$
   select m.list_id
   from public.memberships m
@@ -13,7 +13,7 @@ language sql stable security definer set search_path = '' as $$
     and (roles is null or m.role = any (roles))
 $$;
 
-create function public.has_list_role(list uuid, roles text[] default null) returns boolean
+create function private.has_list_role(list uuid, roles text[] default null) returns boolean
 language sql stable security definer set search_path = '' as $$
   select exists (
     select 1 from public.memberships m
@@ -23,7 +23,7 @@ language sql stable security definer set search_path = '' as $$
 $$;
 
 -- Users who share at least one live list with the caller (whose profiles the caller sees).
-create function public.co_member_ids() returns setof uuid
+create function private.co_member_ids() returns setof uuid
 language sql stable security definer set search_path = '' as $$
   select distinct them.user_id
   from public.memberships me
@@ -31,10 +31,10 @@ language sql stable security definer set search_path = '' as $$
   where me.user_id = auth.uid() and me.deleted_at is null
 $$;
 
-revoke execute on function public.my_list_ids(text[]), public.has_list_role(uuid, text[]),
-  public.co_member_ids() from public, anon;
-grant execute on function public.my_list_ids(text[]), public.has_list_role(uuid, text[]),
-  public.co_member_ids() to authenticated, service_role;
+revoke execute on function private.my_list_ids(text[]), private.has_list_role(uuid, text[]),
+  private.co_member_ids() from public, anon;
+grant execute on function private.my_list_ids(text[]), private.has_list_role(uuid, text[]),
+  private.co_member_ids() to authenticated, service_role;
 
 alter table public.profiles enable row level security;
 alter table public.lists enable row level security;
@@ -48,14 +48,14 @@ alter table public.attachments enable row level security;
 
 create policy "profiles: members see each other" on public.profiles
   for select to authenticated
-  using (id = (select auth.uid()) or id in (select public.co_member_ids()));
+  using (id = (select auth.uid()) or id in (select private.co_member_ids()));
 create policy "profiles: a user edits their own" on public.profiles
   for update to authenticated
   using (id = (select auth.uid())) with check (id = (select auth.uid()));
 
 create policy "lists: members see" on public.lists
   for select to authenticated
-  using (id in (select public.my_list_ids()));
+  using (id in (select private.my_list_ids()));
 create policy "lists: anyone signed in creates their own" on public.lists
   for insert to authenticated
   with check (created_by = (select auth.uid()));
@@ -63,61 +63,61 @@ create policy "lists: anyone signed in creates their own" on public.lists
 -- lists_before_write, since a policy cannot tell columns apart.
 create policy "lists: owners and editors edit" on public.lists
   for update to authenticated
-  using (id in (select public.my_list_ids(array['owner', 'editor'])))
-  with check (id in (select public.my_list_ids(array['owner', 'editor'])));
+  using (id in (select private.my_list_ids(array['owner', 'editor'])))
+  with check (id in (select private.my_list_ids(array['owner', 'editor'])));
 
 -- Everyone sees their own membership, tombstone included: that is how revocation reaches
 -- the device.
 create policy "memberships: members see the list's members" on public.memberships
   for select to authenticated
-  using (user_id = (select auth.uid()) or list_id in (select public.my_list_ids()));
+  using (user_id = (select auth.uid()) or list_id in (select private.my_list_ids()));
 create policy "memberships: owners add" on public.memberships
   for insert to authenticated
-  with check (list_id in (select public.my_list_ids(array['owner'])));
+  with check (list_id in (select private.my_list_ids(array['owner'])));
 -- Owners change roles and remove; anyone may leave (memberships_before_write narrows a
 -- non-owner to soft-deleting their own row and guards the last owner).
 create policy "memberships: owners manage, members leave" on public.memberships
   for update to authenticated
-  using (list_id in (select public.my_list_ids(array['owner'])) or user_id = (select auth.uid()))
-  with check (list_id in (select public.my_list_ids(array['owner'])) or user_id = (select auth.uid()));
+  using (list_id in (select private.my_list_ids(array['owner'])) or user_id = (select auth.uid()))
+  with check (list_id in (select private.my_list_ids(array['owner'])) or user_id = (select auth.uid()));
 
 create policy "tasks: members see" on public.tasks
   for select to authenticated
-  using (list_id in (select public.my_list_ids()));
+  using (list_id in (select private.my_list_ids()));
 create policy "tasks: owners and editors add" on public.tasks
   for insert to authenticated
-  with check (list_id in (select public.my_list_ids(array['owner', 'editor']))
+  with check (list_id in (select private.my_list_ids(array['owner', 'editor']))
               and created_by = (select auth.uid()));
 create policy "tasks: owners and editors edit" on public.tasks
   for update to authenticated
-  using (list_id in (select public.my_list_ids(array['owner', 'editor'])))
-  with check (list_id in (select public.my_list_ids(array['owner', 'editor'])));
+  using (list_id in (select private.my_list_ids(array['owner', 'editor'])))
+  with check (list_id in (select private.my_list_ids(array['owner', 'editor'])));
 
 create policy "attachments: members see" on public.attachments
   for select to authenticated
-  using (list_id in (select public.my_list_ids()));
+  using (list_id in (select private.my_list_ids()));
 create policy "attachments: owners and editors add" on public.attachments
   for insert to authenticated
-  with check (list_id in (select public.my_list_ids(array['owner', 'editor']))
+  with check (list_id in (select private.my_list_ids(array['owner', 'editor']))
               and created_by = (select auth.uid()));
 create policy "attachments: owners and editors edit" on public.attachments
   for update to authenticated
-  using (list_id in (select public.my_list_ids(array['owner', 'editor'])))
-  with check (list_id in (select public.my_list_ids(array['owner', 'editor'])));
+  using (list_id in (select private.my_list_ids(array['owner', 'editor'])))
+  with check (list_id in (select private.my_list_ids(array['owner', 'editor'])));
 
 create policy "comments: members see" on public.comments
   for select to authenticated
-  using (list_id in (select public.my_list_ids()));
+  using (list_id in (select private.my_list_ids()));
 create policy "comments: members comment as themselves" on public.comments
   for insert to authenticated
-  with check (list_id in (select public.my_list_ids()) and author_id = (select auth.uid()));
+  with check (list_id in (select private.my_list_ids()) and author_id = (select auth.uid()));
 -- Edit/delete: the author (while still a member), or any owner of the list.
 create policy "comments: authors and owners edit" on public.comments
   for update to authenticated
-  using ((author_id = (select auth.uid()) and list_id in (select public.my_list_ids()))
-         or list_id in (select public.my_list_ids(array['owner'])))
-  with check ((author_id = (select auth.uid()) and list_id in (select public.my_list_ids()))
-              or list_id in (select public.my_list_ids(array['owner'])));
+  using ((author_id = (select auth.uid()) and list_id in (select private.my_list_ids()))
+         or list_id in (select private.my_list_ids(array['owner'])))
+  with check ((author_id = (select auth.uid()) and list_id in (select private.my_list_ids()))
+              or list_id in (select private.my_list_ids(array['owner'])));
 
 -- ---------------------------------------------------------------------------------------
 -- Storage: private bucket, objects at {list_id}/{task_id}/{attachment_id}.{ext}.
@@ -133,25 +133,25 @@ on conflict (id) do update
 create policy "outpost attachments: members read" on storage.objects
   for select to authenticated
   using (bucket_id = 'attachments'
-         and (storage.foldername(name))[1] in (select l::text from public.my_list_ids() l));
+         and (storage.foldername(name))[1] in (select l::text from private.my_list_ids() l));
 create policy "outpost attachments: owners and editors upload" on storage.objects
   for insert to authenticated
   with check (bucket_id = 'attachments'
               and (storage.foldername(name))[1] in
-                  (select l::text from public.my_list_ids(array['owner', 'editor']) l));
+                  (select l::text from private.my_list_ids(array['owner', 'editor']) l));
 create policy "outpost attachments: owners and editors replace" on storage.objects
   for update to authenticated
   using (bucket_id = 'attachments'
          and (storage.foldername(name))[1] in
-             (select l::text from public.my_list_ids(array['owner', 'editor']) l))
+             (select l::text from private.my_list_ids(array['owner', 'editor']) l))
   with check (bucket_id = 'attachments'
               and (storage.foldername(name))[1] in
-                  (select l::text from public.my_list_ids(array['owner', 'editor']) l));
+                  (select l::text from private.my_list_ids(array['owner', 'editor']) l));
 create policy "outpost attachments: owners and editors remove" on storage.objects
   for delete to authenticated
   using (bucket_id = 'attachments'
          and (storage.foldername(name))[1] in
-             (select l::text from public.my_list_ids(array['owner', 'editor']) l));
+             (select l::text from private.my_list_ids(array['owner', 'editor']) l));
 
 -- ---------------------------------------------------------------------------------------
 -- Realtime: postgres_changes for the synced tables (RLS decides who hears what).

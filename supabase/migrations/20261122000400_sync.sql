@@ -77,7 +77,7 @@ revoke insert, update, delete, truncate on public.sync_state from anon, authenti
 -- ---------------------------------------------------------------------------------------
 
 -- Drops the top-level keys whose value is null (nested rows keep their nulls).
-create function public.sync_compact(obj jsonb) returns jsonb
+create function private.sync_compact(obj jsonb) returns jsonb
 language sql immutable set search_path = '' as $$
   select coalesce(jsonb_object_agg(e.key, e.value), '{}')
   from jsonb_each(obj) e
@@ -85,7 +85,7 @@ language sql immutable set search_path = '' as $$
 $$;
 
 -- The caller-visible copy of a row, as sync delivers it (internal columns removed).
-create function public.sync_row(tbl text, row_id uuid) returns jsonb
+create function private.sync_row(tbl text, row_id uuid) returns jsonb
 language plpgsql stable set search_path = '' as $$
 declare
   result jsonb;
@@ -100,7 +100,7 @@ end
 $$;
 
 -- Checks a mutation's data: only writable columns, and JSON types that fit the column.
-create function public.sync_check_columns(tbl text, data jsonb, allowed text[]) returns text[]
+create function private.sync_check_columns(tbl text, data jsonb, allowed text[]) returns text[]
 language plpgsql stable set search_path = '' as $$
 declare
   k text;
@@ -136,7 +136,7 @@ end
 $$;
 
 -- Raises the reason an UPDATE of one row touched nothing.
-create function public.sync_explain_miss(tbl text, row_id uuid, deleting boolean) returns void
+create function private.sync_explain_miss(tbl text, row_id uuid, deleting boolean) returns void
 language plpgsql stable set search_path = '' as $$
 declare
   was_deleted boolean;
@@ -156,7 +156,7 @@ end
 $$;
 
 -- Applies one mutation, raising on any refusal (the caller rolls it back to a savepoint).
-create function public.sync_apply(reg public.sync_registry, op text, row_id uuid, data jsonb)
+create function private.sync_apply(reg public.sync_registry, op text, row_id uuid, data jsonb)
 returns void
 language plpgsql volatile set search_path = '' as $$
 declare
@@ -167,7 +167,7 @@ begin
     if cardinality(reg.insert_columns) = 0 then
       raise exception 'rows of % are not created by clients', reg.name using errcode = '42501';
     end if;
-    cols := public.sync_check_columns(reg.name, data, reg.insert_columns);
+    cols := private.sync_check_columns(reg.name, data, reg.insert_columns);
     if data ? 'id' and data ->> 'id' is distinct from row_id::text then
       raise exception 'data.id differs from the mutation id' using errcode = '22023';
     end if;
@@ -179,7 +179,7 @@ begin
       reg.name)
       using data, row_id;
   elsif op = 'patch' then
-    cols := public.sync_check_columns(reg.name, data, reg.patch_columns);
+    cols := private.sync_check_columns(reg.name, data, reg.patch_columns);
     if cardinality(cols) = 0 then
       execute format('select 1 from public.%I t where t.id = $1 and t.deleted_at is null', reg.name)
         using row_id;
@@ -195,7 +195,7 @@ begin
       get diagnostics touched = row_count;
     end if;
     if touched = 0 then
-      perform public.sync_explain_miss(reg.name, row_id, false);
+      perform private.sync_explain_miss(reg.name, row_id, false);
     end if;
   elsif op = 'delete' then
     if not reg.deletable then
@@ -206,7 +206,7 @@ begin
       using row_id;
     get diagnostics touched = row_count;
     if touched = 0 then
-      perform public.sync_explain_miss(reg.name, row_id, true);
+      perform private.sync_explain_miss(reg.name, row_id, true);
     end if;
   else
     raise exception 'unknown op "%"', left(op, 32) using errcode = '22023';
@@ -276,13 +276,13 @@ begin
       refusal_message := null;
       select r.code, r.message into refusal_code, refusal_message from public.sync_rejections r
         where r.client_id = the_client and r.seq = m_seq;
-      results := results || jsonb_build_array(public.sync_compact(jsonb_build_object(
+      results := results || jsonb_build_array(private.sync_compact(jsonb_build_object(
         'seq', m_seq,
         'status', case when refusal_code is null then 'applied' else 'rejected' end,
         'code', coalesce(refusal_code, 'DUPLICATE'),
         'message', refusal_message,
         'replayed', true,
-        'row', public.sync_row(tbl, row_id))));
+        'row', private.sync_row(tbl, row_id))));
       continue;
     end if;
 
@@ -294,18 +294,18 @@ begin
       if row_id is null then
         raise exception 'mutation id must be a uuid' using errcode = '22023';
       end if;
-      perform public.sync_apply(reg, m ->> 'op', row_id, coalesce(m -> 'data', '{}'));
+      perform private.sync_apply(reg, m ->> 'op', row_id, coalesce(m -> 'data', '{}'));
       results := results || jsonb_build_array(jsonb_build_object(
-        'seq', m_seq, 'status', 'applied', 'row', public.sync_row(tbl, row_id)));
+        'seq', m_seq, 'status', 'applied', 'row', private.sync_row(tbl, row_id)));
     exception when others then
       get stacked diagnostics err_state = returned_sqlstate, err_message = message_text,
                               err_column = column_name, err_hint = pg_exception_hint;
       insert into public.sync_rejections (client_id, seq, user_id, code, message)
         values (the_client, m_seq, uid, err_state, err_message);
-      results := results || jsonb_build_array(public.sync_compact(jsonb_build_object(
+      results := results || jsonb_build_array(private.sync_compact(jsonb_build_object(
         'seq', m_seq, 'status', 'rejected', 'code', err_state, 'message', err_message,
         'column', nullif(err_column, ''), 'hint', nullif(err_hint, ''),
-        'row', public.sync_row(tbl, row_id))));
+        'row', private.sync_row(tbl, row_id))));
     end;
     applied_upto := m_seq;
   end loop;
@@ -326,7 +326,7 @@ $$;
 -- is the last key delivered, or just a horizon `H`: every key with eff < H was delivered.
 
 -- The caller's scopes: (key, granted) pairs through which rows reach them.
-create function public.sync_scope(kind text) returns table (k uuid, g xid8)
+create function private.sync_scope(kind text) returns table (k uuid, g xid8)
 language sql stable security invoker rows 20 set search_path = '' as $$
   -- own memberships, tombstones included: a revoked member receives their tombstone
   select m.list_id, m.granted_xid from public.memberships m
@@ -406,7 +406,7 @@ begin
     end;
     branches := branches || format(
       'select t.sync_xid as eff, %1$L::text as tbl, t.sync_xid as xid, t.id, t.row
-       from public.sync_scope(%2$L) s
+       from private.sync_scope(%2$L) s
        cross join lateral (
          select t.sync_xid, t.id, to_jsonb(t) - ''sync_xid'' - ''granted_xid'' as row
          from public.%1$I t
@@ -421,7 +421,7 @@ begin
     end;
     branches := branches || format(
       'select s.g as eff, %1$L::text as tbl, t.sync_xid as xid, t.id, t.row
-       from public.sync_scope(%2$L) s
+       from private.sync_scope(%2$L) s
        cross join lateral (
          select t.sync_xid, t.id, to_jsonb(t) - ''sync_xid'' - ''granted_xid'' as row
          from public.%1$I t
@@ -432,7 +432,7 @@ begin
       -- ...and the rest of the grant group the cursor stopped inside.
       branches := branches || format(
         'select s.g as eff, %1$L::text as tbl, t.sync_xid as xid, t.id, t.row
-         from public.sync_scope(%2$L) s
+         from private.sync_scope(%2$L) s
          cross join lateral (
            select t.sync_xid, t.id, to_jsonb(t) - ''sync_xid'' - ''granted_xid'' as row
            from public.%1$I t
@@ -495,4 +495,3 @@ $$;
 
 revoke execute on function public.sync_purge_tombstones(interval) from public, anon, authenticated;
 grant execute on function public.sync_purge_tombstones(interval) to service_role;
-revoke execute on function public.sync_apply(public.sync_registry, text, uuid, jsonb) from public, anon;

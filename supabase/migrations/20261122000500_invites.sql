@@ -21,10 +21,10 @@ alter table public.invites enable row level security;
 revoke all on public.invites from anon, authenticated;
 
 -- Invite lifetime (SPEC §9).
-create function public.invite_lifetime() returns interval
+create function private.invite_lifetime() returns interval
 language sql immutable as $$ select interval '7 days' $$;
 
-create function public.invite_token_hash(token text) returns text
+create function private.invite_token_hash(token text) returns text
 language sql immutable set search_path = '' as $$
   select encode(sha256(convert_to(token, 'UTF8')), 'hex')
 $$;
@@ -48,7 +48,7 @@ begin
     return jsonb_build_object('error', 'PERMISSION_DENIED', 'message', 'only an owner can invite');
   end if;
   insert into public.invites (list_id, role, token_hash, created_by, expires_at)
-  values (list, invite_role, public.invite_token_hash(token), by_user, now() + public.invite_lifetime())
+  values (list, invite_role, private.invite_token_hash(token), by_user, now() + private.invite_lifetime())
   returning * into invite;
   return jsonb_build_object('invite_id', invite.id, 'token', token, 'list_id', invite.list_id,
                             'role', invite.role, 'expires_at', invite.expires_at);
@@ -64,7 +64,7 @@ declare
   membership public.memberships;
 begin
   select * into invite from public.invites i
-    where i.token_hash = public.invite_token_hash(coalesce(token, '')) for update;
+    where i.token_hash = private.invite_token_hash(coalesce(token, '')) for update;
   if not found or invite.revoked_at is not null then
     return jsonb_build_object('error', 'INVITE_INVALID', 'message', 'This invite link is not valid.');
   end if;

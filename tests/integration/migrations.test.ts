@@ -61,6 +61,22 @@ describe.each(ENGINE_KINDS)('migrations on %s', (kind) => {
     expect(idx.rows).toHaveLength(4);
   });
 
+  it('expose only the sync and invite functions as RPCs (helpers live in the private schema)', async () => {
+    const { rows } = await db.engine.query<{ proname: string }>(
+      `select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'public' order by 1`,
+    );
+    expect(rows.map((r) => r.proname)).toEqual([
+      'invite_accept',
+      'invite_create',
+      'invite_revoke',
+      'sync_pull',
+      'sync_purge_tombstones',
+      'sync_push',
+      'sync_schema_version',
+    ]);
+  });
+
   it('seed two demo users whose passwords verify as bcrypt, a shared list and 30 tasks', async () => {
     const users = await db.engine.query<{ email: string; ok: boolean }>(
       `select email, encrypted_password = extensions.crypt('outpost-demo', encrypted_password) as ok
