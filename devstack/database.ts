@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** Load supabase/seed.sql into a new database. */
   seed: boolean;
+  /** Start an in-memory PGlite from the cached snapshot (default true; false measures a cold start). */
+  useSnapshot?: boolean | undefined;
 }
 
 const SNAPSHOT_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'outpost-devstack');
@@ -96,9 +98,9 @@ async function createPglite(options: { dataDir?: string; loadDataDir?: Blob }): 
 }
 
 /** An in-memory PGlite with the schema (and seed), from a snapshot when one exists. */
-async function freshPglite(seed: boolean): Promise<SqlEngine> {
+async function freshPglite(seed: boolean, useSnapshot: boolean): Promise<SqlEngine> {
   const file = join(SNAPSHOT_DIR, `${snapshotKey(seed)}.tar.gz`);
-  if (existsSync(file)) {
+  if (useSnapshot && existsSync(file)) {
     try {
       const blob = new Blob([readFileSync(file)]);
       return wrapPglite(await createPglite({ loadDataDir: blob }));
@@ -131,5 +133,5 @@ export async function openDevstackDatabase(options: DatabaseOptions): Promise<Sq
     await migrate(db, options.seed);
     return db;
   }
-  return freshPglite(options.seed);
+  return freshPglite(options.seed, options.useSnapshot ?? true);
 }

@@ -55,6 +55,8 @@ export interface DevstackOptions {
   dataDir?: string | undefined;
   /** Load supabase/seed.sql into a new database. Default true. */
   seed?: boolean;
+  /** In-memory PGlite from the cached snapshot (default true). */
+  useSnapshot?: boolean;
   jwtSecret?: string;
   accessTokenTtlSec?: number;
   /** Where storage keeps bytes; a temp dir (removed on stop) when absent. */
@@ -107,6 +109,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     databaseUrl: options.databaseUrl,
     dataDir: options.dataDir,
     seed: options.seed ?? true,
+    useSnapshot: options.useSnapshot,
   });
 
   const ownStorageDir = options.storageDir === undefined;
