@@ -1,11 +1,473 @@
-// Placeholder until the auth service is built: answers 501 so callers get a clear error.
-import { Hono } from 'hono';
+// /auth/v1: the subset of GoTrue (supabase/auth) that supabase-js's email/password and
+// anonymous flows use, with autoconfirm on. Wire shapes: shared/reference/supabase-wire.md §2.
+import bcrypt from 'bcryptjs';
+import { Hono, type Context, type Next } from 'hono';
 
-import type { DevstackContext } from '../context';
+import { bearerToken, type DevstackContext } from '../context';
+import { sqlState, type SqlRunner } from '../sql-engine';
+import {
+  AuthApiError,
+  authErrors,
+  errorResponse,
+  isAuthApiError,
+  requestApiVersion,
+  API_VERSION_HEADER,
+} from './errors';
+import {
+  createSession,
+  refreshTokenReuseIntervalSec,
+  rotateRefreshToken,
+  sessionResponse,
+} from './sessions';
+import {
+  findUserByEmail,
+  findUserById,
+  isJsonObject,
+  jsonObject,
+  userJson,
+  type JsonObject,
+  type UserRow,
+} from './users';
 
-export function authRoutes(ctx: DevstackContext): Hono {
-  void ctx;
+/** bcrypt cost GoTrue uses (and the seed's gen_salt('bf', 10)). */
+const BCRYPT_COST = 10;
+/** GoTrue's default minimum password length. */
+const MIN_PASSWORD_LENGTH = 6;
+/** bcrypt ignores bytes past 72, so GoTrue refuses longer passwords. */
+const MAX_PASSWORD_BYTES = 72;
+const MAX_EMAIL_LENGTH = 255;
+// GoTrue's email check is a syntax check like this one (no DNS lookups here).
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
+const ANONYMOUS_APP_METADATA = { provider: 'anonymous', providers: ['anonymous'] };
+
+export interface AuthOptions {
+  /** See DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC. */
+  refreshTokenReuseIntervalSec?: number;
+}
+
+async function readJsonBody(c: Context): Promise<JsonObject> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw authErrors.badJson(error instanceof Error ? error.message : 'invalid JSON');
+  }
+  if (!isJsonObject(parsed)) throw authErrors.badJson('expected a JSON object');
+  return parsed;
+}
+
+/** A string field, undefined when absent or null; other types are a bad request. */
+function optionalString(body: JsonObject, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') {
+    throw authErrors.badJson(`field "${key}" must be a string`);
+  }
+  return value;
+}
+
+function optionalObject(body: JsonObject, key: string): JsonObject | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (!isJsonObject(value)) throw authErrors.badJson(`field "${key}" must be an object`);
+  return value;
+}
+
+function validateEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > MAX_EMAIL_LENGTH) {
+    throw authErrors.validation('An email address is too long');
+  }
+  if (!EMAIL_PATTERN.test(email)) {
+    throw authErrors.validation('Unable to validate email address: invalid format');
+  }
+  return email;
+}
+
+function checkPasswordStrength(password: string): void {
+  if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
+    throw authErrors.passwordTooLong();
+  }
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw authErrors.weakPassword();
+}
+
+async function passwordMatches(user: UserRow, password: string): Promise<boolean> {
+  const hash = user.encrypted_password;
+  if (!hash) return false;
+  try {
+    return await bcrypt.compare(password, hash);
+  } catch {
+    return false; // not a bcrypt hash
+  }
+}
+
+/** The user and session behind a request's Bearer token (GoTrue's requireAuthentication). */
+async function requireUser(
+  ctx: DevstackContext,
+  c: Context,
+): Promise<{ user: UserRow; sessionId: string | undefined }> {
+  const token = bearerToken(c);
+  if (!token) throw authErrors.noAuthorization();
+  const verified = await ctx.keys.verify(token);
+  if (!verified.ok) {
+    throw authErrors.badJwt(
+      verified.reason === 'expired'
+        ? 'token has invalid claims: token is expired'
+        : verified.message,
+    );
+  }
+  const { sub, session_id: sessionId } = verified.claims;
+  if (typeof sub !== 'string' || sub === '') throw authErrors.missingSub();
+  const user = await findUserById(ctx.db, sub);
+  if (!user) throw authErrors.userNotFound();
+  if (typeof sessionId === 'string' && sessionId !== '') {
+    const { rows } = await ctx.db.query(`select 1 from auth.sessions where id::text = $1`, [
+      sessionId,
+    ]);
+    if (rows.length === 0) throw authErrors.sessionNotFound();
+    return { user, sessionId };
+  }
+  return { user, sessionId: undefined };
+}
+
+async function requireUserRow(db: SqlRunner, id: string): Promise<UserRow> {
+  const user = await findUserById(db, id);
+  if (!user) throw authErrors.userNotFound();
+  return user;
+}
+
+export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hono {
+  const reuseIntervalSec = options.refreshTokenReuseIntervalSec ?? refreshTokenReuseIntervalSec();
   const app = new Hono();
-  app.all('*', (c) => c.json({ message: 'auth is not implemented yet in the devstack' }, 501));
+
+  // Hosted answers every auth error in the shape the request's API version asks for.
+  app.onError((error, c) => {
+    if (isAuthApiError(error)) return errorResponse(c, error);
+    // Class 22 (data exception), e.g. a NUL character Postgres text cannot hold: bad input.
+    if (sqlState(error)?.startsWith('22')) {
+      return errorResponse(c, authErrors.validation('Invalid characters in request'));
+    }
+    console.error('[devstack auth] unexpected error:', error);
+    return errorResponse(c, new AuthApiError(500, 'unexpected_failure', 'Unexpected failure'));
+  });
+  app.use('*', async (c: Context, next: Next) => {
+    const version = requestApiVersion(c);
+    if (version) c.header(API_VERSION_HEADER, version);
+    await next();
+  });
+
+  // The API gateway in front of GoTrue: a request needs a key (apikey or Bearer) signed with
+  // the project's secret. An expired Bearer still passes so /user can answer bad_jwt.
+  app.use('*', async (c: Context, next: Next) => {
+    const apikey = c.req.header('apikey') ?? c.req.query('apikey');
+    const bearer = bearerToken(c);
+    const key = apikey ?? bearer;
+    if (!key) return c.json({ message: 'No API key found in request' }, 401);
+    const verified = await ctx.keys.verify(key);
+    const acceptable = verified.ok || (apikey === undefined && verified.reason === 'expired');
+    if (!acceptable) return c.json({ message: 'Invalid API key' }, 401);
+    await next();
+    return undefined;
+  });
+
+  app.get('/health', (c) =>
+    c.json({
+      version: 'devstack',
+      name: 'GoTrue',
+      description: 'GoTrue is a user registration and authentication API',
+    }),
+  );
+
+  app.get('/settings', (c) =>
+    c.json({
+      external: {
+        anonymous_users: true,
+        email: true,
+        phone: false,
+        apple: false,
+        azure: false,
+        bitbucket: false,
+        discord: false,
+        facebook: false,
+        figma: false,
+        github: false,
+        gitlab: false,
+        google: false,
+        keycloak: false,
+        kakao: false,
+        linkedin: false,
+        linkedin_oidc: false,
+        notion: false,
+        slack: false,
+        slack_oidc: false,
+        spotify: false,
+        twitch: false,
+        twitter: false,
+        workos: false,
+        zoom: false,
+      },
+      disable_signup: false,
+      mailer_autoconfirm: true,
+      phone_autoconfirm: false,
+      sms_provider: '',
+      saml_enabled: false,
+    }),
+  );
+
+  app.post('/signup', async (c) => {
+    const body = await readJsonBody(c);
+    const rawEmail = optionalString(body, 'email');
+    const password = optionalString(body, 'password');
+    const phone = optionalString(body, 'phone');
+    const data = optionalObject(body, 'data') ?? {};
+
+    if (phone) {
+      throw new AuthApiError(422, 'phone_provider_disabled', 'Phone signups are disabled');
+    }
+    const anonymous = !rawEmail && !password;
+    let email: string | undefined;
+    let hash: string | null = null;
+    if (!anonymous) {
+      if (!rawEmail) throw authErrors.validation('To signup, please provide your email');
+      email = validateEmail(rawEmail);
+      if (!password) throw authErrors.validation('Signup requires a valid password');
+      checkPasswordStrength(password);
+      if (await findUserByEmail(ctx.db, email)) throw authErrors.userExists();
+      // Hash outside the transaction: bcrypt takes ~70 ms and PGlite has one connection.
+      hash = await bcrypt.hash(password, BCRYPT_COST);
+    }
+
+    let result;
+    try {
+      result = await ctx.db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          `insert into auth.users (instance_id, id, aud, role, email, encrypted_password,
+             email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
+             last_sign_in_at, confirmation_token, recovery_token, email_change_token_new,
+             email_change, is_anonymous)
+           values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated',
+             'authenticated', $1, $2, $3::timestamptz, $4::jsonb, $5::jsonb, now(), now(), now(),
+             '', '', '', '', $6)
+           returning id::text as id`,
+          [
+            email ?? null,
+            hash,
+            anonymous ? null : new Date(),
+            JSON.stringify(anonymous ? ANONYMOUS_APP_METADATA : EMAIL_APP_METADATA),
+            JSON.stringify(data),
+            anonymous,
+          ],
+        );
+        const userId = rows[0]?.id;
+        if (!userId) throw new Error('user insert returned no row');
+        if (email) {
+          await tx.query(
+            `insert into auth.identities (provider_id, user_id, identity_data, provider,
+               last_sign_in_at, created_at, updated_at)
+             values ($1::text, $1::uuid, $2::jsonb, 'email', now(), now(), now())`,
+            [
+              userId,
+              JSON.stringify({
+                sub: userId,
+                email,
+                email_verified: true,
+                phone_verified: false,
+              }),
+            ],
+          );
+        }
+        const user = await requireUserRow(tx, userId);
+        const { sessionId, refreshToken } = await createSession(tx, userId);
+        return sessionResponse(ctx, tx, user, sessionId, refreshToken);
+      });
+    } catch (error) {
+      if (isAuthApiError(error) || sqlState(error)?.startsWith('22')) throw error;
+      // Two sign-ups for one address racing: the unique index decides.
+      if (sqlState(error) === '23505') throw authErrors.userExists();
+      console.error('[devstack auth] signup failed:', error);
+      throw new AuthApiError(500, 'unexpected_failure', 'Database error saving new user');
+    }
+    return c.json(result);
+  });
+
+  app.post('/token', async (c) => {
+    const grantType = c.req.query('grant_type');
+    const body = await readJsonBody(c);
+
+    if (grantType === 'password') {
+      const rawEmail = optionalString(body, 'email');
+      const password = optionalString(body, 'password') ?? '';
+      if (optionalString(body, 'phone')) throw authErrors.invalidCredentials();
+      if (!rawEmail) throw authErrors.validation('missing email or phone');
+      const user = await findUserByEmail(ctx.db, rawEmail.trim());
+      if (!user || !(await passwordMatches(user, password))) {
+        throw authErrors.invalidCredentials();
+      }
+      if (!user.email_confirmed_at) {
+        throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
+      }
+      const session = await ctx.db.transaction(async (tx) => {
+        await tx.query(
+          `update auth.users set last_sign_in_at = now(), updated_at = now() where id::text = $1`,
+          [user.id],
+        );
+        await tx.query(
+          `update auth.identities set last_sign_in_at = now()
+           where user_id::text = $1 and provider = 'email'`,
+          [user.id],
+        );
+        const fresh = await requireUserRow(tx, user.id);
+        const { sessionId, refreshToken } = await createSession(tx, user.id);
+        return sessionResponse(ctx, tx, fresh, sessionId, refreshToken);
+      });
+      return c.json(session);
+    }
+
+    if (grantType === 'refresh_token') {
+      const token = optionalString(body, 'refresh_token');
+      if (!token) throw authErrors.refreshNotFound();
+      const outcome = await ctx.db.transaction(async (tx) => {
+        const rotated = await rotateRefreshToken(tx, token, reuseIntervalSec);
+        if (!rotated.ok) return rotated;
+        const user = await findUserById(tx, rotated.userId);
+        if (!user) return { ok: false as const, error: authErrors.refreshNotFound() };
+        const session = await sessionResponse(
+          ctx,
+          tx,
+          user,
+          rotated.sessionId,
+          rotated.refreshToken,
+        );
+        return { ok: true as const, session };
+      });
+      if (!outcome.ok) throw outcome.error;
+      return c.json(outcome.session);
+    }
+
+    throw authErrors.unsupportedGrant();
+  });
+
+  app.get('/user', async (c) => {
+    const { user } = await requireUser(ctx, c);
+    return c.json(await userJson(ctx.db, user));
+  });
+
+  app.put('/user', async (c) => {
+    const { user, sessionId } = await requireUser(ctx, c);
+    const body = await readJsonBody(c);
+    const rawEmail = optionalString(body, 'email');
+    const password = optionalString(body, 'password');
+    const data = optionalObject(body, 'data');
+    const email = rawEmail ? validateEmail(rawEmail) : undefined;
+
+    let hash: string | undefined;
+    if (password !== undefined) {
+      checkPasswordStrength(password);
+      if (await passwordMatches(user, password)) throw authErrors.samePassword();
+      hash = await bcrypt.hash(password, BCRYPT_COST);
+    }
+    if (email && email !== user.email) {
+      const other = await findUserByEmail(ctx.db, email);
+      if (other && other.id !== user.id) throw authErrors.emailExists();
+    }
+
+    let updated;
+    try {
+      updated = await ctx.db.transaction(async (tx) => {
+        if (data) {
+          // GoTrue merges: null values delete keys, others overwrite.
+          const merged = jsonObject(user.raw_user_meta_data);
+          for (const [key, value] of Object.entries(data)) {
+            if (value === null) delete merged[key];
+            else merged[key] = value;
+          }
+          await tx.query(
+            `update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now()
+             where id::text = $1`,
+            [user.id, JSON.stringify(merged)],
+          );
+        }
+        if (hash !== undefined) {
+          await tx.query(
+            `update auth.users set encrypted_password = $2, updated_at = now() where id::text = $1`,
+            [user.id, hash],
+          );
+          // As GoTrue's UpdatePassword: every other session must sign in again.
+          await tx.query(
+            sessionId
+              ? `delete from auth.sessions where user_id::text = $1 and id::text <> $2`
+              : `delete from auth.sessions where user_id::text = $1`,
+            sessionId ? [user.id, sessionId] : [user.id],
+          );
+        }
+        if (email && email !== user.email) {
+          // Autoconfirm: the new address takes effect at once; an anonymous user becomes
+          // a permanent email user.
+          await tx.query(
+            `update auth.users set email = $2, email_confirmed_at = now(), updated_at = now(),
+               is_anonymous = false,
+               raw_app_meta_data = case when is_anonymous then $3::jsonb else raw_app_meta_data end
+             where id::text = $1`,
+            [user.id, email, JSON.stringify(EMAIL_APP_METADATA)],
+          );
+          const identity = JSON.stringify({
+            sub: user.id,
+            email,
+            email_verified: true,
+            phone_verified: false,
+          });
+          const changed = await tx.query(
+            `update auth.identities set identity_data = identity_data || $2::jsonb,
+               updated_at = now()
+             where user_id::text = $1 and provider = 'email'`,
+            [user.id, JSON.stringify({ email })],
+          );
+          if (changed.affected === 0) {
+            await tx.query(
+              `insert into auth.identities (provider_id, user_id, identity_data, provider,
+                 last_sign_in_at, created_at, updated_at)
+               values ($1::text, $1::uuid, $2::jsonb, 'email', now(), now(), now())`,
+              [user.id, identity],
+            );
+          }
+        }
+        return userJson(tx, await requireUserRow(tx, user.id));
+      });
+    } catch (error) {
+      if (isAuthApiError(error)) throw error;
+      if (sqlState(error) === '23505') throw authErrors.emailExists();
+      throw error;
+    }
+    return c.json(updated);
+  });
+
+  app.post('/logout', async (c) => {
+    const scope = c.req.query('scope') ?? 'global';
+    if (scope !== 'global' && scope !== 'local' && scope !== 'others') {
+      throw authErrors.validation(`Unsupported logout scope "${scope}"`);
+    }
+    const { user, sessionId } = await requireUser(ctx, c);
+    // Deleting sessions deletes their refresh tokens (on delete cascade), as GoTrue does.
+    if (scope === 'global' || !sessionId) {
+      await ctx.db.query(`delete from auth.sessions where user_id::text = $1`, [user.id]);
+    } else if (scope === 'local') {
+      await ctx.db.query(`delete from auth.sessions where id::text = $1`, [sessionId]);
+    } else {
+      await ctx.db.query(`delete from auth.sessions where user_id::text = $1 and id::text <> $2`, [
+        user.id,
+        sessionId,
+      ]);
+    }
+    return c.body(null, 204);
+  });
+
+  app.all('*', () => {
+    throw authErrors.notFound();
+  });
+
   return app;
 }

@@ -1,0 +1,188 @@
+// Sessions, refresh tokens and access tokens as GoTrue keeps them: one auth.sessions row per
+// sign-in, a chain of auth.refresh_tokens rows (each rotation revokes the token and adds a
+// child), and an HS256 access token carrying the session id.
+import { randomBytes } from 'node:crypto';
+
+import type { DevstackContext } from '../context';
+import type { Claims } from '../keys';
+import type { SqlRunner } from '../sql-engine';
+import { authErrors, type AuthApiError } from './errors';
+import { jsonObject, userJson, type JsonObject, type UserRow } from './users';
+
+/**
+ * GoTrue's default `refresh_token_reuse_interval` (seconds): a revoked refresh token that is
+ * not the parent of the session's active token is still accepted this long after it was
+ * revoked (a client that lost a refresh response may retry). Override with the env
+ * variable GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL, as on a self-hosted GoTrue.
+ */
+export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC = 10;
+
+export function refreshTokenReuseIntervalSec(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL;
+  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC;
+}
+
+/** A new opaque refresh token (GoTrue's legacy tokens are 12 random characters). */
+function newRefreshToken(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export interface SessionResponse {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: JsonObject;
+}
+
+/** Starts a session for `user` and returns its first refresh token. */
+export async function createSession(
+  tx: SqlRunner,
+  userId: string,
+): Promise<{ sessionId: string; refreshToken: string }> {
+  const { rows } = await tx.query<{ id: string }>(
+    `insert into auth.sessions (id, user_id, created_at, updated_at, aal)
+     values (gen_random_uuid(), $1, now(), now(), 'aal1') returning id::text as id`,
+    [userId],
+  );
+  const sessionId = rows[0]?.id;
+  if (!sessionId) throw new Error('session insert returned no row');
+  const refreshToken = await insertRefreshToken(tx, userId, sessionId, null);
+  return { sessionId, refreshToken };
+}
+
+async function insertRefreshToken(
+  tx: SqlRunner,
+  userId: string,
+  sessionId: string,
+  parent: string | null,
+): Promise<string> {
+  const token = newRefreshToken();
+  await tx.query(
+    `insert into auth.refresh_tokens
+       (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [token, userId, parent, sessionId],
+  );
+  return token;
+}
+
+/** The access token and session response GoTrue sends for a user and session. */
+export async function sessionResponse(
+  ctx: DevstackContext,
+  tx: SqlRunner,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+): Promise<SessionResponse> {
+  const { rows } = await tx.query<{ created: number }>(
+    `select extract(epoch from created_at)::bigint::int as created from auth.sessions
+     where id::text = $1`,
+    [sessionId],
+  );
+  const now = Math.floor(Date.now() / 1000);
+  const ttl = ctx.settings.accessTokenTtlSec;
+  // The sign-in method: we keep no mfa_amr_claims table, so it follows from the user.
+  const amr = [
+    {
+      method: user.is_anonymous ? 'anonymous' : 'password',
+      timestamp: rows[0]?.created ?? now,
+    },
+  ];
+  const claims: Claims = {
+    iss: `${ctx.url()}/auth/v1`,
+    sub: user.id,
+    aud: user.aud ?? 'authenticated',
+    exp: now + ttl,
+    iat: now,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: jsonObject(user.raw_app_meta_data),
+    user_metadata: jsonObject(user.raw_user_meta_data),
+    role: user.role ?? 'authenticated',
+    aal: 'aal1',
+    amr,
+    session_id: sessionId,
+    is_anonymous: user.is_anonymous,
+  };
+  // iat/exp are set here rather than by sign()'s ttl so that expires_at matches exp exactly.
+  const accessToken = await ctx.keys.sign(claims);
+  return {
+    access_token: accessToken,
+    token_type: 'bearer',
+    expires_in: ttl,
+    expires_at: now + ttl,
+    refresh_token: refreshToken,
+    user: await userJson(tx, user),
+  };
+}
+
+interface TokenRow {
+  id: string;
+  token: string;
+  user_id: string | null;
+  revoked: boolean | null;
+  parent: string | null;
+  session_id: string | null;
+  reuse_expired: boolean;
+  [key: string]: unknown;
+}
+
+export type RefreshOutcome =
+  | { ok: true; userId: string; sessionId: string; refreshToken: string }
+  | { ok: false; error: AuthApiError };
+
+/**
+ * GoTrue's refresh_token grant (internal/api/token_refresh.go): a live token is swapped for a
+ * child; a revoked token that is the parent of the session's active token gets that active
+ * token back (the client lost the previous answer); any other revoked token is accepted
+ * within the reuse interval, and after it the whole session's tokens are revoked and the
+ * request fails with refresh_token_already_used. Runs inside one transaction; a failure is
+ * returned, not thrown, so the family revocation commits.
+ */
+export async function rotateRefreshToken(
+  tx: SqlRunner,
+  token: string,
+  reuseIntervalSec: number,
+): Promise<RefreshOutcome> {
+  const { rows } = await tx.query<TokenRow>(
+    `select id::text as id, token, user_id, revoked, parent, session_id::text as session_id,
+            updated_at + make_interval(secs => $2) < now() as reuse_expired
+     from auth.refresh_tokens where token = $1 for update`,
+    [token, reuseIntervalSec],
+  );
+  const row = rows[0];
+  if (!row?.session_id || !row.user_id) return { ok: false, error: authErrors.refreshNotFound() };
+  const sessionId = row.session_id;
+  const userId = row.user_id;
+
+  if (row.revoked) {
+    const active = await tx.query<{ token: string; parent: string | null }>(
+      `select token, parent from auth.refresh_tokens
+       where session_id::text = $1 and revoked is false order by id desc limit 1`,
+      [sessionId],
+    );
+    const current = active.rows[0];
+    if (current && current.parent === row.token) {
+      return { ok: true, userId, sessionId, refreshToken: current.token };
+    }
+    if (row.reuse_expired) {
+      await tx.query(
+        `update auth.refresh_tokens set revoked = true, updated_at = now()
+         where session_id::text = $1 and revoked is false`,
+        [sessionId],
+      );
+      return { ok: false, error: authErrors.refreshAlreadyUsed() };
+    }
+  }
+
+  await tx.query(
+    `update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1::bigint`,
+    [row.id],
+  );
+  const refreshToken = await insertRefreshToken(tx, userId, sessionId, row.token);
+  await tx.query(`update auth.sessions set updated_at = now() where id::text = $1`, [sessionId]);
+  return { ok: true, userId, sessionId, refreshToken };
+}
