@@ -1,11 +1,571 @@
-// Placeholder until the rest service is built: answers 501 so callers get a clear error.
+// The PostgREST-compatible REST service at /rest/v1: table reads and writes and rpc calls,
+// each request one transaction as the caller (so RLS decides), answering in PostgREST's
+// shapes, headers and status codes.
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 
-import type { DevstackContext } from '../context';
+import { resolveCaller, type DevstackContext } from '../context';
+import type { Claims } from '../keys';
+import { runAsCaller, type ApiRole } from '../request-db';
+import type { SqlParam, SqlRunner } from '../sql-engine';
+import { findFunctions, findTable, matchFunction, type TableInfo } from './catalog';
+import { PgrstError, pgrstError, toPgrstError } from './errors';
+import {
+  ColumnResolver,
+  compileFilters,
+  compileOrder,
+  compileSelect,
+  nonNegativeInt,
+  Params,
+  quoteIdent,
+} from './query';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const SINGULAR_TYPE = 'application/vnd.pgrst.object+json';
+
+interface Reply {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+interface Prefer {
+  return: 'representation' | 'minimal' | 'headers-only' | undefined;
+  count: boolean;
+  resolution: 'merge-duplicates' | 'ignore-duplicates' | undefined;
+  missingDefault: boolean;
+}
+
+function parsePrefer(header: string | undefined): Prefer {
+  const prefer: Prefer = {
+    return: undefined,
+    count: false,
+    resolution: undefined,
+    missingDefault: false,
+  };
+  for (const part of (header ?? '').split(',')) {
+    const [key = '', value = ''] = part.trim().split('=');
+    if (
+      key === 'return' &&
+      (value === 'representation' || value === 'minimal' || value === 'headers-only')
+    ) {
+      prefer.return = value;
+    } else if (key === 'count' && value === 'exact') {
+      prefer.count = true;
+    } else if (key === 'count' && (value === 'planned' || value === 'estimated')) {
+      prefer.count = true;
+    } else if (
+      key === 'resolution' &&
+      (value === 'merge-duplicates' || value === 'ignore-duplicates')
+    ) {
+      prefer.resolution = value;
+    } else if (key === 'missing' && value === 'default') {
+      prefer.missingDefault = true;
+    }
+  }
+  return prefer;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const INVALID_BODY = (): PgrstError => pgrstError(400, 'PGRST102', 'Empty or invalid json');
+
+/** The JSON request body; `emptyAs` stands in for an empty body when given. */
+async function readJson(c: Context, emptyAs?: unknown): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') {
+    if (emptyAs !== undefined) return emptyAs;
+    throw INVALID_BODY();
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw INVALID_BODY();
+  }
+}
+
+function checkProfile(c: Context): void {
+  const profile = c.req.header('accept-profile') ?? c.req.header('content-profile');
+  if (profile !== undefined && profile !== 'public') {
+    throw pgrstError(
+      406,
+      'PGRST106',
+      `Invalid schema: ${profile}`,
+      null,
+      'Only the following schemas are exposed: public',
+    );
+  }
+}
+
+function wantsSingular(c: Context): boolean {
+  return (c.req.header('accept') ?? '').includes(SINGULAR_TYPE);
+}
+
+function singularError(count: number): PgrstError {
+  return pgrstError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${count} rows`,
+  );
+}
+
+/** Turns a JSON array text into the single object when `singular`, else passes it through. */
+function shapeRows(rowsJson: string, count: number, singular: boolean): string {
+  if (!singular) return rowsJson;
+  if (count !== 1) throw singularError(count);
+  const rows = JSON.parse(rowsJson) as unknown[];
+  return JSON.stringify(rows[0]);
+}
+
+function contentRange(offset: number, shown: number, total: number | undefined): string {
+  const totalText = total === undefined ? '*' : String(total);
+  return shown === 0 ? `*/${totalText}` : `${offset}-${offset + shown - 1}/${totalText}`;
+}
+
+async function requireTable(tx: SqlRunner, name: string): Promise<TableInfo> {
+  const table = await findTable(tx, name);
+  if (!table) {
+    throw pgrstError(
+      404,
+      'PGRST205',
+      `Could not find the table 'public.${name}' in the schema cache`,
+    );
+  }
+  return table;
+}
+
+function rangeHeader(c: Context): { offset: number; limit: number | undefined } | undefined {
+  const header = c.req.header('range');
+  if (header === undefined) return undefined;
+  const match = /^\s*(?:items=)?(\d{1,15})-(\d{0,15})\s*$/.exec(header);
+  if (!match) return undefined;
+  const from = Number(match[1]);
+  const to = match[2] === '' || match[2] === undefined ? undefined : Number(match[2]);
+  if (to !== undefined && to < from) {
+    throw pgrstError(416, 'PGRST103', 'Requested range not satisfiable');
+  }
+  return { offset: from, limit: to === undefined ? undefined : to - from + 1 };
+}
+
+async function readTable(
+  tx: SqlRunner,
+  c: Context,
+  table: TableInfo,
+  search: URLSearchParams,
+  head: boolean,
+): Promise<Reply> {
+  const cols = new ColumnResolver(table.name, table.columns);
+  const params = new Params();
+  const selectList = compileSelect(cols, search.get('select'));
+  const where = compileFilters(cols, search, params);
+  const order = compileOrder(cols, search.get('order'));
+  const range = rangeHeader(c);
+  const offset = nonNegativeInt('offset', search.get('offset')) ?? range?.offset ?? 0;
+  const limit = nonNegativeInt('limit', search.get('limit')) ?? range?.limit;
+  const from = `public.${quoteIdent(table.name)}`;
+  let sql = `select ${selectList} from ${from} where ${where}`;
+  if (order) sql += ` order by ${order}`;
+  if (limit !== undefined) sql += ` limit ${params.add(limit)}`;
+  if (offset > 0) sql += ` offset ${params.add(offset)}`;
+  const { rows } = await tx.query<{ body: string; n: number }>(
+    `select coalesce(json_agg(_s), '[]')::text as body, count(*)::int as n from (${sql}) _s`,
+    params.values,
+  );
+  const result = rows[0] ?? { body: '[]', n: 0 };
+  let total: number | undefined;
+  if (parsePrefer(c.req.header('prefer')).count) {
+    const counted = await tx.query<{ n: string }>(
+      `select count(*)::text as n from ${from} where ${where}`,
+      params.values.slice(0, countParams(where)),
+    );
+    total = Number(counted.rows[0]?.n ?? 0);
+  }
+  const singular = wantsSingular(c);
+  const body = shapeRows(result.body, result.n, singular);
+  // PostgREST answers 206 when a known total holds more rows than the page shows.
+  const partial = total !== undefined && result.n < total && !singular;
+  return {
+    status: partial ? 206 : 200,
+    body: head ? null : body,
+    headers: {
+      'Content-Range': contentRange(offset, result.n, total),
+      'Content-Type': singular ? `${SINGULAR_TYPE}; charset=utf-8` : JSON_TYPE,
+    },
+  };
+}
+
+/** How many leading parameters a WHERE clause uses (the filters are bound first). */
+function countParams(where: string): number {
+  let max = 0;
+  for (const match of where.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(match[1]));
+  return max;
+}
+
+/** The final reply of a write: representation, minimal or headers-only. */
+async function writeReply(
+  tx: SqlRunner,
+  c: Context,
+  table: TableInfo,
+  cteSql: string,
+  params: Params,
+  successStatus: number,
+  // Data-modifying CTEs must sit at the top level, so extra ones come separately.
+  before: readonly string[] = [],
+): Promise<Reply> {
+  const prefer = parsePrefer(c.req.header('prefer'));
+  const search = new URL(c.req.url).searchParams;
+  const cols = new ColumnResolver(table.name, table.columns);
+  const selectList = compileSelect(cols, search.get('select'));
+  const { rows } = await tx.query<{ body: string; n: number }>(
+    `with ${[...before, `_r as (${cteSql})`].join(', ')}
+     select coalesce((select json_agg(_s) from (select ${selectList} from _r) _s), '[]')::text as body,
+            (select count(*)::int from _r) as n`,
+    params.values,
+  );
+  const result = rows[0] ?? { body: '[]', n: 0 };
+  const singular = wantsSingular(c);
+  // PostgREST rolls back a singular write that touched other than one row.
+  if (singular && result.n !== 1) throw singularError(result.n);
+  const headers: Record<string, string> = {
+    'Content-Range': `*/${prefer.count ? String(result.n) : '*'}`,
+  };
+  if (prefer.return === 'representation') {
+    headers['Content-Type'] = singular ? `${SINGULAR_TYPE}; charset=utf-8` : JSON_TYPE;
+    const status = successStatus === 201 ? 201 : 200;
+    return { status, body: shapeRows(result.body, result.n, singular), headers };
+  }
+  return { status: successStatus === 201 ? 201 : 204, body: null, headers };
+}
+
+function insertColumns(
+  table: TableInfo,
+  rows: Record<string, unknown>[],
+  columnsParam: string | null,
+): string[] {
+  const names =
+    columnsParam !== null
+      ? columnsParam.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1'))
+      : [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  for (const name of names) {
+    if (!table.columns.has(name)) {
+      throw pgrstError(
+        400,
+        'PGRST204',
+        `Could not find the '${name}' column of '${table.name}' in the schema cache`,
+      );
+    }
+  }
+  return names;
+}
+
+async function insertRows(
+  tx: SqlRunner,
+  c: Context,
+  table: TableInfo,
+  search: URLSearchParams,
+): Promise<Reply> {
+  const body = await readJson(c);
+  const rows = Array.isArray(body) ? body : [body];
+  if (!rows.every(isPlainObject)) throw INVALID_BODY();
+  const prefer = parsePrefer(c.req.header('prefer'));
+  const columns = insertColumns(table, rows, search.get('columns'));
+  const target = `public.${quoteIdent(table.name)}`;
+  const params = new Params();
+  let conflict = '';
+  if (prefer.resolution) {
+    const onConflictParam = search.get('on_conflict');
+    const keys = onConflictParam
+      ? onConflictParam.split(',').map((s) => s.trim())
+      : table.primaryKey;
+    const cols = new ColumnResolver(table.name, table.columns);
+    const keyRefs = keys.map((k) => cols.ref(k));
+    const updates = columns.filter((col) => !keys.includes(col));
+    conflict =
+      prefer.resolution === 'ignore-duplicates' || updates.length === 0
+        ? ` on conflict (${keyRefs.join(', ')}) do nothing`
+        : ` on conflict (${keyRefs.join(', ')}) do update set ${updates
+            .map((col) => `${quoteIdent(col)} = excluded.${quoteIdent(col)}`)
+            .join(', ')}`;
+  }
+  let sql: string;
+  if (rows.length === 0) {
+    sql = `select * from ${target} where false`;
+  } else if (columns.length === 0) {
+    // `{}`: every column takes its default.
+    sql = `insert into ${target} default values${conflict} returning *`;
+  } else if (prefer.missingDefault && rows.length > 1) {
+    // Each row names its own columns so the absent ones take their defaults.
+    const parts = rows.map((row, i) => {
+      const own = columns.filter((col) => Object.hasOwn(row, col));
+      const p = params.add(JSON.stringify(row));
+      const list = own.map(quoteIdent).join(', ');
+      return own.length === 0
+        ? `_i${i} as (insert into ${target} default values${conflict} returning *)`
+        : `_i${i} as (insert into ${target} (${list}) select ${list} from json_populate_record(null::${target}, ${p}::json)${conflict} returning *)`;
+    });
+    const union = rows.map((_, i) => `select * from _i${i}`).join(' union all ');
+    return writeReply(tx, c, table, union, params, 201, parts);
+  } else {
+    const list = columns.map(quoteIdent).join(', ');
+    // The raw body, not a re-serialisation: big integers keep every digit.
+    const text = (await c.req.text()).trim();
+    const p = params.add(Array.isArray(body) ? text : `[${text}]`);
+    sql = `insert into ${target} (${list}) select ${list} from json_populate_recordset(null::${target}, ${p}::json)${conflict} returning *`;
+  }
+  return writeReply(tx, c, table, sql, params, 201);
+}
+
+async function updateRows(
+  tx: SqlRunner,
+  c: Context,
+  table: TableInfo,
+  search: URLSearchParams,
+): Promise<Reply> {
+  const body = await readJson(c);
+  if (!isPlainObject(body)) throw INVALID_BODY();
+  const columns = insertColumns(table, [body], search.get('columns'));
+  const target = `public.${quoteIdent(table.name)}`;
+  const cols = new ColumnResolver(table.name, table.columns, `${quoteIdent(table.name)}.`);
+  const params = new Params();
+  const where = compileFilters(cols, search, params);
+  if (columns.length === 0) {
+    // Nothing to set: PostgREST answers as if no row matched.
+    return writeReply(tx, c, table, `select * from ${target} where false`, new Params(), 204);
+  }
+  const p = params.add(await c.req.text());
+  const sets = columns.map((col) => `${quoteIdent(col)} = _b.${quoteIdent(col)}`).join(', ');
+  const sql = `update ${target} set ${sets} from (select * from json_populate_record(null::${target}, ${p}::json)) _b where ${where} returning ${quoteIdent(table.name)}.*`;
+  return writeReply(tx, c, table, sql, params, 204);
+}
+
+async function deleteRows(
+  tx: SqlRunner,
+  c: Context,
+  table: TableInfo,
+  search: URLSearchParams,
+): Promise<Reply> {
+  const cols = new ColumnResolver(table.name, table.columns);
+  const params = new Params();
+  const where = compileFilters(cols, search, params);
+  const sql = `delete from public.${quoteIdent(table.name)} where ${where} returning *`;
+  return writeReply(tx, c, table, sql, params, 204);
+}
+
+/** Query parameters that shape an rpc result rather than name an argument. */
+const RPC_RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', 'apikey']);
+
+async function callFunction(
+  tx: SqlRunner,
+  c: Context,
+  name: string,
+  args: Record<string, unknown>,
+  fromJson: boolean,
+): Promise<Reply> {
+  const keys = Object.keys(args);
+  const fn = matchFunction(await findFunctions(tx, name), keys);
+  if (!fn) {
+    const sorted = [...keys].sort();
+    const signature = sorted.length === 0 ? ' without parameters' : `(${sorted.join(', ')})`;
+    throw pgrstError(
+      404,
+      'PGRST202',
+      `Could not find the function public.${name}${signature} in the schema cache`,
+      `Searched for the function public.${name} with parameter${sorted.length === 0 ? 's' : 's ' + sorted.join(', ')} or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    );
+  }
+  const params = new Params();
+  const named = fn.args
+    .filter((a) => keys.includes(a.name))
+    .map((a) => {
+      const bound = bindArgument(args[a.name], a.type, fromJson);
+      return `${quoteIdent(a.name)} => ${params.add(bound)}::${a.type}`;
+    });
+  const call = `public.${quoteIdent(name)}(${named.join(', ')})`;
+  if (fn.returnsVoid) {
+    await tx.query(`select ${call}`, params.values);
+    return { status: 204, body: null, headers: {} };
+  }
+  if (fn.returnsSet) {
+    const { rows } = await tx.query<{ body: string; n: number }>(
+      `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from ${call} _r`,
+      params.values,
+    );
+    const result = rows[0] ?? { body: '[]', n: 0 };
+    const singular = wantsSingular(c);
+    return {
+      status: 200,
+      body: shapeRows(result.body, result.n, singular),
+      headers: { 'Content-Type': JSON_TYPE, 'Content-Range': contentRange(0, result.n, undefined) },
+    };
+  }
+  const { rows } = await tx.query<{ body: string | null }>(
+    `select to_json(_r)::text as body from ${call} _r`,
+    params.values,
+  );
+  return {
+    status: 200,
+    body: rows[0]?.body ?? 'null',
+    headers: { 'Content-Type': JSON_TYPE },
+  };
+}
+
+/**
+ * An rpc argument as a text literal of its SQL type. JSON arguments keep their JSON form (a
+ * string stays a JSON string); query-string values (GET) are already literals.
+ */
+function bindArgument(value: unknown, type: string, fromJson: boolean): SqlParam {
+  if (value === null || value === undefined) return null;
+  if (/^jsonb?$/.test(type)) {
+    return fromJson || typeof value !== 'string' ? JSON.stringify(value) : value;
+  }
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return pgArrayLiteral(value);
+  return JSON.stringify(value);
+}
+
+/** A JSON array as a Postgres array literal, for array-typed arguments. */
+function pgArrayLiteral(values: unknown[]): string {
+  const items = values.map((v) => {
+    if (v === null) return 'NULL';
+    const text = typeof v === 'string' ? v : JSON.stringify(v);
+    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  });
+  return `{${items.join(',')}}`;
+}
+
+function send(c: Context, reply: Reply): Response {
+  const headers = new Headers(reply.headers);
+  if (reply.body !== null && !headers.has('Content-Type')) headers.set('Content-Type', JSON_TYPE);
+  return new Response(reply.body, { status: reply.status, headers });
+}
+
+function errorReply(error: PgrstError): Reply {
+  return {
+    status: error.status,
+    body: JSON.stringify(error.body),
+    headers: { 'Content-Type': JSON_TYPE, ...error.headers },
+  };
+}
+
+type Handler = (tx: SqlRunner) => Promise<Reply>;
+
+async function serve(ctx: DevstackContext, c: Context, handler: Handler): Promise<Response> {
+  const caller = await resolveCaller(ctx, c);
+  if (!caller.ok) {
+    if (caller.reason === 'missing') {
+      // The API gateway (Kong on hosted) answers this one, in its own shape.
+      return send(c, {
+        status: 401,
+        body: JSON.stringify({ message: caller.message }),
+        headers: {},
+      });
+    }
+    const code = caller.reason === 'expired' ? 'PGRST303' : 'PGRST301';
+    const message =
+      caller.reason === 'expired'
+        ? 'JWT expired'
+        : /signature/i.test(caller.message)
+          ? 'JWSError JWSInvalidSignature'
+          : caller.message;
+    const error = pgrstError(401, code, message);
+    return send(c, {
+      ...errorReply(error),
+      headers: {
+        'Content-Type': JSON_TYPE,
+        'WWW-Authenticate': `Bearer error="invalid_token", error_description="${message.replace(/"/g, "'")}"`,
+      },
+    });
+  }
+  const role: ApiRole = caller.role;
+  const claims: Claims = { ...caller.claims, role };
+  try {
+    checkProfile(c);
+    const reply = await runAsCaller(
+      ctx.db,
+      role,
+      claims,
+      { method: c.req.method, path: new URL(c.req.url).pathname, headers: requestHeaders(c) },
+      handler,
+    );
+    return send(c, reply);
+  } catch (error) {
+    return send(c, errorReply(toPgrstError(error, role === 'anon')));
+  }
+}
+
+function requestHeaders(c: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  c.req.raw.headers.forEach((value, key) => {
+    if (key !== 'authorization' && key !== 'apikey') headers[key] = value;
+  });
+  return headers;
+}
 
 export function restRoutes(ctx: DevstackContext): Hono {
-  void ctx;
   const app = new Hono();
-  app.all('*', (c) => c.json({ message: 'rest is not implemented yet in the devstack' }, 501));
+
+  app.on(['GET', 'HEAD', 'POST'], '/rpc/:fn', async (c) => {
+    const name = c.req.param('fn');
+    const method = c.req.method;
+    let args: Record<string, unknown> | undefined;
+    let bodyError: PgrstError | undefined;
+    if (method === 'POST') {
+      try {
+        const body = await readJson(c, {});
+        if (isPlainObject(body)) args = body;
+        else bodyError = INVALID_BODY();
+      } catch (error) {
+        bodyError = error instanceof PgrstError ? error : INVALID_BODY();
+      }
+    } else {
+      args = {};
+      for (const [key, value] of new URL(c.req.url).searchParams) {
+        if (!RPC_RESERVED.has(key)) args[key] = value;
+      }
+    }
+    return serve(ctx, c, async (tx) => {
+      if (bodyError || !args) throw bodyError ?? INVALID_BODY();
+      const reply = await callFunction(tx, c, name, args, method === 'POST');
+      return method === 'HEAD' ? { ...reply, body: null } : reply;
+    });
+  });
+
+  app.all('/rpc/:fn', (c) =>
+    send(
+      c,
+      errorReply(pgrstError(405, 'PGRST101', 'Only GET and POST verbs are allowed for functions')),
+    ),
+  );
+
+  app.all('/:table', async (c) => {
+    const name = c.req.param('table');
+    const search = new URL(c.req.url).searchParams;
+    const method = c.req.method;
+    // Read the body before the transaction starts: PGlite has one connection, and a slow
+    // upload must not hold it. Hono caches the text for readJson.
+    if (method === 'POST' || method === 'PATCH') await c.req.text();
+    return serve(ctx, c, async (tx) => {
+      const table = await requireTable(tx, name);
+      switch (method) {
+        case 'GET':
+          return readTable(tx, c, table, search, false);
+        case 'HEAD':
+          return readTable(tx, c, table, search, true);
+        case 'POST':
+          return insertRows(tx, c, table, search);
+        case 'PATCH':
+          return updateRows(tx, c, table, search);
+        case 'DELETE':
+          return deleteRows(tx, c, table, search);
+        default:
+          throw pgrstError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+      }
+    });
+  });
+
   return app;
 }

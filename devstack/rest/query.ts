@@ -1,0 +1,273 @@
+// PostgREST's query-string grammar (filters, or/and trees, select, order) compiled to SQL.
+// Identifiers come only from the catalog (quoted); every value is a bound parameter.
+import type { SqlParam } from '../sql-engine';
+import { parseError, pgrstError } from './errors';
+
+/** A table's columns from the catalog: name → SQL type (format_type, no typmod). */
+export type ColumnTypes = ReadonlyMap<string, string>;
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Collects bound parameters while SQL text is built. */
+/** Postgres's wire protocol caps bound parameters at 65535 a statement; stay well below. */
+const MAX_PARAMS = 30_000;
+
+export class Params {
+  readonly values: SqlParam[] = [];
+  add(value: SqlParam): string {
+    if (this.values.length >= MAX_PARAMS) {
+      throw parseError('failed to parse filter', `more than ${MAX_PARAMS} values`);
+    }
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+const COMPARE_OPS: Readonly<Record<string, string>> = {
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  isdistinct: 'is distinct from',
+  cs: '@>',
+  cd: '<@',
+  ov: '&&',
+};
+const TEXT_MATCH_OPS: Readonly<Record<string, string>> = { match: '~', imatch: '~*' };
+const IS_VALUES: Readonly<Record<string, string>> = {
+  null: 'null',
+  not_null: 'not null',
+  true: 'true',
+  false: 'false',
+  unknown: 'unknown',
+};
+
+/** Splits at top-level commas, respecting parentheses and double quotes. */
+export function splitTopLevel(text: string, what = 'logic tree'): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let current = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charAt(i);
+    if (quoted) {
+      if (ch === '\\' && i + 1 < text.length) {
+        current += ch + text.charAt(i + 1);
+        i += 1;
+        continue;
+      }
+      if (ch === '"') quoted = false;
+      current += ch;
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === '(') depth += 1;
+    else if (ch === ')') depth -= 1;
+    if (depth < 0) throw parseError(`failed to parse ${what}`, `unbalanced ')' in ${text}`);
+    if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else {
+      current += ch;
+    }
+  }
+  if (quoted || depth !== 0) throw parseError(`failed to parse ${what}`, text);
+  parts.push(current);
+  return parts;
+}
+
+function unquote(value: string): string {
+  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
+    return value.slice(1, -1).replace(/\\(.)/g, '$1');
+  }
+  return value;
+}
+
+export class ColumnResolver {
+  constructor(
+    readonly table: string,
+    readonly columns: ColumnTypes,
+    readonly qualifier = '',
+  ) {}
+
+  type(column: string): string {
+    const type = this.columns.get(column);
+    if (type === undefined) {
+      throw pgrstError(400, '42703', `column ${this.table}.${column} does not exist`);
+    }
+    return type;
+  }
+
+  ref(column: string): string {
+    this.type(column);
+    return this.qualifier + quoteIdent(column);
+  }
+}
+
+/** One `op.value` (optionally `not.op.value`) applied to a column. */
+export function compileLeaf(
+  cols: ColumnResolver,
+  column: string,
+  expr: string,
+  params: Params,
+  unquoteValues: boolean,
+): string {
+  let rest = expr;
+  let negate = false;
+  if (rest.startsWith('not.')) {
+    negate = true;
+    rest = rest.slice(4);
+  }
+  const dot = rest.indexOf('.');
+  if (dot < 0) throw parseError('failed to parse filter (' + expr + ')');
+  const op = rest.slice(0, dot);
+  const raw = rest.slice(dot + 1);
+  const value = unquoteValues ? unquote(raw) : raw;
+  const ref = cols.ref(column);
+  const type = cols.type(column);
+  let sql: string;
+  const compare = COMPARE_OPS[op];
+  if (compare !== undefined) {
+    sql = `${ref} ${compare} ${params.add(value)}::${type}`;
+  } else if (TEXT_MATCH_OPS[op] !== undefined) {
+    sql = `${ref}::text ${TEXT_MATCH_OPS[op]} ${params.add(value)}::text`;
+  } else if (op === 'like' || op === 'ilike') {
+    sql = `${ref}::text ${op} ${params.add(value.replace(/\*/g, '%'))}::text`;
+  } else if (op === 'is') {
+    const keyword = IS_VALUES[value.toLowerCase()];
+    if (keyword === undefined) throw parseError(`failed to parse filter (${expr})`);
+    sql = `${ref} is ${keyword}`;
+  } else if (op === 'in') {
+    if (!raw.startsWith('(') || !raw.endsWith(')')) {
+      throw parseError(`failed to parse filter (${expr})`);
+    }
+    const inner = raw.slice(1, -1);
+    const items =
+      inner.trim() === '' ? [] : splitTopLevel(inner, 'filter').map((v) => unquote(v.trim()));
+    sql =
+      items.length === 0
+        ? 'false'
+        : `${ref} in (${items.map((v) => `${params.add(v)}::${type}`).join(', ')})`;
+  } else {
+    throw parseError(`failed to parse filter (${expr})`, `unknown operator "${op}"`);
+  }
+  return negate ? `not (${sql})` : sql;
+}
+
+/** A logic tree body `(a.eq.1,and(b.gt.2,c.is.null))` joined with `and`/`or`. */
+export function compileLogic(
+  cols: ColumnResolver,
+  op: 'and' | 'or',
+  body: string,
+  params: Params,
+  depth = 0,
+): string {
+  if (depth > 10) throw parseError('failed to parse logic tree', 'too deeply nested');
+  if (!body.startsWith('(') || !body.endsWith(')')) {
+    throw parseError('failed to parse logic tree (' + body + ')');
+  }
+  const items = splitTopLevel(body.slice(1, -1));
+  const parts = items.map((item) => {
+    const text = item.trim();
+    const nested = /^(not\.)?(and|or)(\(.*\))$/s.exec(text);
+    if (nested) {
+      const inner = compileLogic(
+        cols,
+        nested[2] === 'and' ? 'and' : 'or',
+        nested[3] ?? '',
+        params,
+        depth + 1,
+      );
+      return nested[1] ? `not ${inner}` : inner;
+    }
+    const dot = text.indexOf('.');
+    if (dot <= 0) throw parseError('failed to parse logic tree (' + body + ')');
+    return compileLeaf(cols, text.slice(0, dot), text.slice(dot + 1), params, true);
+  });
+  if (parts.length === 0) throw parseError('failed to parse logic tree (' + body + ')');
+  return `(${parts.join(` ${op} `)})`;
+}
+
+/** Query parameters that are not column filters. */
+const RESERVED = new Set([
+  'select',
+  'order',
+  'limit',
+  'offset',
+  'columns',
+  'on_conflict',
+  'apikey',
+]);
+
+/** The WHERE clause (without the keyword) of all filters in the query string, or 'true'. */
+export function compileFilters(
+  cols: ColumnResolver,
+  search: URLSearchParams,
+  params: Params,
+  skip: ReadonlySet<string> = new Set(),
+): string {
+  const parts: string[] = [];
+  for (const [key, value] of search) {
+    if (RESERVED.has(key) || skip.has(key)) continue;
+    const logic = /^(not\.)?(and|or)$/.exec(key);
+    if (logic) {
+      const sql = compileLogic(cols, logic[2] === 'and' ? 'and' : 'or', value, params);
+      parts.push(logic[1] ? `not ${sql}` : sql);
+    } else {
+      parts.push(compileLeaf(cols, key, value, params, false));
+    }
+  }
+  return parts.length === 0 ? 'true' : parts.join(' and ');
+}
+
+/** `select=` as a SQL select list (plain columns, `*`, `alias:column`). */
+export function compileSelect(cols: ColumnResolver, select: string | null): string {
+  if (select === null || select.trim() === '' || select.trim() === '*') return '*';
+  const items = splitTopLevel(select, 'select parameter').map((s) => s.trim());
+  return items
+    .map((item) => {
+      if (item === '*') return '*';
+      if (/[()!]/.test(item)) {
+        throw parseError(
+          'failed to parse select parameter (' + select + ')',
+          'embedding is not supported by the devstack',
+        );
+      }
+      const alias = /^([^:]+):([^:]+)$/.exec(item);
+      if (alias) return `${cols.ref(alias[2] ?? '')} as ${quoteIdent(alias[1] ?? '')}`;
+      if (item.includes(':') || item.includes('->')) {
+        throw parseError('failed to parse select parameter (' + select + ')');
+      }
+      return cols.ref(item);
+    })
+    .join(', ');
+}
+
+/** `order=a.asc,b.desc.nullslast` as an ORDER BY list, or ''. */
+export function compileOrder(cols: ColumnResolver, order: string | null): string {
+  if (order === null || order.trim() === '') return '';
+  return splitTopLevel(order, 'order')
+    .map((term) => {
+      const [column = '', ...mods] = term.trim().split('.');
+      const sql = [cols.ref(column)];
+      for (const mod of mods) {
+        if (mod === 'asc' || mod === 'desc') sql.push(mod);
+        else if (mod === 'nullsfirst') sql.push('nulls first');
+        else if (mod === 'nullslast') sql.push('nulls last');
+        else throw parseError('failed to parse order (' + order + ')');
+      }
+      return sql.join(' ');
+    })
+    .join(', ');
+}
+
+/** A non-negative integer query parameter, or undefined. */
+export function nonNegativeInt(name: string, value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw parseError(`failed to parse ${name} parameter (${value})`);
+  return Number(value);
+}
