@@ -1,0 +1,81 @@
+// Storage's error shape: HTTP 400 whatever the cause, with the "real" status as a string in
+// `statusCode` (storage-js reads it from the body, wire reference §5).
+import { sqlState } from '../sql-engine';
+
+export interface StorageErrorBody {
+  statusCode: string;
+  code: string;
+  error: string;
+  message: string;
+}
+
+export class StorageError extends Error {
+  constructor(
+    readonly statusCode: string,
+    readonly code: string,
+    readonly error: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  body(): StorageErrorBody {
+    return {
+      statusCode: this.statusCode,
+      code: this.code,
+      error: this.error,
+      message: this.message,
+    };
+  }
+}
+
+export const objectNotFound = () =>
+  new StorageError('404', 'NoSuchKey', 'not_found', 'Object not found');
+export const bucketNotFound = () =>
+  new StorageError('404', 'NoSuchBucket', 'Bucket not found', 'Bucket not found');
+export const duplicateObject = () =>
+  new StorageError('409', 'Duplicate', 'Duplicate', 'The resource already exists');
+export const entityTooLarge = () =>
+  new StorageError(
+    '413',
+    'EntityTooLarge',
+    'Payload too large',
+    'The object exceeded the maximum allowed size',
+  );
+export const invalidMimeType = (mime: string) =>
+  new StorageError(
+    '415',
+    'InvalidMimeType',
+    'invalid_mime_type',
+    `mime type ${mime} is not supported`,
+  );
+export const invalidKey = (name: string) =>
+  new StorageError('400', 'InvalidKey', 'Invalid Input', `Invalid key: ${name}`);
+export const invalidRequest = (message: string) =>
+  new StorageError('400', 'InvalidRequest', 'Bad Request', message);
+export const invalidJwt = (message: string) =>
+  new StorageError('400', 'InvalidJWT', 'InvalidJWT', message);
+export const rlsViolation = () =>
+  new StorageError(
+    '403',
+    'Unauthorized',
+    'Unauthorized',
+    'new row violates row-level security policy',
+  );
+
+/** Maps a database error to storage's error (RLS, unique violation), else undefined. */
+export function fromDatabaseError(error: unknown): StorageError | undefined {
+  switch (sqlState(error)) {
+    case '42501':
+      return rlsViolation();
+    case '23505':
+      return duplicateObject();
+    case '23503':
+      return bucketNotFound();
+    case '22P02':
+    case '22023':
+      return invalidRequest(error instanceof Error ? error.message : 'invalid input');
+    default:
+      return undefined;
+  }
+}
