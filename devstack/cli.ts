@@ -1,5 +1,7 @@
 // `npm run backend`: the devstack on 127.0.0.1:54321 with a persistent PGlite under
 // .devstack/ (or DATABASE_URL), seeded on first start. Prints what a developer needs.
+// DEVSTACK_MEMORY=true keeps everything in memory and temp dirs instead (browser tests: a
+// fresh seeded backend per run, nothing left behind).
 import { join } from 'node:path';
 
 import { REPO_ROOT } from './schema-files';
@@ -14,25 +16,31 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const dataRoot = process.env.DEVSTACK_DATA_DIR ?? join(REPO_ROOT, '.devstack');
 const databaseUrl = process.env.DATABASE_URL;
+const inMemory = process.env.DEVSTACK_MEMORY === 'true';
 
 const started = performance.now();
 const stack = await startDevstack({
   port,
   databaseUrl,
-  dataDir: databaseUrl ? undefined : join(dataRoot, 'db'),
-  storageDir: join(dataRoot, 'storage'),
+  dataDir: databaseUrl || inMemory ? undefined : join(dataRoot, 'db'),
+  ...(inMemory ? {} : { storageDir: join(dataRoot, 'storage') }),
   seed: process.env.DEVSTACK_SEED !== 'false',
 });
 
 console.log(`
 Outpost devstack ready in ${Math.round(performance.now() - started)} ms
   API URL:          ${stack.url}
-  database:         ${databaseUrl ? databaseUrl.replace(/:[^:@/]*@/, ':***@') : `PGlite at ${join(dataRoot, 'db')}`}
+  database:         ${describeDatabase()}
   anon key:         ${stack.anonKey}
   service_role key: ${stack.serviceRoleKey}
   JWT secret:       ${stack.jwtSecret}
   demo accounts:    alice@example.com / outpost-demo, bob@example.com / outpost-demo
 Ctrl-C to stop.`);
+
+function describeDatabase(): string {
+  if (databaseUrl) return databaseUrl.replace(/:[^:@/]*@/, ':***@');
+  return inMemory ? 'PGlite in memory (DEVSTACK_MEMORY=true)' : `PGlite at ${join(dataRoot, 'db')}`;
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
