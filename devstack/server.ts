@@ -95,6 +95,8 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
   app.notFound((c) => c.json({ message: 'no Route matched with those values' }, 404));
   // Never crash on a request: whatever escapes a service is a 500 with a JSON body.
   app.onError((error, c) => {
+    // A client that hangs up mid-body (truncated upload) leaves nobody to answer.
+    if (error.message === 'aborted') return c.json({ message: 'request aborted' }, 400);
     console.error('[devstack] unhandled error:', error);
     return c.json({ message: 'An internal error occurred' }, 500);
   });

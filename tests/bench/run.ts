@@ -1,19 +1,19 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
+import { benchServing, benchStartup } from './devstack.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+const ENGINES = ['pglite', 'postgres'] as const;
 
-const results = [];
-for (const kind of ['pglite', 'postgres'] as const) {
+const sql = [];
+for (const kind of ENGINES) {
   process.stdout.write(`sync SQL on ${kind}… `);
-  const r = await benchSyncSql(kind);
-  results.push(r);
+  sql.push(await benchSyncSql(kind));
   process.stdout.write('done\n');
 }
-
 console.log('\nsync SQL (100k tasks; pull pages of 1,000; push 1,000 patches in 2 batches)');
 console.table(
-  results.map((r) => ({
+  sql.map((r) => ({
     engine: r.engine,
     'pull rows': fmt(r.pullRows),
     'pull pages': r.pullPages,
@@ -22,5 +22,37 @@ console.table(
     'push requests': r.pushRequests,
     'push applied': r.pushApplied,
     'push ms': fmt(r.pushMs),
+  })),
+);
+
+process.stdout.write('\ndevstack start-up… ');
+const startup = await benchStartup();
+process.stdout.write('done\n');
+console.log('devstack start-up, in-memory PGlite (ms)');
+console.table([
+  {
+    'cold (bootstrap + migrations + seed)': fmt(startup.coldMs),
+    'from snapshot': fmt(startup.warmMs),
+  },
+]);
+
+const serving = [];
+for (const kind of ENGINES) {
+  process.stdout.write(`devstack serving on ${kind}… `);
+  serving.push(await benchServing(kind));
+  process.stdout.write('done\n');
+}
+console.log(
+  '\ndevstack serving (small RPC, 50 concurrent clients, 3 s; realtime UPDATE → callback, 100 events)',
+);
+console.table(
+  serving.map((r) => ({
+    engine: r.engine,
+    'rpc requests': fmt(r.rpcRequests),
+    'rpc/s': fmt(r.rpcPerSec),
+    'rpc errors': r.rpcErrors,
+    'realtime p50 ms': fmt(r.realtimeP50Ms, 1),
+    'realtime p95 ms': fmt(r.realtimeP95Ms, 1),
+    'events received': `${r.realtimeReceived}/100`,
   })),
 );

@@ -1,0 +1,32 @@
+/* global Deno */
+// Runs one edge function in a Deno worker process for the devstack. Hosted Supabase decides
+// where a function's `Deno.serve(handler)` listens; so do we: this swaps Deno.serve for one
+// that binds a free loopback port, reports it on stdout, then imports the function.
+const entry = Deno.args[0];
+if (!entry) throw new Error('usage: deno-bootstrap.js <file URL of the function index.ts>');
+
+const serve = Deno.serve.bind(Deno);
+let served = false;
+
+Deno.serve = (...args) => {
+  if (served) throw new Error('a function may call Deno.serve only once');
+  served = true;
+  const handler =
+    args.find((arg) => typeof arg === 'function') ??
+    args.find((arg) => arg && typeof arg === 'object' && typeof arg.handler === 'function')
+      ?.handler;
+  if (!handler) throw new Error('Deno.serve was called without a handler');
+  return serve(
+    {
+      hostname: '127.0.0.1',
+      port: 0,
+      onListen({ port }) {
+        console.log(`__devstack_function_listening__ ${port}`);
+      },
+    },
+    handler,
+  );
+};
+
+await import(entry);
+if (!served) throw new Error('the function did not call Deno.serve');

@@ -1,0 +1,112 @@
+// What every Outpost edge function shares: CORS (the browser app calls them directly), JSON
+// answers with the error codes of SPEC §8, input validation, and the two Supabase clients.
+import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
+import { z } from 'zod';
+
+export { z };
+
+/** CORS as the app needs it; the gateway handles its own preflight, this covers direct calls. */
+export const corsHeaders: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+};
+
+/** A JSON response with CORS headers. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsHeaders, 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+/** The one error shape of every function: `{ error: { code, message } }`. */
+export function fail(status: number, code: string, message: string): Response {
+  return json({ error: { code, message } }, status);
+}
+
+/** Answers the CORS preflight, or a 405 for a method the function does not take. */
+export function preflightOrMethod(req: Request, allowed: readonly string[]): Response | undefined {
+  if (req.method === 'OPTIONS') return new Response('ok', { headers: corsHeaders });
+  if (!allowed.includes(req.method)) {
+    return fail(405, 'METHOD_NOT_ALLOWED', `Use ${allowed.join(' or ')}.`);
+  }
+  return undefined;
+}
+
+function env(name: string): string {
+  const value = Deno.env.get(name);
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+const clientOptions = { auth: { persistSession: false, autoRefreshToken: false } } as const;
+
+/** The caller: their user and a client that acts as them (RLS applies), or an error answer. */
+export async function caller(
+  req: Request,
+): Promise<{ user: User; client: SupabaseClient } | Response> {
+  const authorization = req.headers.get('Authorization');
+  if (!authorization?.startsWith('Bearer ')) {
+    return fail(401, 'AUTH_EXPIRED', 'Sign in to do this.');
+  }
+  const client = createClient(env('SUPABASE_URL'), env('SUPABASE_ANON_KEY'), {
+    ...clientOptions,
+    global: { headers: { Authorization: authorization } },
+  });
+  const { data, error } = await client.auth.getUser(authorization.slice('Bearer '.length));
+  if (error || !data.user) return fail(401, 'AUTH_EXPIRED', 'Sign in again to do this.');
+  return { user: data.user, client };
+}
+
+/** The service-role client, for the SECURITY DEFINER invite functions only. */
+export function serviceClient(): SupabaseClient {
+  return createClient(env('SUPABASE_URL'), env('SUPABASE_SERVICE_ROLE_KEY'), clientOptions);
+}
+
+/** Parses a JSON body against a schema, or answers 400 VALIDATION_FAILED naming the field. */
+export async function readBody<T>(req: Request, schema: z.ZodType<T>): Promise<T | Response> {
+  let raw: unknown;
+  try {
+    raw = await req.json();
+  } catch {
+    return fail(400, 'VALIDATION_FAILED', 'The request body must be JSON.');
+  }
+  return parse(raw, schema);
+}
+
+/** Validates input against a schema, or answers 400 VALIDATION_FAILED naming the field. */
+export function parse<T>(raw: unknown, schema: z.ZodType<T>): T | Response {
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') || 'body';
+  return fail(400, 'VALIDATION_FAILED', `${field}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** A uuid in any version (seeded ids are not all RFC 4122 v4). */
+export const uuid = z.guid();
+
+/** Answers what an invite_* SQL function returned as `{ error, message, list_id? }`. */
+export function sqlError(result: { error: string; message?: string; list_id?: string }): Response {
+  const status = ERROR_STATUS[result.error] ?? 400;
+  const error = { code: result.error, message: result.message ?? result.error };
+  // ALREADY_MEMBER names the list, so the app can open it instead of showing a dead end.
+  return json({ error: result.list_id ? { ...error, list_id: result.list_id } : error }, status);
+}
+
+const ERROR_STATUS: Record<string, number> = {
+  VALIDATION_FAILED: 400,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  INVITE_INVALID: 404,
+  INVITE_USED: 409,
+  ALREADY_MEMBER: 409,
+  INVITE_EXPIRED: 410,
+};
+
+/** Turns an unexpected failure into a 500 without leaking internals. */
+export function serverError(error: unknown): Response {
+  console.error(error);
+  return fail(500, 'SERVER_ERROR', 'Something went wrong on the server. Try again.');
+}
