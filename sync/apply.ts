@@ -1,0 +1,71 @@
+// Applying server rows to the device (from pull pages and push results): newer versions
+// win, and fields the device still has queued are laid back on top (rebase), so a pending
+// local edit is never hidden by an older or concurrent server state. Also the purges.
+// Every function here runs inside a rw transaction over all tables (db.allTables()).
+import type { SyncDatabase } from './db';
+import type { LocalRow, OutboxEntry, TableSpec } from './registry';
+
+export type ServerRow = Record<string, unknown> & { id: string; version: number };
+
+/** The row with the device's queued changes replayed over it, in seq order. */
+function rebase(
+  row: LocalRow,
+  pending: readonly OutboxEntry[],
+  deletedAt: string | null | undefined,
+): LocalRow {
+  let merged: LocalRow = row;
+  for (const entry of pending) {
+    if (entry.op === 'delete') {
+      merged = { ...merged, deleted_at: deletedAt ?? new Date(entry.createdAt).toISOString() };
+    } else merged = { ...merged, ...entry.data };
+  }
+  return merged;
+}
+
+/**
+ * Writes a server row locally unless the device already has that version (or newer);
+ * `force` writes it anyway (reverting a rejected change). Queued changes stay on top.
+ */
+export async function applyServerRow(
+  db: SyncDatabase,
+  table: string,
+  row: ServerRow,
+  force = false,
+): Promise<void> {
+  const rows = db.rows(table);
+  const local = await rows.get(row.id);
+  if (!force && local && local._v >= row.version) return;
+  const pending = await db._outbox.where('[table+rowId]').equals([table, row.id]).sortBy('seq');
+  const base: LocalRow = { ...row, _v: row.version };
+  await rows.put(pending.length ? rebase(base, pending, local?.deleted_at) : base);
+}
+
+/** Removes a list and everything under it from the device (revocation, I5). */
+export async function purgeList(db: SyncDatabase, listId: string): Promise<void> {
+  const specs = [...db.registry].sort((a, b) => b.depth - a.depth);
+  for (const spec of specs) {
+    if (spec.scope.kind !== 'list') continue;
+    await db.rows(spec.name).where(spec.scope.column).equals(listId).delete();
+  }
+  await db._outbox.where('listId').equals(listId).delete();
+  await db._files.where('listId').equals(listId).delete();
+}
+
+/** The list a row belongs to, per its table's scope. */
+export function listIdOf(spec: TableSpec, row: Record<string, unknown>): string | undefined {
+  if (spec.scope.kind !== 'list') return undefined;
+  const value = row[spec.scope.column];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Drops every synced row that has no queued change (CURSOR_EXPIRED: resync from scratch). */
+export async function dropSyncedRows(db: SyncDatabase): Promise<void> {
+  const pendingKeys = new Set(
+    (await db._outbox.toArray()).map((entry) => `${entry.table}/${entry.rowId}`),
+  );
+  for (const spec of db.registry) {
+    const rows = db.rows(spec.name);
+    const ids = await rows.toCollection().primaryKeys();
+    await rows.bulkDelete(ids.filter((id) => !pendingKeys.has(`${spec.name}/${id}`)));
+  }
+}

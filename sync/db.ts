@@ -1,0 +1,79 @@
+// The device's database (Dexie over IndexedDB): one table per synced entity, keyed by id,
+// plus the outbox of queued changes, sync metadata, the log of rejected changes and
+// attachment blobs. Schema versions are append-only; see db.test.ts for the upgrade tests.
+import Dexie, { type Table } from 'dexie';
+
+import type { LocalRow, OutboxEntry, Registry, Rejection } from './registry';
+
+export interface MetaRecord {
+  key: string;
+  value: unknown;
+}
+
+/** An attachment's bytes on this device: pending upload, or cached for offline viewing. */
+export interface FileRecord {
+  /** The attachment row's id. */
+  id: string;
+  blob: Blob;
+  objectPath: string;
+  state: 'queued' | 'uploading' | 'uploaded' | 'failed' | 'cached';
+  attempts: number;
+  lastError?: string;
+  listId: string;
+}
+
+/** Where IndexedDB comes from (tests pass fake-indexeddb's). */
+export interface IndexedDbDeps {
+  indexedDB: IDBFactory;
+  IDBKeyRange: typeof IDBKeyRange;
+}
+
+export const INTERNAL_TABLES = ['_outbox', '_meta', '_rejections', '_files'] as const;
+
+/** Dexie store definitions of schema version 1 for a registry. */
+export function storesV1(registry: Registry): Record<string, string> {
+  const stores: Record<string, string> = {};
+  for (const spec of registry) stores[spec.name] = ['id', ...spec.indexes].join(', ');
+  stores._outbox = '++seq, [table+rowId], listId, sent';
+  stores._meta = 'key';
+  stores._rejections = '++id, at, listId';
+  stores._files = 'id, state, listId';
+  return stores;
+}
+
+export class SyncDatabase extends Dexie {
+  declare readonly _outbox: Table<OutboxEntry, number>;
+  declare readonly _meta: Table<MetaRecord, string>;
+  declare readonly _rejections: Table<Rejection, number>;
+  declare readonly _files: Table<FileRecord, string>;
+
+  constructor(
+    name: string,
+    readonly registry: Registry,
+    deps?: IndexedDbDeps,
+  ) {
+    super(name, deps ? { indexedDB: deps.indexedDB, IDBKeyRange: deps.IDBKeyRange } : {});
+    this.version(1).stores(storesV1(registry));
+  }
+
+  /** The local table of a synced entity. */
+  rows(table: string): Table<LocalRow, string> {
+    return this.table<LocalRow, string>(table);
+  }
+
+  /** Every synced table plus the internal ones, for transactions that touch them all. */
+  allTables(): Table[] {
+    return [
+      ...this.registry.map((spec) => this.table(spec.name)),
+      ...INTERNAL_TABLES.map((t) => this.table(t)),
+    ];
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    return (await this._meta.get(key))?.value as T | undefined;
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    await this._meta.put({ key, value });
+  }
+}

@@ -1,0 +1,180 @@
+// Public API of the sync library: `createOutpostSync` wires the Dexie store, the
+// repositories (the only write API) and the engine over the app's supabase-js client.
+// The app reads `db` with liveQuery, writes through `repos`, and shows `engine.status`.
+import type { SupabaseClient } from '@supabase/supabase-js';
+
+import { SyncDatabase, type IndexedDbDeps } from './db';
+import { LOCAL_USER_ID, realClock, SyncEngine, type Clock, type OnlineSignal } from './engine';
+import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
+import { pendingCount } from './outbox';
+import { supabaseRemote, type Remote } from './remote';
+import { createRepositories, type Repositories } from './repositories';
+
+export interface OutpostSyncOptions {
+  /** The app's supabase-js client (its session is the engine's session). */
+  supabase: SupabaseClient;
+  /** IndexedDB database name (one per device profile; tests use one per client). */
+  dbName?: string;
+  /** fake-indexeddb in Node tests; the browser's own by default. */
+  indexedDb?: IndexedDbDeps;
+  clock?: Clock;
+  online?: OnlineSignal;
+  random?: () => number;
+  newId?: () => string;
+  focus?: { subscribe(onFocus: () => void): () => void };
+  /** How long deletes wait so Undo can cancel them (ms; default 5 s; tests use 0). */
+  undoWindowMs?: number;
+  /** Replace the Supabase port (tests of the engine alone). */
+  remote?: Remote;
+  /**
+   * Runs the engine only while `acquire` holds leadership (Web Locks in browsers: one tab
+   * syncs, the others only write). Default: navigator.locks when present, else always leader.
+   */
+  leadership?: (onLeader: () => void) => () => void;
+}
+
+export interface OutpostSync {
+  readonly db: SyncDatabase;
+  readonly repos: Repositories;
+  readonly engine: SyncEngine;
+  /** Queued changes not yet on the server (for the sign-out warning). */
+  pendingCount(): Promise<number>;
+  /** Starts syncing (after leadership is granted). */
+  start(): void;
+  /** Stops syncing; the database stays open. */
+  stop(): Promise<void>;
+  /**
+   * Signs out and wipes this device's data. With unsynced changes and no `force`, does
+   * nothing and returns their count so the UI can warn first.
+   */
+  signOut(options?: { force?: boolean }): Promise<{ signedOut: boolean; pending: number }>;
+  /** Closes the database (tests). */
+  close(): Promise<void>;
+}
+
+/** Browser connectivity: navigator.onLine and its events; always online where there are none. */
+export function browserOnline(): OnlineSignal {
+  const hasWindow = typeof window !== 'undefined' && typeof navigator !== 'undefined';
+  return {
+    isOnline: () => (hasWindow ? navigator.onLine : true),
+    subscribe(onChange) {
+      if (!hasWindow) return () => undefined;
+      const up = () => onChange(true);
+      const down = () => onChange(false);
+      window.addEventListener('online', up);
+      window.addEventListener('offline', down);
+      return () => {
+        window.removeEventListener('online', up);
+        window.removeEventListener('offline', down);
+      };
+    },
+  };
+}
+
+/** Tab focus/visibility: a pull when the user comes back. */
+function browserFocus(): OutpostSyncOptions['focus'] {
+  if (typeof document === 'undefined') return undefined;
+  return {
+    subscribe(onFocus) {
+      const handler = () => {
+        if (document.visibilityState === 'visible') onFocus();
+      };
+      document.addEventListener('visibilitychange', handler);
+      return () => document.removeEventListener('visibilitychange', handler);
+    },
+  };
+}
+
+/** One tab holds the lock and syncs; when it closes, another takes over. */
+function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return undefined;
+  return (onLeader) => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const controller = new AbortController();
+    locks
+      .request(`outpost-sync:${name}`, { signal: controller.signal }, () => {
+        onLeader();
+        return held;
+      })
+      .catch(() => undefined);
+    return () => {
+      controller.abort();
+      release();
+    };
+  };
+}
+
+export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
+  const dbName = options.dbName ?? 'outpost';
+  const db = new SyncDatabase(dbName, OUTPOST_TABLES, options.indexedDb);
+  const clock = options.clock ?? realClock;
+  const newId = options.newId ?? (() => crypto.randomUUID());
+  const remote = options.remote ?? supabaseRemote(options.supabase);
+  let userId = LOCAL_USER_ID;
+  void db.getMeta<string>('userId').then((id) => {
+    if (id) userId = id;
+  });
+  const engine = new SyncEngine({
+    db,
+    remote,
+    clock,
+    online: options.online ?? browserOnline(),
+    random: options.random ?? Math.random,
+    newId,
+    schemaVersion: OUTPOST_SCHEMA_VERSION,
+    ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
+    ...((options.focus ?? browserFocus()) ? { focus: options.focus ?? browserFocus()! } : {}),
+  });
+  const repos = createRepositories({ db, now: () => clock.now(), userId: () => userId, newId });
+  const stopAuthWatch = remote.onAuthChange((id) => {
+    if (id) userId = id;
+  });
+  void remote.userId().then((id) => {
+    if (id) userId = id;
+  });
+  const leadership = options.leadership ?? webLocksLeadership(dbName);
+  let resign: (() => void) | undefined;
+
+  const sync: OutpostSync = {
+    db,
+    repos,
+    engine,
+    pendingCount: () => pendingCount(db),
+    start() {
+      if (resign) return;
+      resign = leadership ? leadership(() => engine.start()) : (engine.start(), () => undefined);
+    },
+    async stop() {
+      resign?.();
+      resign = undefined;
+      await engine.stop();
+    },
+    async signOut({ force = false } = {}) {
+      const pending = await pendingCount(db);
+      if (pending > 0 && !force) return { signedOut: false, pending };
+      await sync.stop();
+      await options.supabase.auth.signOut({ scope: 'local' });
+      await db.transaction('rw', db.allTables(), async () => {
+        for (const table of db.allTables()) await table.clear();
+      });
+      userId = LOCAL_USER_ID;
+      return { signedOut: true, pending };
+    },
+    async close() {
+      stopAuthWatch();
+      await sync.stop();
+      db.close();
+    },
+  };
+  return sync;
+}
+
+export { SyncDatabase } from './db';
+export { LOCAL_USER_ID, SyncEngine } from './engine';
+export type { Clock, OnlineSignal } from './engine';
+export { SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
+export type { SyncPhase, SyncStatus } from './status';
+export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
+export type { LocalRow, OutboxEntry, Rejection } from './registry';

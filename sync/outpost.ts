@@ -1,0 +1,75 @@
+// Outpost's synced tables (SPEC §3), mirroring public.sync_registry in
+// supabase/migrations/…_sync.sql (a test checks the two agree).
+import type { Registry } from './registry';
+
+export const OUTPOST_TABLES: Registry = [
+  {
+    name: 'profiles',
+    scope: { kind: 'peer' },
+    indexes: [],
+    insertColumns: [],
+    patchColumns: ['display_name', 'avatar_path'],
+    depth: 0,
+  },
+  {
+    name: 'lists',
+    scope: { kind: 'list', column: 'id' },
+    indexes: ['name'],
+    insertColumns: ['name', 'color'],
+    patchColumns: ['name', 'color'],
+    depth: 1,
+  },
+  {
+    name: 'memberships',
+    scope: { kind: 'list', column: 'list_id' },
+    indexes: ['list_id', 'user_id', '[list_id+user_id]'],
+    insertColumns: ['list_id', 'user_id', 'role'],
+    patchColumns: ['role'],
+    depth: 2,
+  },
+  {
+    name: 'tasks',
+    scope: { kind: 'list', column: 'list_id' },
+    indexes: ['list_id', '[list_id+position]', 'status', 'assignee_id'],
+    insertColumns: [
+      'list_id',
+      'title',
+      'notes',
+      'status',
+      'priority',
+      'due_on',
+      'assignee_id',
+      'position',
+    ],
+    patchColumns: ['title', 'notes', 'status', 'priority', 'due_on', 'assignee_id', 'position'],
+    depth: 2,
+  },
+  {
+    name: 'comments',
+    scope: { kind: 'list', column: 'list_id' },
+    indexes: ['list_id', 'task_id'],
+    insertColumns: ['task_id', 'list_id', 'body'],
+    patchColumns: ['body'],
+    depth: 3,
+  },
+  {
+    name: 'attachments',
+    scope: { kind: 'list', column: 'list_id' },
+    indexes: ['list_id', 'task_id'],
+    insertColumns: [
+      'task_id',
+      'list_id',
+      'object_path',
+      'file_name',
+      'mime_type',
+      'size_bytes',
+      'width',
+      'height',
+    ],
+    patchColumns: ['file_name'],
+    depth: 3,
+  },
+];
+
+/** The sync contract version this app knows (public.sync_schema_version()). */
+export const OUTPOST_SCHEMA_VERSION = 1;

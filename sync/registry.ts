@@ -1,0 +1,61 @@
+// A synced app declares its tables once; the Dexie schema, the repositories' outbox and the
+// engine's pull are generic over this declaration (Outpost's is in outpost.ts).
+
+export interface TableSpec {
+  /** Server table name (public schema) and local Dexie table name. */
+  readonly name: string;
+  /** How rows are scoped: by a list column, or profiles shared by co-membership. */
+  readonly scope: { kind: 'list'; column: string } | { kind: 'peer' };
+  /** Extra Dexie indexes (Dexie syntax: 'list_id', '[list_id+position]'). */
+  readonly indexes: readonly string[];
+  /** Columns a client may send on insert (the server registry's insert_columns). */
+  readonly insertColumns: readonly string[];
+  /** Columns a client may patch (the server registry's patch_columns). */
+  readonly patchColumns: readonly string[];
+  /** Purge order on revocation: higher depth first (children before parents). */
+  readonly depth: number;
+}
+
+export type Registry = readonly TableSpec[];
+
+/** A row as kept on the device: the server's columns plus `_v`, the server version it is based on. */
+export type LocalRow = Record<string, unknown> & {
+  id: string;
+  /** Server version this row is based on; 0 while it has never been on the server. */
+  _v: number;
+  deleted_at?: string | null;
+};
+
+export type MutationOp = 'insert' | 'patch' | 'delete';
+
+/** A queued change, in the order it was made. */
+export interface OutboxEntry {
+  /** Autoincremented: the mutation's seq on the wire. */
+  seq?: number;
+  table: string;
+  rowId: string;
+  op: MutationOp;
+  /** Full row (insert), changed columns (patch), nothing (delete). */
+  data: Record<string, unknown>;
+  createdAt: number;
+  /** 1 once it has been sent: never changed again (the server may have applied it). */
+  sent: 0 | 1;
+  attempts: number;
+  lastError?: string;
+  /** The list the row belongs to (for per-list pending badges and revocation purges). */
+  listId?: string;
+}
+
+/** A change the server refused, kept so the user can see what was reverted and why. */
+export interface Rejection {
+  id?: number;
+  table: string;
+  rowId: string;
+  op: MutationOp;
+  data: Record<string, unknown>;
+  code: string;
+  sqlState?: string;
+  message: string;
+  at: number;
+  listId?: string;
+}

@@ -1,0 +1,501 @@
+// The only write API of the app (SYNC.md "Write path"). Each method validates with the shared
+// schema, then writes the row and queues the change in ONE Dexie transaction, so the screen
+// sees it at once (liveQuery) and it survives a reload before any network call (I4).
+import { generateKeyBetween } from 'fractional-indexing';
+
+import type { FileRecord, SyncDatabase } from './db';
+import { SyncError } from './errors';
+import { enqueue } from './outbox';
+import type { LocalRow } from './registry';
+import {
+  ATTACHMENTS_PER_TASK_MAX,
+  attachmentInput,
+  canTransition,
+  commentInput,
+  listInput,
+  listPatch,
+  profilePatch,
+  roleInput,
+  taskInput,
+  taskPatch,
+  validate,
+  type FieldErrors,
+  type ListColor,
+  type Role,
+  type TaskStatus,
+} from './schema';
+import type { z } from 'zod';
+
+/** A write refused before anything was queued, with messages per field. */
+export class ValidationError extends SyncError {
+  constructor(
+    readonly fields: FieldErrors,
+    code:
+      | 'VALIDATION_FAILED'
+      | 'FILE_TOO_LARGE'
+      | 'FILE_TYPE'
+      | 'NOT_FOUND'
+      | 'PERMISSION_DENIED' = 'VALIDATION_FAILED',
+  ) {
+    super(code, Object.values(fields)[0] ?? 'invalid input');
+    this.name = 'ValidationError';
+  }
+}
+
+export interface RepoContext {
+  readonly db: SyncDatabase;
+  /** Milliseconds since the epoch (injectable clock). */
+  now(): number;
+  /** The signed-in user's id, or the local-only placeholder. */
+  userId(): string;
+  newId(): string;
+}
+
+/** How long after a delete "Undo" still works: the engine holds the delete back this long. */
+export const UNDO_WINDOW_MS = 5_000;
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = validate(schema, input);
+  if (!result.ok) throw new ValidationError(result.errors);
+  return result.value;
+}
+
+type Row = LocalRow;
+
+export function createRepositories(ctx: RepoContext) {
+  const { db } = ctx;
+  const iso = () => new Date(ctx.now()).toISOString();
+
+  async function live(table: string, id: string): Promise<Row> {
+    const row = await db.rows(table).get(id);
+    if (!row || row.deleted_at)
+      throw new ValidationError({ _: `This ${table.replace(/s$/, '')} was deleted.` }, 'NOT_FOUND');
+    return row;
+  }
+
+  function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
+    return db.transaction('rw', [...tables.map((t) => db.table(t)), db._outbox], fn);
+  }
+
+  async function insert(table: string, row: Record<string, unknown>, listId: string | undefined) {
+    const now = iso();
+    const full: Row = {
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      version: 0,
+      ...row,
+      id: String(row.id),
+      _v: 0,
+    };
+    await db.rows(table).put(full);
+    const spec = db.registry.find((s) => s.name === table);
+    const data: Record<string, unknown> = { id: full.id };
+    for (const column of spec?.insertColumns ?? []) if (column in full) data[column] = full[column];
+    await enqueue(db, {
+      table,
+      rowId: full.id,
+      op: 'insert',
+      data,
+      createdAt: ctx.now(),
+      ...(listId ? { listId } : {}),
+    });
+  }
+
+  async function patch(
+    table: string,
+    id: string,
+    changes: Record<string, unknown>,
+    listId: string | undefined,
+  ) {
+    await db.rows(table).update(id, { ...changes, updated_at: iso() });
+    await enqueue(db, {
+      table,
+      rowId: id,
+      op: 'patch',
+      data: changes,
+      createdAt: ctx.now(),
+      ...(listId ? { listId } : {}),
+    });
+  }
+
+  async function softDelete(table: string, id: string, listId: string | undefined) {
+    await db.rows(table).update(id, { deleted_at: iso() });
+    await enqueue(db, {
+      table,
+      rowId: id,
+      op: 'delete',
+      data: {},
+      createdAt: ctx.now(),
+      ...(listId ? { listId } : {}),
+    });
+  }
+
+  /** Marks rows under a deleted parent deleted on the device (the server cascades itself). */
+  async function hideChildren(table: string, column: string, parentId: string) {
+    const at = iso();
+    await db
+      .rows(table)
+      .where(column)
+      .equals(parentId)
+      .modify((row) => {
+        row.deleted_at ??= at;
+      });
+  }
+
+  /**
+   * Undoes a delete that has not been sent yet (within UNDO_WINDOW_MS). Returns false when
+   * it is too late (the server already has the tombstone, which is final).
+   */
+  async function undoDelete(
+    table: string,
+    id: string,
+    children: [string, string][] = [],
+  ): Promise<boolean> {
+    return rw([table, ...children.map(([t]) => t)], async () => {
+      const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
+      if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
+      await db._outbox.delete(entry.seq);
+      const row = await db.rows(table).get(id);
+      const deletedAt = row?.deleted_at;
+      await db.rows(table).update(id, { deleted_at: null });
+      for (const [childTable, column] of children) {
+        await db
+          .rows(childTable)
+          .where(column)
+          .equals(id)
+          .modify((child) => {
+            if (child.deleted_at === deletedAt) child.deleted_at = null;
+          });
+      }
+      return true;
+    });
+  }
+
+  const lists = {
+    /** Creates a list owned by the current user; returns its id. */
+    async create(input: { name: string; color: ListColor }): Promise<string> {
+      const value = parse(listInput, input);
+      const id = ctx.newId();
+      await rw(['lists', 'memberships'], async () => {
+        await insert('lists', { id, ...value, created_by: ctx.userId() }, id);
+        // The server makes the owner membership itself (trigger); this local stand-in lets
+        // the screens know the role at once and is replaced when the real one is pulled.
+        await db.rows('memberships').put({
+          id: ctx.newId(),
+          list_id: id,
+          user_id: ctx.userId(),
+          role: 'owner',
+          created_at: iso(),
+          updated_at: iso(),
+          deleted_at: null,
+          version: 0,
+          _v: 0,
+          _standIn: 1,
+        });
+      });
+      return id;
+    },
+    async rename(id: string, name: string): Promise<void> {
+      const value = parse(listPatch, { name });
+      await rw(['lists'], async () => {
+        await live('lists', id);
+        await patch('lists', id, value, id);
+      });
+    },
+    async recolor(id: string, color: ListColor): Promise<void> {
+      const value = parse(listPatch, { color });
+      await rw(['lists'], async () => {
+        await live('lists', id);
+        await patch('lists', id, value, id);
+      });
+    },
+    /** Deletes a list with its tasks, comments and attachments; undo() within UNDO_WINDOW_MS. */
+    async delete(id: string): Promise<void> {
+      await rw(['lists', 'tasks', 'comments', 'attachments'], async () => {
+        await live('lists', id);
+        await softDelete('lists', id, id);
+        for (const table of ['tasks', 'comments', 'attachments'])
+          await hideChildren(table, 'list_id', id);
+      });
+    },
+    undoDelete(id: string): Promise<boolean> {
+      return undoDelete('lists', id, [
+        ['tasks', 'list_id'],
+        ['comments', 'list_id'],
+        ['attachments', 'list_id'],
+      ]);
+    },
+  };
+
+  /** The position after the last live task of a list. */
+  async function endPosition(listId: string): Promise<string> {
+    const last = await db
+      .rows('tasks')
+      .where('[list_id+position]')
+      .between([listId, ''], [listId, '\uffff'])
+      .last();
+    return generateKeyBetween(typeof last?.position === 'string' ? last.position : null, null);
+  }
+
+  const tasks = {
+    /** Adds a task at the end of its list; returns its id. */
+    async create(
+      listId: string,
+      input: { title: string } & Partial<z.input<typeof taskInput>>,
+    ): Promise<string> {
+      const value = parse(taskInput, {
+        notes: '',
+        status: 'todo',
+        priority: 0,
+        due_on: null,
+        assignee_id: null,
+        ...input,
+      });
+      const id = ctx.newId();
+      await rw(['lists', 'tasks'], async () => {
+        await live('lists', listId);
+        const completed = value.status === 'done' ? iso() : null;
+        await insert(
+          'tasks',
+          {
+            id,
+            list_id: listId,
+            ...value,
+            position: await endPosition(listId),
+            completed_at: completed,
+            created_by: ctx.userId(),
+          },
+          listId,
+        );
+      });
+      return id;
+    },
+    /** Changes fields of a task (status through setStatus rules). */
+    async update(id: string, changes: Partial<z.input<typeof taskInput>>): Promise<void> {
+      const value = parse(taskPatch, changes);
+      await rw(['tasks'], async () => {
+        const task = await live('tasks', id);
+        const extra: Record<string, unknown> = {};
+        if (value.status !== undefined) {
+          const from = task.status as TaskStatus;
+          if (!canTransition(from, value.status)) {
+            throw new ValidationError({
+              status: `A task can't go from ${from} to ${value.status}.`,
+            });
+          }
+          // Mirrors the server's trigger so the screen is right before sync.
+          if (value.status !== from) extra.completed_at = value.status === 'done' ? iso() : null;
+        }
+        await patch('tasks', id, value, String(task.list_id));
+        if (Object.keys(extra).length) await db.rows('tasks').update(id, extra);
+      });
+    },
+    setStatus(id: string, status: TaskStatus): Promise<void> {
+      return tasks.update(id, { status });
+    },
+    /** Moves a task between two neighbours (ids, or null at either end). */
+    async move(id: string, afterId: string | null, beforeId: string | null): Promise<void> {
+      await rw(['tasks'], async () => {
+        const task = await live('tasks', id);
+        const positionOf = async (other: string | null) => {
+          if (!other) return null;
+          const row = await db.rows('tasks').get(other);
+          return typeof row?.position === 'string' ? row.position : null;
+        };
+        const [a, b] = await Promise.all([positionOf(afterId), positionOf(beforeId)]);
+        const position = generateKeyBetween(a, b && a && b <= a ? null : b);
+        await patch('tasks', id, { position }, String(task.list_id));
+      });
+    },
+    async delete(id: string): Promise<void> {
+      await rw(['tasks', 'comments', 'attachments'], async () => {
+        const task = await live('tasks', id);
+        await softDelete('tasks', id, String(task.list_id));
+        await hideChildren('comments', 'task_id', id);
+        await hideChildren('attachments', 'task_id', id);
+      });
+    },
+    undoDelete(id: string): Promise<boolean> {
+      return undoDelete('tasks', id, [
+        ['comments', 'task_id'],
+        ['attachments', 'task_id'],
+      ]);
+    },
+    /** Marks several tasks done in one transaction (those already done are left alone). */
+    async completeMany(ids: readonly string[]): Promise<void> {
+      await rw(['tasks'], async () => {
+        for (const id of ids) {
+          const task = await live('tasks', id);
+          if (task.status === 'done') continue;
+          await patch('tasks', id, { status: 'done' }, String(task.list_id));
+          await db.rows('tasks').update(id, { completed_at: iso() });
+        }
+      });
+    },
+  };
+
+  const comments = {
+    async create(taskId: string, body: string): Promise<string> {
+      const value = parse(commentInput, { body });
+      const id = ctx.newId();
+      await rw(['tasks', 'comments'], async () => {
+        const task = await live('tasks', taskId);
+        await insert(
+          'comments',
+          { id, task_id: taskId, list_id: task.list_id, body: value.body, author_id: ctx.userId() },
+          String(task.list_id),
+        );
+      });
+      return id;
+    },
+    async edit(id: string, body: string): Promise<void> {
+      const value = parse(commentInput, { body });
+      await rw(['comments'], async () => {
+        const comment = await live('comments', id);
+        await patch('comments', id, value, String(comment.list_id));
+      });
+    },
+    async delete(id: string): Promise<void> {
+      await rw(['comments'], async () => {
+        const comment = await live('comments', id);
+        await softDelete('comments', id, String(comment.list_id));
+      });
+    },
+  };
+
+  async function liveOwners(listId: string): Promise<Row[]> {
+    const members = await db.rows('memberships').where('list_id').equals(listId).toArray();
+    return members.filter((m) => !m.deleted_at && m.role === 'owner');
+  }
+
+  const memberships = {
+    async changeRole(id: string, role: Role): Promise<void> {
+      const value = parse(roleInput, role);
+      await rw(['memberships'], async () => {
+        const member = await live('memberships', id);
+        const owners = await liveOwners(String(member.list_id));
+        if (member.role === 'owner' && value !== 'owner' && owners.length <= 1) {
+          throw new ValidationError({ role: 'A list needs at least one owner.' });
+        }
+        await patch('memberships', id, { role: value }, String(member.list_id));
+      });
+    },
+    /** Removes a member (owners only; RLS decides on the server). */
+    async remove(id: string): Promise<void> {
+      await rw(['memberships'], async () => {
+        const member = await live('memberships', id);
+        const owners = await liveOwners(String(member.list_id));
+        if (member.role === 'owner' && owners.length <= 1) {
+          throw new ValidationError({ _: 'A list needs at least one owner.' });
+        }
+        await softDelete('memberships', id, String(member.list_id));
+      });
+    },
+    /** The current user leaves a list (not as its last owner). */
+    async leave(listId: string): Promise<void> {
+      const mine = (
+        await db
+          .rows('memberships')
+          .where('[list_id+user_id]')
+          .equals([listId, ctx.userId()])
+          .toArray()
+      ).find((m) => !m.deleted_at && !m._standIn);
+      if (!mine)
+        throw new ValidationError({ _: 'You are not a member of this list.' }, 'NOT_FOUND');
+      await memberships.remove(mine.id);
+    },
+  };
+
+  const profile = {
+    async update(changes: { display_name?: string; avatar_path?: string | null }): Promise<void> {
+      const value = parse(profilePatch, changes);
+      await rw(['profiles'], async () => {
+        await live('profiles', ctx.userId());
+        await patch('profiles', ctx.userId(), value, undefined);
+      });
+    },
+  };
+
+  const attachments = {
+    /**
+     * Attaches a file to a task: the bytes go to `_files` for upload (and offline viewing),
+     * the row is queued; the engine uploads before it pushes the row (I6).
+     */
+    async add(
+      taskId: string,
+      file: Blob,
+      fileName: string,
+      size?: { width: number; height: number },
+    ): Promise<string> {
+      const checked = validate(attachmentInput, {
+        file_name: fileName,
+        mime_type: file.type,
+        size_bytes: file.size,
+      });
+      if (!checked.ok) {
+        const code = checked.errors.size_bytes
+          ? 'FILE_TOO_LARGE'
+          : checked.errors.mime_type
+            ? 'FILE_TYPE'
+            : 'VALIDATION_FAILED';
+        throw new ValidationError(checked.errors, code);
+      }
+      const id = ctx.newId();
+      await rw(['tasks', 'attachments', '_files'], async () => {
+        const task = await live('tasks', taskId);
+        const listId = String(task.list_id);
+        const existing = await db.rows('attachments').where('task_id').equals(taskId).toArray();
+        if (existing.filter((a) => !a.deleted_at).length >= ATTACHMENTS_PER_TASK_MAX) {
+          throw new ValidationError({
+            _: `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} attachments.`,
+          });
+        }
+        const ext = EXTENSIONS[checked.value.mime_type];
+        const objectPath = `${listId}/${taskId}/${id}.${ext}`;
+        const record: FileRecord = {
+          id,
+          blob: file,
+          objectPath,
+          state: 'queued',
+          attempts: 0,
+          listId,
+        };
+        await db._files.put(record);
+        await insert(
+          'attachments',
+          {
+            id,
+            task_id: taskId,
+            list_id: listId,
+            object_path: objectPath,
+            ...checked.value,
+            width: size?.width ?? null,
+            height: size?.height ?? null,
+            created_by: ctx.userId(),
+          },
+          listId,
+        );
+      });
+      return id;
+    },
+    async delete(id: string): Promise<void> {
+      await rw(['attachments'], async () => {
+        const row = await live('attachments', id);
+        await softDelete('attachments', id, String(row.list_id));
+      });
+    },
+  };
+
+  return { lists, tasks, comments, memberships, profile, attachments };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+};
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,198 @@
+// The sync library end to end against the devstack: devices are the real engine over
+// fake-indexeddb with supabase-js signed in as seeded users. Local-first writes, push and
+// pull between devices, field-level merges, rejections reverted and logged, revocation.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { liveRows, startDevice, type Device } from '../support/sync-client';
+
+let stack: TestDevstack;
+const devices: Device[] = [];
+
+async function device(email: string | null, options: Parameters<typeof startDevice>[2] = {}) {
+  const d = await startDevice(stack, email, options);
+  devices.push(d);
+  return d;
+}
+
+beforeAll(async () => {
+  stack = await startTestDevstack('pglite');
+});
+afterEach(async () => {
+  for (const d of devices.splice(0)) await d.close();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A server-side read as the service role (the oracle, not the engine). */
+async function serverRow(table: string, id: string) {
+  const { rows } = await stack.db.query(`select * from public.${table} where id = $1`, [id]);
+  return rows[0];
+}
+
+describe('sync engine', () => {
+  it('pulls the seeded list on first sync', async () => {
+    const alice = await device('alice@example.com');
+    const status = await alice.sync.engine.syncNow();
+    expect(status.phase).toBe('synced');
+    const lists = await liveRows(alice, 'lists');
+    expect(lists.map((l) => l.id)).toContain(SEED.list);
+    const tasks = await liveRows(alice, 'tasks');
+    expect(tasks.length).toBeGreaterThanOrEqual(30);
+    expect(tasks.every((t) => t._v === t.version && t._v > 0)).toBe(true);
+  });
+
+  it('writes locally first (offline, durable before any network call), then pushes once online', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    const id = await alice.sync.repos.tasks.create(SEED.list, { title: 'Written offline' });
+    // Visible and queued at once, with no server involved.
+    expect((await alice.sync.db.rows('tasks').get(id))?.title).toBe('Written offline');
+    expect(await alice.sync.pendingCount()).toBe(1);
+    expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
+    expect(await serverRow('tasks', id)).toBeUndefined();
+
+    // A reload (new engine, same IndexedDB) still has it.
+    await alice.sync.stop();
+    const reloaded = alice.reload();
+    devices.push(reloaded);
+    expect((await reloaded.sync.db.rows('tasks').get(id))?.title).toBe('Written offline');
+
+    reloaded.online.set(true);
+    const status = await reloaded.sync.engine.syncNow();
+    expect(status.phase).toBe('synced');
+    expect(status.pending).toBe(0);
+    const server = await serverRow('tasks', id);
+    expect(server?.title).toBe('Written offline');
+    expect(Number(server?.version)).toBe(1);
+  });
+
+  it('merges concurrent edits of different fields of one task; both devices converge', async () => {
+    const alice = await device('alice@example.com');
+    const bob = await device('bob@example.com');
+    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    const id = SEED.task(5);
+
+    alice.online.set(false);
+    bob.online.set(false);
+    await alice.sync.repos.tasks.update(id, { title: 'Roof drainage (alice)' });
+    await bob.sync.repos.tasks.update(id, { notes: 'Gutter blocked (bob)', priority: 3 });
+    alice.online.set(true);
+    bob.online.set(true);
+    await alice.sync.engine.syncNow();
+    await bob.sync.engine.syncNow();
+    await alice.sync.engine.syncNow();
+
+    const server = await serverRow('tasks', id);
+    expect(server).toMatchObject({
+      title: 'Roof drainage (alice)',
+      notes: 'Gutter blocked (bob)',
+      priority: 3,
+    });
+    for (const d of [alice, bob]) {
+      expect(await d.sync.db.rows('tasks').get(id)).toMatchObject({
+        title: 'Roof drainage (alice)',
+        notes: 'Gutter blocked (bob)',
+        priority: 3,
+        version: Number(server?.version),
+      });
+    }
+  });
+
+  it('coalesces unsent edits of a row into one mutation', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    const id = await alice.sync.repos.tasks.create(SEED.list, { title: 'One' });
+    await alice.sync.repos.tasks.update(id, { title: 'Two' });
+    await alice.sync.repos.tasks.update(id, { notes: 'Three' });
+    const outbox = await alice.sync.db._outbox.toArray();
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toMatchObject({ op: 'insert', data: { title: 'Two', notes: 'Three' } });
+  });
+
+  it('reverts and logs an edit the server refuses (a viewer edits a task)', async () => {
+    const carolEmail = `carol-${Date.now()}@example.com`;
+    const signup = stack.client();
+    const { data } = await signup.auth.signUp({ email: carolEmail, password: 'secret-123' });
+    const carolId = data.user?.id ?? '';
+    await stack.db.query(
+      `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'viewer')`,
+      [SEED.list, carolId],
+    );
+    const carol = await device(carolEmail, { supabase: signup });
+    await carol.sync.engine.syncNow();
+    const id = SEED.task(2);
+    const before = await carol.sync.db.rows('tasks').get(id);
+    expect(before).toBeDefined();
+
+    await carol.sync.repos.tasks.update(id, { title: 'Viewer was here' });
+    expect((await carol.sync.db.rows('tasks').get(id))?.title).toBe('Viewer was here');
+    const status = await carol.sync.engine.syncNow();
+    expect(status.pending).toBe(0);
+    expect((await carol.sync.db.rows('tasks').get(id))?.title).toBe(before?.title);
+    const rejections = await carol.sync.db._rejections.toArray();
+    expect(rejections).toHaveLength(1);
+    expect(rejections[0]).toMatchObject({ table: 'tasks', rowId: id, code: 'PERMISSION_DENIED' });
+    expect((await serverRow('tasks', id))?.title).toBe(before?.title);
+  });
+
+  it('purges a list from a device when its membership is revoked (I5)', async () => {
+    const alice = await device('alice@example.com');
+    const listId = await alice.sync.repos.lists.create({ name: 'Short-lived share', color: 'red' });
+    await alice.sync.repos.tasks.create(listId, { title: 'Secret task' });
+    await alice.sync.engine.syncNow();
+    const { rows } = await stack.db.query<{ id: string }>(
+      `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor') returning id`,
+      [listId, SEED.bob],
+    );
+    const bob = await device('bob@example.com');
+    await bob.sync.engine.syncNow();
+    expect((await liveRows(bob, 'tasks')).some((t) => t.list_id === listId)).toBe(true);
+
+    await alice.sync.engine.syncNow();
+    await alice.sync.repos.memberships.remove(rows[0]?.id ?? '');
+    await alice.sync.engine.syncNow();
+    await bob.sync.engine.syncNow();
+    for (const table of ['lists', 'tasks', 'memberships', 'comments']) {
+      const all = await bob.sync.db.rows(table).toArray();
+      expect(
+        all.filter((r) => r.id === listId || r.list_id === listId),
+        table,
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('the table registry', () => {
+  it('matches public.sync_registry column for column', async () => {
+    const { OUTPOST_TABLES } = await import('../../sync/outpost');
+    const { rows } = await stack.db.query<{
+      name: string;
+      scope: string;
+      scope_column: string;
+      insert_columns: string[];
+      patch_columns: string[];
+      depth: number;
+    }>('select * from public.sync_registry order by name');
+    const local = OUTPOST_TABLES.map((spec) => ({
+      name: spec.name,
+      scope: spec.scope.kind,
+      scope_column: spec.scope.kind === 'list' ? spec.scope.column : 'id',
+      insert_columns: [...spec.insertColumns],
+      patch_columns: [...spec.patchColumns],
+      depth: spec.depth,
+    })).sort((a, b) => a.name.localeCompare(b.name));
+    const server = rows.map((row) => ({
+      name: row.name,
+      scope: row.scope,
+      scope_column: row.scope_column,
+      insert_columns: row.insert_columns,
+      patch_columns: row.patch_columns,
+      depth: row.depth,
+    }));
+    expect(server).toEqual(local);
+  });
+});

@@ -1,0 +1,115 @@
+// A device for sync tests: the real sync library over fake-indexeddb (its own IndexedDB
+// factory, so devices share nothing), a supabase-js client of the devstack signed in as a
+// user, a switchable online signal, and an optional fetch wrapper for faults.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import WebSocket from 'ws';
+
+import { createOutpostSync, type OutpostSync, type OnlineSignal } from '../../sync/index';
+import type { TestDevstack } from './devstack';
+
+export interface SwitchableOnline extends OnlineSignal {
+  set(online: boolean): void;
+}
+
+export function switchableOnline(initial = true): SwitchableOnline {
+  let online = initial;
+  const listeners = new Set<(online: boolean) => void>();
+  return {
+    isOnline: () => online,
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    set(next) {
+      if (next === online) return;
+      online = next;
+      for (const listener of [...listeners]) listener(next);
+    },
+  };
+}
+
+export interface Device {
+  sync: OutpostSync;
+  supabase: SupabaseClient;
+  online: SwitchableOnline;
+  indexedDb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange };
+  /** A new engine over the same IndexedDB (a page reload). */
+  reload(): Device;
+  close(): Promise<void>;
+}
+
+export interface DeviceOptions {
+  /** Wraps every request supabase-js makes (fault injection). */
+  fetch?: typeof fetch;
+  online?: boolean;
+  dbName?: string;
+  /** Share this device's IndexedDB (a second tab / a reload). */
+  indexedDb?: Device['indexedDb'];
+  supabase?: SupabaseClient;
+  /** Default 0 here: tests push deletes at once unless they test Undo. */
+  undoWindowMs?: number;
+}
+
+export function clientFor(stack: TestDevstack, fetchImpl?: typeof fetch): SupabaseClient {
+  return createClient<unknown>(stack.url, stack.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    ...(fetchImpl ? { global: { fetch: fetchImpl } } : {}),
+  });
+}
+
+export async function signIn(client: SupabaseClient, email: string, password = 'outpost-demo') {
+  const { error } = await client.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+}
+
+/** A device signed in as `email` (or local-only when email is null), started. */
+export async function startDevice(
+  stack: TestDevstack,
+  email: string | null,
+  options: DeviceOptions = {},
+): Promise<Device> {
+  const supabase = options.supabase ?? clientFor(stack, options.fetch);
+  if (email && !options.supabase) await signIn(supabase, email);
+  return openDevice(supabase, options);
+}
+
+function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
+  const indexedDb = options.indexedDb ?? { indexedDB: new IDBFactory(), IDBKeyRange };
+  const online = switchableOnline(options.online ?? true);
+  const dbName = options.dbName ?? 'outpost';
+  const sync = createOutpostSync({
+    supabase,
+    dbName,
+    indexedDb,
+    online,
+    undoWindowMs: options.undoWindowMs ?? 0,
+    leadership: (onLeader) => {
+      onLeader();
+      return () => undefined;
+    },
+  });
+  sync.start();
+  const device: Device = {
+    sync,
+    supabase,
+    online,
+    indexedDb,
+    reload() {
+      return openDevice(supabase, { ...options, indexedDb, dbName });
+    },
+    async close() {
+      await sync.close();
+      await supabase.removeAllChannels();
+      await supabase.realtime.disconnect();
+    },
+  };
+  return device;
+}
+
+/** Live (not deleted) rows of a table on a device, by id. */
+export async function liveRows(device: Device, table: string) {
+  const rows = await device.sync.db.rows(table).toArray();
+  return rows.filter((row) => !row.deleted_at);
+}
