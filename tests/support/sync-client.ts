@@ -1,6 +1,10 @@
 // A device for sync tests: the real sync library over fake-indexeddb (its own IndexedDB
 // factory, so devices share nothing), a supabase-js client of the devstack signed in as a
 // user, a switchable online signal, and an optional fetch wrapper for faults.
+// A global IndexedDB must exist, as in a browser: Dexie's liveQuery (which the engine uses
+// to notice outbox writes) stays silent without one, even for a database given its own.
+import 'fake-indexeddb/auto';
+
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import WebSocket from 'ws';
@@ -49,6 +53,8 @@ export interface DeviceOptions {
   supabase?: SupabaseClient;
   /** Default 0 here: tests push deletes at once unless they test Undo. */
   undoWindowMs?: number;
+  /** Backoff jitter; default 0 here, so retries come at once. */
+  random?: () => number;
 }
 
 export function clientFor(stack: TestDevstack, fetchImpl?: typeof fetch): SupabaseClient {
@@ -85,6 +91,7 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
     indexedDb,
     online,
     undoWindowMs: options.undoWindowMs ?? 0,
+    random: options.random ?? (() => 0),
     leadership: (onLeader) => {
       onLeader();
       return () => undefined;
@@ -112,4 +119,24 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
 export async function liveRows(device: Device, table: string) {
   const rows = await device.sync.db.rows(table).toArray();
   return rows.filter((row) => !row.deleted_at);
+}
+
+/** Polls until `check` holds (or throws after `timeoutMs`). */
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`waitFor: not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits until the device has pushed everything and is synced. */
+export async function settled(device: Device, timeoutMs = 15_000): Promise<void> {
+  await waitFor(async () => {
+    const status = device.sync.engine.status.getSnapshot();
+    return status.phase === 'synced' && (await device.sync.pendingCount()) === 0;
+  }, timeoutMs);
 }

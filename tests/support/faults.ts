@@ -1,0 +1,127 @@
+// Fault injection for sync tests: a fetch wrapper for supabase-js that can drop a request,
+// drop the response after the server applied it, duplicate, delay, answer 500/503/429 or an
+// expired-JWT 401 instead of the server, or be offline; scripted per path or at random from
+// a seeded PRNG. Counts what it forwarded and what fired, per path.
+
+export const FAULTS = [
+  'drop-request',
+  'drop-response',
+  'duplicate',
+  'delay',
+  'status-500',
+  'status-503',
+  'status-429',
+  'expire-token',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+/** mulberry32: a small seeded PRNG, so a failing schedule can be replayed from its seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function networkError(): TypeError {
+  return new TypeError('fetch failed (injected)');
+}
+
+export class FaultyNetwork {
+  offline = false;
+  /** Requests that reached the server, per path (e.g. /rest/v1/rpc/sync_push). */
+  readonly forwarded = new Map<string, number>();
+  /** Faults that fired, by kind. */
+  readonly fired = new Map<Fault, number>();
+  private readonly scripted: { path: RegExp; fault: Fault }[] = [];
+  private randomFaults:
+    { rate: number; random: () => number; faults: readonly Fault[]; paths: RegExp } | undefined;
+
+  /** The next request whose path matches gets `fault` (queued in order). */
+  script(path: RegExp, ...faults: Fault[]): void {
+    for (const fault of faults) this.scripted.push({ path, fault });
+  }
+
+  /** From now on, each matching request suffers a random fault with probability `rate`. */
+  chaos(
+    rate: number,
+    random: () => number,
+    faults: readonly Fault[] = FAULTS,
+    paths = /\/rest\/v1\/rpc\/|\/storage\/v1\//,
+  ): void {
+    this.randomFaults = { rate, random, faults, paths };
+  }
+
+  /** Stops all faults (scripted and random) and goes online. */
+  heal(): void {
+    this.randomFaults = undefined;
+    this.scripted.splice(0);
+    this.offline = false;
+  }
+
+  count(path: string): number {
+    return this.forwarded.get(path) ?? 0;
+  }
+
+  private pick(path: string): Fault | undefined {
+    const index = this.scripted.findIndex((s) => s.path.test(path));
+    if (index >= 0) return this.scripted.splice(index, 1)[0]?.fault;
+    const chaos = this.randomFaults;
+    if (chaos && chaos.paths.test(path) && chaos.random() < chaos.rate) {
+      return chaos.faults[Math.floor(chaos.random() * chaos.faults.length)];
+    }
+    return undefined;
+  }
+
+  private async forward(request: Request, path: string): Promise<Response> {
+    this.forwarded.set(path, this.count(path) + 1);
+    return globalThis.fetch(request);
+  }
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname;
+    if (this.offline) throw networkError();
+    const fault = this.pick(path);
+    if (fault) this.fired.set(fault, (this.fired.get(fault) ?? 0) + 1);
+    switch (fault) {
+      case 'drop-request':
+        throw networkError();
+      case 'drop-response': {
+        const response = await this.forward(request, path);
+        await response.arrayBuffer(); // the server finished; the client never hears of it
+        throw networkError();
+      }
+      case 'duplicate': {
+        const first = await this.forward(request.clone(), path);
+        await first.arrayBuffer();
+        return this.forward(request, path);
+      }
+      case 'delay':
+        await sleep(50 + Math.floor(Math.random() * 200));
+        return this.forward(request, path);
+      case 'status-500':
+      case 'status-503':
+      case 'status-429': {
+        const status = Number(fault.slice('status-'.length));
+        return new Response(JSON.stringify({ message: `injected ${status}` }), {
+          status,
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }
+      case 'expire-token':
+        return new Response(
+          JSON.stringify({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }),
+          { status: 401, headers: { 'Content-Type': 'application/json' } },
+        );
+      default:
+        return this.forward(request, path);
+    }
+  };
+}
