@@ -101,6 +101,26 @@ describe('sync engine', () => {
     }
   });
 
+  it('keeps pending local fields on top of a newer pulled row (rebase)', async () => {
+    // A delete in its undo window holds back everything queued after it, so the pull below
+    // meets a pending edit.
+    const alice = await device('alice@example.com', { undoWindowMs: 60_000 });
+    const bob = await device('bob@example.com');
+    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    const held = SEED.task(20);
+    const target = SEED.task(21);
+    await alice.sync.repos.tasks.delete(held);
+    await alice.sync.repos.tasks.update(target, { title: 'Pending on alice' });
+    await bob.sync.repos.tasks.update(target, { notes: 'Pushed by bob' });
+    await bob.sync.engine.syncNow();
+
+    await alice.sync.engine.syncNow();
+    expect(await alice.sync.pendingCount()).toBe(2);
+    const row = await alice.sync.db.rows('tasks').get(target);
+    expect(row).toMatchObject({ title: 'Pending on alice', notes: 'Pushed by bob' });
+    expect(row?._v).toBe(Number((await serverRow('tasks', target))?.version));
+  });
+
   it('coalesces unsent edits of a row into one mutation', async () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();
