@@ -40,6 +40,37 @@ export async function applyServerRow(
   await rows.put(pending.length ? rebase(base, pending, local?.deleted_at) : base);
 }
 
+/**
+ * applyServerRow for many rows of one table at once (a pull page): one bulkGet, one outbox
+ * lookup, one bulkPut. Same rules: older or equal versions are skipped, queued fields win.
+ */
+export async function applyServerRows(
+  db: SyncDatabase,
+  table: string,
+  rows: readonly ServerRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const local = db.rows(table);
+  const existing = await local.bulkGet(rows.map((row) => row.id));
+  const pendingByRow = new Map<string, OutboxEntry[]>();
+  if ((await db._outbox.count()) > 0) {
+    const keys = rows.map((row): [string, string] => [table, row.id]);
+    const entries = await db._outbox.where('[table+rowId]').anyOf(keys).toArray();
+    for (const entry of entries.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+      pendingByRow.set(entry.rowId, [...(pendingByRow.get(entry.rowId) ?? []), entry]);
+    }
+  }
+  const puts: LocalRow[] = [];
+  rows.forEach((row, i) => {
+    const mine = existing[i];
+    if (mine && mine._v >= row.version) return;
+    const base: LocalRow = { ...row, _v: row.version };
+    const pending = pendingByRow.get(row.id);
+    puts.push(pending ? rebase(base, pending, mine?.deleted_at) : base);
+  });
+  await local.bulkPut(puts);
+}
+
 /** Removes a list and everything under it from the device (revocation, I5). */
 export async function purgeList(db: SyncDatabase, listId: string): Promise<void> {
   const specs = [...db.registry].sort((a, b) => b.depth - a.depth);
@@ -67,5 +98,61 @@ export async function dropSyncedRows(db: SyncDatabase): Promise<void> {
     const rows = db.rows(spec.name);
     const ids = await rows.toCollection().primaryKeys();
     await rows.bulkDelete(ids.filter((id) => !pendingKeys.has(`${spec.name}/${id}`)));
+  }
+}
+
+/**
+ * What the server's delete cascade reaches (supabase/migrations/…_rules.sql): the device
+ * mirrors it so the screens hide the children at once, and undoes it if the delete is
+ * cancelled or refused.
+ */
+export const CASCADES: Readonly<
+  Record<string, readonly (readonly [table: string, column: string])[]>
+> = {
+  lists: [
+    ['tasks', 'list_id'],
+    ['comments', 'list_id'],
+    ['attachments', 'list_id'],
+  ],
+  tasks: [
+    ['comments', 'task_id'],
+    ['attachments', 'task_id'],
+  ],
+};
+
+/** Marks the children of a deleted row deleted on the device, stamped `at` like the parent. */
+export async function hideChildren(
+  db: SyncDatabase,
+  table: string,
+  id: string,
+  at: string,
+): Promise<void> {
+  for (const [child, column] of CASCADES[table] ?? []) {
+    await db
+      .rows(child)
+      .where(column)
+      .equals(id)
+      .modify((row) => {
+        row.deleted_at ??= at;
+      });
+  }
+}
+
+/** Shows again the children that hideChildren hid with stamp `at` (undo, or a refused delete). */
+export async function unhideChildren(
+  db: SyncDatabase,
+  table: string,
+  id: string,
+  at: unknown,
+): Promise<void> {
+  if (typeof at !== 'string') return;
+  for (const [child, column] of CASCADES[table] ?? []) {
+    await db
+      .rows(child)
+      .where(column)
+      .equals(id)
+      .modify((row) => {
+        if (row.deleted_at === at) row.deleted_at = null;
+      });
   }
 }

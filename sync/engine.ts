@@ -4,7 +4,15 @@
 // a new engine over the same database carries on where the last one stopped (I1).
 import { liveQuery, type Subscription } from 'dexie';
 
-import { applyServerRow, dropSyncedRows, listIdOf, purgeList, type ServerRow } from './apply';
+import {
+  applyServerRow,
+  applyServerRows,
+  dropSyncedRows,
+  listIdOf,
+  purgeList,
+  unhideChildren,
+  type ServerRow,
+} from './apply';
 import { backoffDelayMs } from './backoff';
 import type { SyncDatabase } from './db';
 import { codeForSqlState, isSyncError, SyncError } from './errors';
@@ -380,6 +388,11 @@ export class SyncEngine {
           ...(entry.listId ? { listId: entry.listId } : {}),
         };
         await db._rejections.add(rejection);
+        if (entry.op === 'delete') {
+          // The children hidden with the refused delete come back with their parent.
+          const deletedAt = (await db.rows(entry.table).get(entry.rowId))?.deleted_at;
+          await unhideChildren(db, entry.table, entry.rowId, deletedAt);
+        }
         if (result.row) {
           await applyServerRow(db, entry.table, result.row, true);
         } else {
@@ -420,7 +433,28 @@ export class SyncEngine {
         throw new SyncError('APP_OUTDATED', 'Update available');
       }
       await db.transaction('rw', db.allTables(), async () => {
-        for (const { table, row } of page.rows) await this.applyPulledRow(table, row, userId);
+        // Rows are applied in page order, a run of one table's rows at a time (in bulk);
+        // the caller's own memberships go one by one, as they may purge or replace.
+        let run: ServerRow[] = [];
+        let runTable = '';
+        const flush = async () => {
+          await applyServerRows(db, runTable, run);
+          run = [];
+        };
+        for (const { table, row } of page.rows) {
+          if (!db.registry.some((spec) => spec.name === table)) continue;
+          if (table === 'memberships' && row.user_id === userId) {
+            await flush();
+            await this.applyPulledRow(table, row, userId);
+            continue;
+          }
+          if (table !== runTable) {
+            await flush();
+            runTable = table;
+          }
+          run.push(row);
+        }
+        await flush();
         await db.setMeta('cursor', page.cursor);
       });
       cursor = page.cursor;

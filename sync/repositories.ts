@@ -3,6 +3,7 @@
 // sees it at once (liveQuery) and it survives a reload before any network call (I4).
 import { generateKeyBetween } from 'fractional-indexing';
 
+import { CASCADES, hideChildren, unhideChildren } from './apply';
 import type { FileRecord, SyncDatabase } from './db';
 import { SyncError } from './errors';
 import { enqueue } from './outbox';
@@ -119,8 +120,11 @@ export function createRepositories(ctx: RepoContext) {
     });
   }
 
+  /** Soft-deletes a row and hides its children with the same stamp (the server cascades). */
   async function softDelete(table: string, id: string, listId: string | undefined) {
-    await db.rows(table).update(id, { deleted_at: iso() });
+    const at = iso();
+    await db.rows(table).update(id, { deleted_at: at });
+    await hideChildren(db, table, id, at);
     await enqueue(db, {
       table,
       rowId: id,
@@ -131,43 +135,19 @@ export function createRepositories(ctx: RepoContext) {
     });
   }
 
-  /** Marks rows under a deleted parent deleted on the device (the server cascades itself). */
-  async function hideChildren(table: string, column: string, parentId: string) {
-    const at = iso();
-    await db
-      .rows(table)
-      .where(column)
-      .equals(parentId)
-      .modify((row) => {
-        row.deleted_at ??= at;
-      });
-  }
-
   /**
    * Undoes a delete that has not been sent yet (within UNDO_WINDOW_MS). Returns false when
    * it is too late (the server already has the tombstone, which is final).
    */
-  async function undoDelete(
-    table: string,
-    id: string,
-    children: [string, string][] = [],
-  ): Promise<boolean> {
-    return rw([table, ...children.map(([t]) => t)], async () => {
+  async function undoDelete(table: string, id: string): Promise<boolean> {
+    const tables = [table, ...(CASCADES[table] ?? []).map(([child]) => child)];
+    return rw(tables, async () => {
       const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
       if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
       await db._outbox.delete(entry.seq);
-      const row = await db.rows(table).get(id);
-      const deletedAt = row?.deleted_at;
+      const deletedAt = (await db.rows(table).get(id))?.deleted_at;
       await db.rows(table).update(id, { deleted_at: null });
-      for (const [childTable, column] of children) {
-        await db
-          .rows(childTable)
-          .where(column)
-          .equals(id)
-          .modify((child) => {
-            if (child.deleted_at === deletedAt) child.deleted_at = null;
-          });
-      }
+      await unhideChildren(db, table, id, deletedAt);
       return true;
     });
   }
@@ -215,16 +195,10 @@ export function createRepositories(ctx: RepoContext) {
       await rw(['lists', 'tasks', 'comments', 'attachments'], async () => {
         await live('lists', id);
         await softDelete('lists', id, id);
-        for (const table of ['tasks', 'comments', 'attachments'])
-          await hideChildren(table, 'list_id', id);
       });
     },
     undoDelete(id: string): Promise<boolean> {
-      return undoDelete('lists', id, [
-        ['tasks', 'list_id'],
-        ['comments', 'list_id'],
-        ['attachments', 'list_id'],
-      ]);
+      return undoDelete('lists', id);
     },
   };
 
@@ -312,15 +286,10 @@ export function createRepositories(ctx: RepoContext) {
       await rw(['tasks', 'comments', 'attachments'], async () => {
         const task = await live('tasks', id);
         await softDelete('tasks', id, String(task.list_id));
-        await hideChildren('comments', 'task_id', id);
-        await hideChildren('attachments', 'task_id', id);
       });
     },
     undoDelete(id: string): Promise<boolean> {
-      return undoDelete('tasks', id, [
-        ['comments', 'task_id'],
-        ['attachments', 'task_id'],
-      ]);
+      return undoDelete('tasks', id);
     },
     /** Marks several tasks done in one transaction (those already done are left alone). */
     async completeMany(ids: readonly string[]): Promise<void> {

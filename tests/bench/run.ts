@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
 import { benchServing, benchStartup } from './devstack.bench';
+import { benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -56,3 +57,27 @@ console.table(
     'events received': `${r.realtimeReceived}/100`,
   })),
 );
+
+process.stdout.write('\nsync engine (devstack on Postgres 15 → fake-indexeddb)… ');
+const engine = await benchSyncEngine();
+process.stdout.write('done\n');
+console.log('sync engine: initial sync of 100k tasks vs raw Dexie bulkPut of the same rows');
+console.table([
+  {
+    rows: fmt(engine.initialRows),
+    'engine ms': fmt(engine.initialMs),
+    'engine rows/s': fmt((engine.initialRows / engine.initialMs) * 1000),
+    'bulkPut ms': fmt(engine.bulkPutMs),
+    'bulkPut rows/s': fmt((engine.initialRows / engine.bulkPutMs) * 1000),
+  },
+]);
+console.log('sync engine: push of queued edits; local write latency (repository write + enqueue)');
+console.table([
+  {
+    'queued edits': fmt(engine.pushEdits),
+    'push requests': engine.pushRequests,
+    'push ms': fmt(engine.pushMs),
+    'write p50 ms': fmt(engine.writeP50Ms, 2),
+    'write p95 ms': fmt(engine.writeP95Ms, 2),
+  },
+]);

@@ -157,6 +157,19 @@ describe('sync engine', () => {
     expect(rejections).toHaveLength(1);
     expect(rejections[0]).toMatchObject({ table: 'tasks', rowId: id, code: 'PERMISSION_DENIED' });
     expect((await serverRow('tasks', id))?.title).toBe(before?.title);
+
+    // A refused delete brings back the task and the comments it hid.
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    const commentId = await alice.sync.repos.comments.create(id, 'Still here');
+    await alice.sync.engine.syncNow();
+    await carol.sync.engine.syncNow();
+    await carol.sync.repos.tasks.delete(id);
+    expect((await liveRows(carol, 'comments')).some((c) => c.id === commentId)).toBe(false);
+    await carol.sync.engine.syncNow();
+    expect((await liveRows(carol, 'tasks')).some((t) => t.id === id)).toBe(true);
+    expect((await liveRows(carol, 'comments')).some((c) => c.id === commentId)).toBe(true);
+    expect(await carol.sync.db._rejections.count()).toBe(2);
   });
 
   it('purges a list from a device when its membership is revoked (I5)', async () => {
