@@ -4,7 +4,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 import { SyncDatabase, type IndexedDbDeps } from './db';
-import { LOCAL_USER_ID, realClock, SyncEngine, type Clock, type OnlineSignal } from './engine';
+import {
+  ATTACHMENTS_BUCKET,
+  LOCAL_USER_ID,
+  realClock,
+  SyncEngine,
+  type Clock,
+  type OnlineSignal,
+} from './engine';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
 import { supabaseRemote, type Remote } from './remote';
@@ -22,6 +29,8 @@ export interface OutpostSyncOptions {
   random?: () => number;
   newId?: () => string;
   focus?: { subscribe(onFocus: () => void): () => void };
+  /** fetch for signed-URL downloads (the app's own; tests inject faults). */
+  fetch?: typeof fetch;
   /** How long deletes wait so Undo can cancel them (ms; default 5 s; tests use 0). */
   undoWindowMs?: number;
   /** Replace the Supabase port (tests of the engine alone). */
@@ -39,6 +48,12 @@ export interface OutpostSync {
   readonly engine: SyncEngine;
   /** Queued changes not yet on the server (for the sign-out warning). */
   pendingCount(): Promise<number>;
+  /**
+   * An attachment's bytes: from this device when it has them (captured here, or fetched
+   * before), else downloaded once through a signed URL and kept for offline viewing.
+   * Resolves to undefined when it is neither here nor reachable.
+   */
+  attachmentBlob(attachmentId: string): Promise<Blob | undefined>;
   /** Starts syncing (after leadership is granted). */
   start(): void;
   /** Stops syncing; the database stays open. */
@@ -106,7 +121,12 @@ function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
   };
 }
 
+/** Lifetime of the signed URL used to fetch an attachment once (s). */
+const SIGNED_URL_TTL_SEC = 60;
+
 export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
+  const fetchImpl =
+    options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const dbName = options.dbName ?? 'outpost';
   const db = new SyncDatabase(dbName, OUTPOST_TABLES, options.indexedDb);
   const clock = options.clock ?? realClock;
@@ -142,6 +162,31 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     repos,
     engine,
     pendingCount: () => pendingCount(db),
+    async attachmentBlob(attachmentId) {
+      const kept = await db._files.get(attachmentId);
+      if (kept) return kept.blob;
+      const row = await db.rows('attachments').get(attachmentId);
+      if (!row || typeof row.object_path !== 'string' || typeof row.list_id !== 'string') {
+        return undefined;
+      }
+      try {
+        const url = await remote.signedUrl(ATTACHMENTS_BUCKET, row.object_path, SIGNED_URL_TTL_SEC);
+        const response = await fetchImpl(url);
+        if (!response.ok) return undefined;
+        const blob = await response.blob();
+        await db._files.put({
+          id: attachmentId,
+          blob,
+          objectPath: row.object_path,
+          state: 'cached',
+          attempts: 0,
+          listId: row.list_id,
+        });
+        return blob;
+      } catch {
+        return undefined; // offline or gone: the screen shows a placeholder
+      }
+    },
     start() {
       if (resign) return;
       resign = leadership ? leadership(() => engine.start()) : (engine.start(), () => undefined);

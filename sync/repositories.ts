@@ -74,6 +74,23 @@ export function createRepositories(ctx: RepoContext) {
     return row;
   }
 
+  /**
+   * rw for writes that store blobs: a full device (QuotaExceededError) becomes
+   * QUOTA_EXCEEDED, so the screen can say so; text edits stay possible.
+   */
+  async function rwQuota<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
+    try {
+      return await rw(tables, fn);
+    } catch (error) {
+      const name = error instanceof Error ? error.name : '';
+      const inner = (error as { inner?: { name?: string } } | null)?.inner?.name;
+      if (name === 'QuotaExceededError' || inner === 'QuotaExceededError') {
+        throw new SyncError('QUOTA_EXCEEDED', 'This device is out of space');
+      }
+      throw error;
+    }
+  }
+
   function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
     return db.transaction('rw', [...tables.map((t) => db.table(t)), db._outbox], fn);
   }
@@ -411,7 +428,7 @@ export function createRepositories(ctx: RepoContext) {
         throw new ValidationError(checked.errors, code);
       }
       const id = ctx.newId();
-      await rw(['tasks', 'attachments', '_files'], async () => {
+      await rwQuota(['tasks', 'attachments', '_files'], async () => {
         const task = await live('tasks', taskId);
         const listId = String(task.list_id);
         const existing = await db.rows('attachments').where('task_id').equals(taskId).toArray();

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { liveRows, startDevice, type Device } from '../support/sync-client';
+import { liveRows, startDevice, waitFor, type Device } from '../support/sync-client';
 
 let stack: TestDevstack;
 const devices: Device[] = [];
@@ -227,5 +227,109 @@ describe('the table registry', () => {
       depth: row.depth,
     }));
     expect(server).toEqual(local);
+  });
+});
+
+describe('files and tabs', () => {
+  it('downloads an attachment once through a signed URL and keeps it for offline viewing', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 9, 8, 7]);
+    const id = await alice.sync.repos.attachments.add(
+      SEED.task(4),
+      new Blob([bytes], { type: 'application/pdf' }),
+      'report.pdf',
+    );
+    await alice.sync.engine.syncNow();
+
+    const bob = await device('bob@example.com');
+    await bob.sync.engine.syncNow();
+    expect(await bob.sync.db._files.get(id)).toBeUndefined();
+    const blob = await bob.sync.attachmentBlob(id);
+    expect(new Uint8Array(await (blob as Blob).arrayBuffer())).toEqual(bytes);
+    expect((await bob.sync.db._files.get(id))?.state).toBe('cached');
+    // Now without a server: the kept copy answers.
+    await bob.supabase.auth.signOut({ scope: 'local' });
+    const again = await bob.sync.attachmentBlob(id);
+    expect(new Uint8Array(await (again as Blob).arrayBuffer())).toEqual(bytes);
+  });
+
+  it('refuses files that are too large or of a wrong type before queueing', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    const big = new Blob([new Uint8Array(10 * 1024 * 1024 + 1)], { type: 'image/png' });
+    await expect(
+      alice.sync.repos.attachments.add(SEED.task(4), big, 'big.png'),
+    ).rejects.toMatchObject({
+      code: 'FILE_TOO_LARGE',
+    });
+    const html = new Blob(['<p>'], { type: 'text/html' });
+    await expect(
+      alice.sync.repos.attachments.add(SEED.task(4), html, 'x.html'),
+    ).rejects.toMatchObject({
+      code: 'FILE_TYPE',
+    });
+    expect(await alice.sync.pendingCount()).toBe(0);
+  });
+
+  it('lets one tab lead: the others only write, and one takes over when it closes', async () => {
+    const { createOutpostSync } = await import('../../sync/index');
+    const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
+    const { clientFor, signIn, switchableOnline } = await import('../support/sync-client');
+    const { FaultyNetwork } = await import('../support/faults');
+
+    // A lock with the Web Locks contract: one holder, the next waiter gets it on release.
+    const waiters: (() => void)[] = [];
+    let held = false;
+    const leadership = (onLeader: () => void) => {
+      let mine = false;
+      const grant = () => {
+        held = true;
+        mine = true;
+        onLeader();
+      };
+      if (held) waiters.push(grant);
+      else grant();
+      return () => {
+        if (!mine) return;
+        held = false;
+        waiters.shift()?.();
+      };
+    };
+    const indexedDb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const openTab = async () => {
+      const net = new FaultyNetwork();
+      const supabase = clientFor(stack, net.fetch);
+      await signIn(supabase, 'alice@example.com');
+      const sync = createOutpostSync({
+        supabase,
+        dbName: 'tabs',
+        indexedDb,
+        online: switchableOnline(true),
+        undoWindowMs: 0,
+        random: () => 0,
+        leadership,
+      });
+      sync.start();
+      return { sync, net, supabase };
+    };
+    // Opened one after the other: the first tab takes the lock.
+    const tabs = [await openTab(), await openTab()];
+    const [first, second] = tabs as [(typeof tabs)[0], (typeof tabs)[0]];
+    await first.sync.engine.syncNow();
+
+    const id = await second.sync.repos.tasks.create(SEED.list, { title: 'Written in tab 2' });
+    await waitFor(async () => (await serverRow('tasks', id)) !== undefined);
+    expect(second.net.count('/rest/v1/rpc/sync_push')).toBe(0);
+    expect(first.net.count('/rest/v1/rpc/sync_push')).toBeGreaterThanOrEqual(1);
+
+    await first.sync.stop();
+    const next = await second.sync.repos.tasks.create(SEED.list, { title: 'After tab 1 closed' });
+    await waitFor(async () => (await serverRow('tasks', next)) !== undefined);
+    expect(second.net.count('/rest/v1/rpc/sync_push')).toBeGreaterThanOrEqual(1);
+    for (const tab of tabs) {
+      await tab.sync.close();
+      await tab.supabase.removeAllChannels();
+    }
   });
 });
