@@ -230,6 +230,40 @@ describe('the table registry', () => {
   });
 });
 
+describe('live updates', () => {
+  it("shows another device's change without a manual sync (realtime wake-up), also after the socket drops", async () => {
+    const { clientFor, signIn } = await import('../support/sync-client');
+    const { cuttableWebSocket } = await import('../support/faults');
+    const sockets = cuttableWebSocket();
+    const bobClient = clientFor(stack, undefined, sockets.transport);
+    await signIn(bobClient, 'bob@example.com');
+    const alice = await device('alice@example.com');
+    const bob = await device('bob@example.com', { supabase: bobClient });
+    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    // Let bob's realtime subscription join before the change.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const started = performance.now();
+    await alice.sync.repos.tasks.update(SEED.task(7), { title: 'Seen live by bob' });
+    await waitFor(
+      async () => (await bob.sync.db.rows('tasks').get(SEED.task(7)))?.title === 'Seen live by bob',
+      5_000,
+    );
+    const liveMs = performance.now() - started;
+    expect(liveMs).toBeLessThan(3_000);
+
+    expect(sockets.cut()).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // realtime-js reconnects
+    await alice.sync.repos.tasks.update(SEED.task(7), { title: 'Seen after the reconnect' });
+    await waitFor(
+      async () =>
+        (await bob.sync.db.rows('tasks').get(SEED.task(7)))?.title === 'Seen after the reconnect',
+      8_000,
+    );
+    console.log(`live: alice's edit on bob's device in ${liveMs.toFixed(0)} ms`);
+  });
+});
+
 describe('files and tabs', () => {
   it('downloads an attachment once through a signed URL and keeps it for offline viewing', async () => {
     const alice = await device('alice@example.com');

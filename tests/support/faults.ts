@@ -1,7 +1,9 @@
 // Fault injection for sync tests: a fetch wrapper for supabase-js that can drop a request,
 // drop the response after the server applied it, duplicate, delay, answer 500/503/429 or an
 // expired-JWT 401 instead of the server, or be offline; scripted per path or at random from
-// a seeded PRNG. Counts what it forwarded and what fired, per path.
+// a seeded PRNG. Counts what it forwarded and what fired, per path. Plus a WebSocket class
+// for realtime whose sockets a test can cut.
+import WebSocket from 'ws';
 
 export const FAULTS = [
   'drop-request',
@@ -123,5 +125,25 @@ export class FaultyNetwork {
       default:
         return this.forward(request, path);
     }
+  };
+}
+
+/** A realtime transport whose open sockets can be cut at once (the server vanishing). */
+export function cuttableWebSocket(): { transport: typeof WebSocket; cut(): number } {
+  const open = new Set<WebSocket>();
+  class Cuttable extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols);
+      open.add(this);
+      this.on('close', () => open.delete(this));
+    }
+  }
+  return {
+    transport: Cuttable as unknown as typeof WebSocket,
+    cut() {
+      const n = open.size;
+      for (const socket of open) socket.terminate();
+      return n;
+    },
   };
 }

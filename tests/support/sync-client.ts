@@ -57,10 +57,14 @@ export interface DeviceOptions {
   random?: () => number;
 }
 
-export function clientFor(stack: TestDevstack, fetchImpl?: typeof fetch): SupabaseClient {
+export function clientFor(
+  stack: TestDevstack,
+  fetchImpl?: typeof fetch,
+  transport: typeof WebSocket = WebSocket,
+): SupabaseClient {
   return createClient<unknown>(stack.url, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    realtime: { transport: transport as unknown as typeof globalThis.WebSocket },
     ...(fetchImpl ? { global: { fetch: fetchImpl } } : {}),
   });
 }
