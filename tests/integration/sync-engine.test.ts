@@ -367,3 +367,56 @@ describe('files and tabs', () => {
     }
   });
 });
+
+describe('accounts', () => {
+  it('works without an account, then uploads everything on sign-up (claim)', async () => {
+    const local = await device(null);
+    expect((await local.sync.engine.syncNow()).phase).toBe('signed-out');
+    const listId = await local.sync.repos.lists.create({ name: 'Made offline', color: 'green' });
+    const taskId = await local.sync.repos.tasks.create(listId, { title: 'Before any account' });
+    expect((await local.sync.db.rows('lists').get(listId))?.created_by).toBe(
+      '00000000-0000-0000-0000-000000000000',
+    );
+
+    const email = `local-${Date.now()}@example.com`;
+    const { data, error } = await local.supabase.auth.signUp({ email, password: 'secret-123' });
+    expect(error).toBeNull();
+    const userId = data.user?.id ?? '';
+    await waitFor(async () => (await local.sync.pendingCount()) === 0);
+    await local.sync.engine.syncNow();
+
+    expect(await serverRow('lists', listId)).toMatchObject({
+      name: 'Made offline',
+      created_by: userId,
+    });
+    expect(await serverRow('tasks', taskId)).toMatchObject({
+      title: 'Before any account',
+      created_by: userId,
+    });
+    const memberships = await liveRows(local, 'memberships');
+    expect(memberships.filter((m) => m.list_id === listId)).toEqual([
+      expect.objectContaining({ user_id: userId, role: 'owner', _v: 1 }),
+    ]);
+
+    // The same user on another device sees it.
+    const other = await startDevice(stack, email, { password: 'secret-123' });
+    devices.push(other);
+    await other.sync.engine.syncNow();
+    expect((await liveRows(other, 'tasks')).map((t) => t.id)).toContain(taskId);
+  });
+
+  it('signs out only after a warning while changes are unsynced, then wipes the device', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    await alice.sync.repos.tasks.create(SEED.list, { title: 'Not yet synced' });
+    expect(await alice.sync.signOut()).toEqual({ signedOut: false, pending: 1 });
+    expect(await alice.sync.db.rows('tasks').count()).toBeGreaterThan(0);
+
+    expect(await alice.sync.signOut({ force: true })).toEqual({ signedOut: true, pending: 1 });
+    for (const spec of alice.sync.db.registry)
+      expect(await alice.sync.db.rows(spec.name).count()).toBe(0);
+    expect(await alice.sync.pendingCount()).toBe(0);
+    expect((await alice.supabase.auth.getSession()).data.session).toBeNull();
+  });
+});

@@ -53,6 +53,8 @@ export interface DeviceOptions {
   supabase?: SupabaseClient;
   /** Default 0 here: tests push deletes at once unless they test Undo. */
   undoWindowMs?: number;
+  /** Password of `email` (default: the demo accounts' `outpost-demo`). */
+  password?: string;
   /** Backoff jitter; default 0 here, so retries come at once. */
   random?: () => number;
 }
@@ -81,7 +83,7 @@ export async function startDevice(
   options: DeviceOptions = {},
 ): Promise<Device> {
   const supabase = options.supabase ?? clientFor(stack, options.fetch);
-  if (email && !options.supabase) await signIn(supabase, email);
+  if (email && !options.supabase) await signIn(supabase, email, options.password);
   return openDevice(supabase, options);
 }
 

@@ -64,8 +64,14 @@ export function serviceClient(): SupabaseClient {
   return createClient(env('SUPABASE_URL'), env('SUPABASE_SERVICE_ROLE_KEY'), clientOptions);
 }
 
-/** Parses a JSON body against a schema, or answers 400 VALIDATION_FAILED naming the field. */
-export async function readBody<T>(req: Request, schema: z.ZodType<T>): Promise<T | Response> {
+/**
+ * The input of a call: the query string of a GET, else the JSON body, checked against a
+ * schema; or a 400 VALIDATION_FAILED answer naming the field.
+ */
+export async function readInput<T>(req: Request, schema: z.ZodType<T>): Promise<T | Response> {
+  if (req.method === 'GET') {
+    return parse(Object.fromEntries(new URL(req.url).searchParams), schema);
+  }
   let raw: unknown;
   try {
     raw = await req.json();
@@ -109,4 +115,25 @@ const ERROR_STATUS: Record<string, number> = {
 export function serverError(error: unknown): Response {
   console.error(error);
   return fail(500, 'SERVER_ERROR', 'Something went wrong on the server. Try again.');
+}
+
+/**
+ * Serves a function the way all of Outpost's do: CORS preflight, the allowed methods, a
+ * signed-in caller, and anything unexpected as a 500 SERVER_ERROR without internals.
+ */
+export function serveAuthenticated(
+  methods: readonly string[],
+  handle: (req: Request, who: { user: User; client: SupabaseClient }) => Promise<Response>,
+): void {
+  Deno.serve(async (req) => {
+    const early = preflightOrMethod(req, methods);
+    if (early) return early;
+    try {
+      const who = await caller(req);
+      if (who instanceof Response) return who;
+      return await handle(req, who);
+    } catch (error) {
+      return serverError(error);
+    }
+  });
 }

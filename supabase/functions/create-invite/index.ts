@@ -1,10 +1,9 @@
 // create-invite (SPEC §7): an owner gets a link with a single-use token that makes its
 // holder an editor or viewer of the list; it expires after 7 days.
 import {
-  caller,
   json,
-  preflightOrMethod,
-  readBody,
+  readInput,
+  serveAuthenticated,
   serverError,
   serviceClient,
   sqlError,
@@ -19,31 +18,23 @@ function siteUrl(req: Request): string {
   return (Deno.env.get('SITE_URL') ?? req.headers.get('origin') ?? '').replace(/\/+$/, '');
 }
 
-Deno.serve(async (req) => {
-  const early = preflightOrMethod(req, ['POST']);
-  if (early) return early;
-  try {
-    const who = await caller(req);
-    if (who instanceof Response) return who;
-    const input = await readBody(req, Input);
-    if (input instanceof Response) return input;
+serveAuthenticated(['POST'], async (req, who) => {
+  const input = await readInput(req, Input);
+  if (input instanceof Response) return input;
 
-    const { data, error } = await serviceClient().rpc('invite_create', {
-      list: input.list_id,
-      invite_role: input.role,
-      by_user: who.user.id,
-    });
-    if (error) return serverError(error);
-    if (data.error) return sqlError(data);
-    return json({
-      url: `${siteUrl(req)}/invite/${data.token}`,
-      token: data.token,
-      invite_id: data.invite_id,
-      list_id: data.list_id,
-      role: data.role,
-      expires_at: data.expires_at,
-    });
-  } catch (error) {
-    return serverError(error);
-  }
+  const { data, error } = await serviceClient().rpc('invite_create', {
+    list: input.list_id,
+    invite_role: input.role,
+    by_user: who.user.id,
+  });
+  if (error) return serverError(error);
+  if (data.error) return sqlError(data);
+  return json({
+    url: `${siteUrl(req)}/invite/${data.token}`,
+    token: data.token,
+    invite_id: data.invite_id,
+    list_id: data.list_id,
+    role: data.role,
+    expires_at: data.expires_at,
+  });
 });

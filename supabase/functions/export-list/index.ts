@@ -4,12 +4,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 import {
-  caller,
   corsHeaders,
   fail,
   json,
-  parse,
-  preflightOrMethod,
+  readInput,
+  serveAuthenticated,
   serverError,
   uuid,
   z,
@@ -95,81 +94,59 @@ function fileName(listName: string, format: string): string {
   return `${base || 'list'}.${format}`;
 }
 
-async function input(req: Request) {
-  if (req.method === 'GET') {
-    const params = new URL(req.url).searchParams;
-    return parse(Object.fromEntries(params), Input);
-  }
-  let raw: unknown;
-  try {
-    raw = await req.json();
-  } catch {
-    return fail(400, 'VALIDATION_FAILED', 'The request body must be JSON.');
-  }
-  return parse(raw, Input);
-}
+serveAuthenticated(['GET', 'POST'], async (req, who) => {
+  const wanted = await readInput(req, Input);
+  if (wanted instanceof Response) return wanted;
 
-Deno.serve(async (req) => {
-  const early = preflightOrMethod(req, ['GET', 'POST']);
-  if (early) return early;
-  try {
-    const who = await caller(req);
-    if (who instanceof Response) return who;
-    const wanted = await input(req);
-    if (wanted instanceof Response) return wanted;
+  const { data: list, error } = await who.client
+    .from('lists')
+    .select('id, name, color, created_at, updated_at')
+    .eq('id', wanted.list_id)
+    .is('deleted_at', null)
+    .maybeSingle();
+  if (error) return serverError(error);
+  if (!list) return fail(404, 'NOT_FOUND', 'This list does not exist or you are not a member.');
 
-    const { data: list, error } = await who.client
-      .from('lists')
-      .select('id, name, color, created_at, updated_at')
-      .eq('id', wanted.list_id)
-      .is('deleted_at', null)
-      .maybeSingle();
-    if (error) return serverError(error);
-    if (!list) return fail(404, 'NOT_FOUND', 'This list does not exist or you are not a member.');
+  const [tasks, members, comments] = await Promise.all([
+    allRows(who.client, 'tasks', 'list_id', list.id, 'position'),
+    allRows(who.client, 'memberships', 'list_id', list.id, 'created_at'),
+    allRows(who.client, 'comments', 'list_id', list.id, 'created_at'),
+  ]);
+  const userIds = [...new Set(members.map((m) => String(m.user_id)))];
+  const { data: profiles, error: profileError } = await who.client
+    .from('profiles')
+    .select('id, display_name')
+    .in('id', userIds);
+  if (profileError) return serverError(profileError);
+  const names = new Map((profiles ?? []).map((p) => [String(p.id), String(p.display_name)]));
 
-    const [tasks, members, comments] = await Promise.all([
-      allRows(who.client, 'tasks', 'list_id', list.id, 'position'),
-      allRows(who.client, 'memberships', 'list_id', list.id, 'created_at'),
-      allRows(who.client, 'comments', 'list_id', list.id, 'created_at'),
-    ]);
-    const userIds = [...new Set(members.map((m) => String(m.user_id)))];
-    const { data: profiles, error: profileError } = await who.client
-      .from('profiles')
-      .select('id, display_name')
-      .in('id', userIds);
-    if (profileError) return serverError(profileError);
-    const names = new Map((profiles ?? []).map((p) => [String(p.id), String(p.display_name)]));
-
-    const disposition = `attachment; filename="${fileName(String(list.name), wanted.format)}"`;
-    if (wanted.format === 'csv') {
-      return new Response(toCsv(tasks, names), {
-        headers: {
-          ...corsHeaders,
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': disposition,
-        },
-      });
-    }
-    const byTask = new Map<string, Row[]>();
-    for (const comment of comments) {
-      const key = String(comment.task_id);
-      byTask.set(key, [...(byTask.get(key) ?? []), comment]);
-    }
-    return json(
-      {
-        exported_at: new Date().toISOString(),
-        list,
-        members: members.map((m) => ({
-          user_id: m.user_id,
-          role: m.role,
-          display_name: names.get(String(m.user_id)) ?? null,
-        })),
-        tasks: tasks.map((task) => ({ ...task, comments: byTask.get(String(task.id)) ?? [] })),
+  const disposition = `attachment; filename="${fileName(String(list.name), wanted.format)}"`;
+  if (wanted.format === 'csv') {
+    return new Response(toCsv(tasks, names), {
+      headers: {
+        ...corsHeaders,
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': disposition,
       },
-      200,
-      { 'Content-Disposition': disposition },
-    );
-  } catch (error) {
-    return serverError(error);
+    });
   }
+  const byTask = new Map<string, Row[]>();
+  for (const comment of comments) {
+    const key = String(comment.task_id);
+    byTask.set(key, [...(byTask.get(key) ?? []), comment]);
+  }
+  return json(
+    {
+      exported_at: new Date().toISOString(),
+      list,
+      members: members.map((m) => ({
+        user_id: m.user_id,
+        role: m.role,
+        display_name: names.get(String(m.user_id)) ?? null,
+      })),
+      tasks: tasks.map((task) => ({ ...task, comments: byTask.get(String(task.id)) ?? [] })),
+    },
+    200,
+    { 'Content-Disposition': disposition },
+  );
 });
