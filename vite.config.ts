@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Port for `vite preview`; e2e tests and `npm start` serve the production build here. */
 const DEFAULT_PREVIEW_PORT = 4173;
@@ -16,8 +17,66 @@ function previewPort(): number {
   return port;
 }
 
+/** The light UI's background (index.html's light theme-color); the dark one is #14171c. */
+const LIGHT_BACKGROUND = '#f6f7f9';
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      // Our own worker (src/sw.ts) and an update prompt: an update never reloads a page with
+      // unsynced edits behind the user's back (no autoUpdate, no unconditional skipWaiting).
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      // No service worker in dev: it would serve stale modules across reloads.
+      devOptions: { enabled: false },
+      injectManifest: {
+        // html must be precached, or the navigation fallback to index.html fails.
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+      },
+      includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
+      manifest: {
+        id: '/',
+        name: 'Outpost — shared task lists',
+        short_name: 'Outpost',
+        description:
+          'Offline-first shared task lists: everything works with no signal and syncs when it can.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: LIGHT_BACKGROUND,
+        background_color: LIGHT_BACKGROUND,
+        icons: [
+          { src: 'pwa-64x64.png', sizes: '64x64', type: 'image/png' },
+          { src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          {
+            src: 'maskable-icon-512x512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+        shortcuts: [
+          {
+            name: 'New task',
+            short_name: 'New task',
+            url: '/lists?new=task',
+            icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+          },
+          {
+            name: 'Lists',
+            short_name: 'Lists',
+            url: '/lists',
+            icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+          },
+        ],
+      },
+    }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from '@/app/app';
+import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
+import { registerServiceWorker } from '@/lib/pwa/service-worker';
 
 const container = document.getElementById('root');
 if (!container) {
@@ -11,5 +13,8 @@ if (!container) {
 createRoot(container).render(
   <StrictMode>
     <App />
+    <ServiceWorkerNotices />
   </StrictMode>,
 );
+
+registerServiceWorker();

@@ -1,0 +1,76 @@
+// Outpost's service worker (vite-plugin-pwa injectManifest): precaches the app shell so the
+// app starts with no network, serves every in-app navigation from it, and keeps fetched
+// attachment files for a while. It never activates itself: the page asks (SKIP_WAITING)
+// after the user chose "Reload" and the sync engine has flushed (registerType 'prompt').
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import type { WorkboxPlugin } from 'workbox-core/types';
+import { ExpirationPlugin } from 'workbox-expiration';
+import {
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+  type PrecacheEntry,
+} from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+
+// The few parts of ServiceWorkerGlobalScope used here (the DOM lib of this project has no
+// worker types, and mixing both libs in one program conflicts).
+declare const self: {
+  __WB_MANIFEST: (PrecacheEntry | string)[];
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  skipWaiting(): Promise<void>;
+};
+
+/** Paths the API owns: a navigation there must reach the server, never the app shell. */
+export const API_PATH_DENYLIST = [
+  /^\/auth\//,
+  /^\/rest\//,
+  /^\/storage\//,
+  /^\/functions\//,
+  /^\/realtime\//,
+];
+
+/** How long fetched attachment files stay cached (s), and how many at most. */
+const ATTACHMENT_CACHE_MAX_AGE_SEC = 7 * 24 * 60 * 60;
+const ATTACHMENT_CACHE_MAX_ENTRIES = 200;
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: API_PATH_DENYLIST }),
+);
+
+// Signed attachment URLs carry a short-lived token in the query: the cache key drops it, so
+// the same object is served from cache after its URL was re-signed.
+registerRoute(
+  ({ url }) => url.pathname.includes('/storage/v1/object/sign/attachments/'),
+  new CacheFirst({
+    cacheName: 'outpost-attachments',
+    plugins: [
+      {
+        cacheKeyWillBeUsed: ({ request }) =>
+          Promise.resolve(request.url.split('?')[0] ?? request.url),
+      },
+      // Workbox's plugin classes declare optional methods as `T | undefined`, which
+      // exactOptionalPropertyTypes rejects; they are valid plugins.
+      new CacheableResponsePlugin({ statuses: [200] }) as WorkboxPlugin,
+      new ExpirationPlugin({
+        maxAgeSeconds: ATTACHMENT_CACHE_MAX_AGE_SEC,
+        maxEntries: ATTACHMENT_CACHE_MAX_ENTRIES,
+        purgeOnQuotaError: true,
+      }) as WorkboxPlugin,
+    ],
+  }),
+);
+
+self.addEventListener('message', (event) => {
+  if (
+    typeof event.data === 'object' &&
+    event.data !== null &&
+    (event.data as { type?: unknown }).type === 'SKIP_WAITING'
+  ) {
+    void self.skipWaiting();
+  }
+});
