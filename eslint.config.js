@@ -66,7 +66,15 @@ const importBoundaries = [
 ];
 
 export default defineConfig([
-  globalIgnores(['dist', 'dev-dist', 'node_modules', '.devstack', 'coverage', '.tmp']),
+  globalIgnores([
+    'dist',
+    'dev-dist',
+    'node_modules',
+    '.devstack',
+    'coverage',
+    '.tmp',
+    'playwright-report',
+  ]),
   // Edge functions are Deno code with their own import maps: `deno lint` and `deno check`
   // cover them (scripts/deno-functions.mjs, run by `npm run lint` and `npm run typecheck`).
   globalIgnores(['supabase/functions']),
