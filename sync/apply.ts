@@ -23,18 +23,26 @@ function rebase(
 }
 
 /**
- * Writes a server row locally unless the device already has that version (or newer);
- * `force` writes it anyway (reverting a rejected change). Queued changes stay on top.
+ * When a server row replaces the device's copy:
+ * - `newer` (pull): only a higher version than the device's `_v`;
+ * - `ack` (a push result): the same version too, because the device's copy of that version
+ *   may still carry the fields of the entry just acknowledged (laid on top by an earlier
+ *   rebase) and must now show the server's own values;
+ * - `force` (a refused change): always, reverting the device's copy.
  */
+export type ApplyMode = 'newer' | 'ack' | 'force';
+
+/** Writes a server row locally per `mode`; fields still queued on the device stay on top. */
 export async function applyServerRow(
   db: SyncDatabase,
   table: string,
   row: ServerRow,
-  force = false,
+  mode: ApplyMode = 'newer',
 ): Promise<void> {
   const rows = db.rows(table);
   const local = await rows.get(row.id);
-  if (!force && local && local._v >= row.version) return;
+  if (local && mode === 'newer' && local._v >= row.version) return;
+  if (local && mode === 'ack' && local._v > row.version) return;
   const pending = await db._outbox.where('[table+rowId]').equals([table, row.id]).sortBy('seq');
   const base: LocalRow = { ...row, _v: row.version };
   await rows.put(pending.length ? rebase(base, pending, local?.deleted_at) : base);

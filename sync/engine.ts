@@ -372,7 +372,7 @@ export class SyncEngine {
         await db._outbox.delete(entry.seq);
         const code = codeForSqlState(result.code);
         if (result.status === 'applied' || code === 'DUPLICATE') {
-          if (result.row) await applyServerRow(db, entry.table, result.row);
+          if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
           continue;
         }
@@ -394,7 +394,7 @@ export class SyncEngine {
           await unhideChildren(db, entry.table, entry.rowId, deletedAt);
         }
         if (result.row) {
-          await applyServerRow(db, entry.table, result.row, true);
+          await applyServerRow(db, entry.table, result.row, 'force');
         } else {
           // Gone or never allowed: nothing of it stays on the device.
           await db.rows(entry.table).delete(entry.rowId);

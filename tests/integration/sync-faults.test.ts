@@ -92,6 +92,44 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     );
   });
 
+  it("shows the server's values once replayed entries are acknowledged (same version)", async () => {
+    // Two of bob's patches to one row are applied but both answers are lost; alice then
+    // changes the same field. The replays come back with alice's row; bob must show it, not
+    // his own value laid on top by the first acknowledgement's rebase.
+    const net = new FaultyNetwork();
+    const bob = await device('bob@example.com', { fetch: net.fetch, random: () => 0.99 });
+    const alice = await device('alice@example.com');
+    await Promise.all([bob.sync.engine.syncNow(), alice.sync.engine.syncNow()]);
+    const taskId = SEED.task(13);
+
+    net.script(PUSH, 'drop-response', 'drop-response');
+    await bob.sync.repos.tasks.update(taskId, { title: 'Bob title' });
+    await waitFor(() => net.fired.get('drop-response') === 1);
+    bob.online.set(false);
+    await bob.sync.repos.tasks.update(taskId, { notes: 'Bob notes' });
+    expect(await bob.sync.db._outbox.count()).toBe(2);
+    bob.online.set(true);
+    await waitFor(() => net.fired.get('drop-response') === 2);
+    bob.online.set(false);
+
+    await alice.sync.engine.syncNow();
+    await alice.sync.repos.tasks.update(taskId, { notes: 'Alice notes, later' });
+    await alice.sync.engine.syncNow();
+
+    bob.online.set(true);
+    await settled(bob);
+    const server = await stack.db.query<{ title: string; notes: string; version: number }>(
+      'select title, notes, version from public.tasks where id = $1',
+      [taskId],
+    );
+    expect(server.rows[0]).toMatchObject({ title: 'Bob title', notes: 'Alice notes, later' });
+    expect(await bob.sync.db.rows('tasks').get(taskId)).toMatchObject({
+      title: 'Bob title',
+      notes: 'Alice notes, later',
+      _v: Number(server.rows[0]?.version),
+    });
+  });
+
   it('keeps queueing through an expired token: one refresh, then on', async () => {
     const net = new FaultyNetwork();
     const alice = await device('alice@example.com', { fetch: net.fetch });
