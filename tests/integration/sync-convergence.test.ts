@@ -209,8 +209,24 @@ async function runSchedule(seed: number): Promise<void> {
       problems.push(`${user.name}: not settled (${status.phase}, ${status.pending} pending)`);
     }
     // I2: the device holds exactly what the server lets this user see.
-    const diff = diffViews(await serverView(stack.db, user.id), await deviceView(device));
+    const server = await serverView(stack.db, user.id);
+    const diff = diffViews(server, await deviceView(device));
     problems.push(...diff.slice(0, 10).map((d) => `${user.name}: ${d}`));
+    // For a diverged row, what the device holds and what it was told, to debug from the log.
+    for (const line of diff.slice(0, 3)) {
+      const key = /(\w+)\/([0-9a-f-]{36})/.exec(line);
+      if (!key) continue;
+      const [, table = '', id = ''] = key;
+      const local = await device.sync.db.rows(table).get(id);
+      const parentId = typeof local?.task_id === 'string' ? local.task_id : undefined;
+      const parent = parentId ? await device.sync.db.rows('tasks').get(parentId) : undefined;
+      const rejections = await device.sync.db._rejections
+        .filter((r) => r.rowId === id || r.rowId === parentId)
+        .toArray();
+      problems.push(
+        `  ${table}/${id}: server ${JSON.stringify(server.get(`${table}/${id}`))}; device ${JSON.stringify(local)}; parent on device ${JSON.stringify(parent)}; rejections ${JSON.stringify(rejections)}`,
+      );
+    }
   }
   // I1: every acknowledged write reached the server (a created row exists, a patched value
   // appears in the row's history) or its refusal is on the writing device.
