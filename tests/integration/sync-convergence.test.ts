@@ -259,7 +259,15 @@ describe('randomised convergence under faults (I1, I2)', () => {
     `converges in ${SCHEDULES} seeded schedules`,
     async () => {
       const started = performance.now();
-      for (let i = 0; i < SCHEDULES; i++) await runSchedule(FIRST_SEED + i);
+      for (let i = 0; i < SCHEDULES; i++) {
+        await runSchedule(FIRST_SEED + i);
+        // Long runs report progress, so a run cut short still says how far it got.
+        if ((i + 1) % 100 === 0 && i + 1 < SCHEDULES) {
+          console.log(
+            `convergence: ${i + 1} schedules passed so far (last seed ${FIRST_SEED + i})`,
+          );
+        }
+      }
       const seconds = (performance.now() - started) / 1000;
       const fired = new Map<string, number>();
       for (const user of users) {
