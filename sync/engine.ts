@@ -296,7 +296,29 @@ export class SyncEngine {
   }
 
   /** The next batch: ≤ 500 mutations, ≤ 1 MiB, in seq order, stopping at a delete still in its undo window. */
+  /**
+   * Takes the next batch and freezes it (sent = 1) in ONE transaction: a write that lands in
+   * between could otherwise coalesce into an entry after we read it, and what it added would
+   * be acknowledged without ever being sent (a lost write).
+   */
   private async nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+    const { db } = this.options;
+    return db.transaction('rw', db._outbox, async () => {
+      const batch = await this.readBatch();
+      const seqs = batch.entries.map((e) => e.seq).filter((s): s is number => s !== undefined);
+      // Once taken, an entry is frozen: the server may apply it even if we never hear back.
+      await db._outbox
+        .where('seq')
+        .anyOf(seqs)
+        .modify((entry) => {
+          entry.sent = 1;
+          entry.attempts += 1;
+        });
+      return batch;
+    });
+  }
+
+  private async readBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
     const { db, clock } = this.options;
     const undoWindowMs = this.options.undoWindowMs ?? UNDO_WINDOW_MS;
     const entries: OutboxEntry[] = [];
@@ -336,15 +358,6 @@ export class SyncEngine {
         return;
       }
       await this.uploadFiles(entries);
-      const seqs = entries.map((e) => e.seq).filter((s): s is number => s !== undefined);
-      // Once sent, an entry is frozen: the server may apply it even if we never hear back.
-      await db._outbox
-        .where('seq')
-        .anyOf(seqs)
-        .modify((entry) => {
-          entry.sent = 1;
-          entry.attempts += 1;
-        });
       const mutations: WireMutation[] = entries.map((e) => ({
         seq: e.seq ?? 0,
         table: e.table,
