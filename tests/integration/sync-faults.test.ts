@@ -130,6 +130,49 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     });
   });
 
+  it('never acknowledges a change that joined an entry after the batch was taken', async () => {
+    // The push batch [attachment insert, task patch] waits on the upload; meanwhile the task
+    // is deleted. The delete must go to the server, not fold into the patch being sent.
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let uploading = false;
+    const held: typeof fetch = async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/storage/v1/object/attachments/')) {
+        uploading = true;
+        await gate;
+      }
+      return fetch(input, init);
+    };
+    const alice = await device('alice@example.com', { fetch: held });
+    await alice.sync.engine.syncNow();
+    const taskId = await alice.sync.repos.tasks.create(SEED.list, { title: 'Soon deleted' });
+    const commentId = await alice.sync.repos.comments.create(taskId, 'Goes with its task');
+    await alice.sync.engine.syncNow();
+
+    alice.online.set(false);
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 9])], { type: 'image/png' });
+    await alice.sync.repos.attachments.add(taskId, png, 'a.png');
+    await alice.sync.repos.tasks.update(taskId, { title: 'Patched, then deleted' });
+    alice.online.set(true);
+    await waitFor(() => uploading);
+    await alice.sync.repos.tasks.delete(taskId);
+    release();
+    await settled(alice);
+
+    const { rows } = await stack.db.query<{ deleted_at: unknown }>(
+      'select deleted_at from public.tasks where id = $1',
+      [taskId],
+    );
+    expect(rows[0]?.deleted_at).toBeTruthy();
+    const comment = await stack.db.query<{ deleted_at: unknown }>(
+      'select deleted_at from public.comments where id = $1',
+      [commentId],
+    );
+    expect(comment.rows[0]?.deleted_at).toBeTruthy();
+    expect((await alice.sync.db.rows('tasks').get(taskId))?.deleted_at).toBeTruthy();
+  });
+
   it('keeps queueing through an expired token: one refresh, then on', async () => {
     const net = new FaultyNetwork();
     const alice = await device('alice@example.com', { fetch: net.fetch });
