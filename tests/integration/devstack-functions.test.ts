@@ -2,9 +2,18 @@
 // real Deno workers (create-invite, accept-invite, export-list) with every error code, the
 // gateway's JWT check, unknown functions, and no Deno process left after stop(). Both engines.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+import { Hono } from 'hono';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { DevstackContext } from '../../devstack/context';
+import { functionsRoutes } from '../../devstack/functions/routes';
+import { createKeys, DEMO_JWT_SECRET } from '../../devstack/keys';
 
 import { ENGINE_KINDS } from '../support/database';
 import {
@@ -14,10 +23,10 @@ import {
   type TestDevstack,
 } from '../support/devstack';
 
-/** The body and status of a function call, error or not. */
 /** expect.stringContaining, typed (vitest declares it as returning any). */
 const stringContaining = (text: string): unknown => expect.stringContaining(text) as unknown;
 
+/** The body and status of a function call, error or not. */
 async function call(
   client: SupabaseClient,
   name: string,
@@ -41,15 +50,20 @@ async function call(
   return { status, body: data, headers: response?.headers };
 }
 
-/** Deno worker processes of the devstack that are alive now. */
-function denoWorkers(): number {
+/** Deno worker processes of the devstack (running `pattern`) that are alive now. */
+function denoWorkers(pattern = 'deno-bootstrap.js'): number {
+  return denoPids(pattern).length;
+}
+
+function denoPids(pattern: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', 'deno-bootstrap.js'], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
       .trim()
       .split('\n')
-      .filter(Boolean).length;
+      .filter(Boolean)
+      .map(Number);
   } catch {
-    return 0; // pgrep exits 1 when nothing matches
+    return []; // pgrep exits 1 when nothing matches
   }
 }
 
@@ -253,6 +267,26 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     });
     expect(garbage.status).toBe(401);
     expect(await garbage.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT' });
+    const notBearer = await fetch(url, {
+      method: 'POST',
+      headers: { apikey: stack.anonKey, Authorization: 'Basic YWxpY2U6c2VjcmV0' },
+    });
+    expect(notBearer.status).toBe(401);
+    expect(await notBearer.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT_FORMAT' });
+    const expiredToken = await new SignJWT({ role: 'authenticated', sub: SEED.alice })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(new TextEncoder().encode(DEMO_JWT_SECRET));
+    const expired = await fetch(url, {
+      method: 'POST',
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${expiredToken}` },
+    });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toEqual({
+      code: 'UNAUTHORIZED_INVALID_JWT',
+      message: 'JWT expired',
+    });
 
     // The anon key is a valid JWT: the gateway lets it through and the function says who is
     // missing (no user), as on hosted.
@@ -288,5 +322,116 @@ describe('edge function workers', () => {
     expect(denoWorkers()).toBe(before + 2);
     await stack.stop();
     expect(denoWorkers()).toBe(before);
+  });
+});
+
+describe('edge function workers: boot failures, crashes and restarts', () => {
+  // The real routes over a throwaway functions folder, so broken functions can be made.
+  const dir = mkdtempSync(join(tmpdir(), 'outpost-functions-'));
+  const stops: (() => Promise<void> | void)[] = [];
+  let app: Hono;
+  let auth: Record<string, string>;
+
+  function writeFunction(name: string, source: string): void {
+    mkdirSync(join(dir, name), { recursive: true });
+    writeFileSync(join(dir, name, 'index.ts'), source);
+  }
+
+  beforeAll(async () => {
+    const keys = await createKeys();
+    const ctx: DevstackContext = {
+      db: undefined as never, // the functions service never touches the database
+      keys,
+      settings: { accessTokenTtlSec: 3600, storageDir: dir, functionsDir: dir },
+      url: () => 'http://127.0.0.1:1',
+      onStop: (fn) => stops.push(fn),
+    };
+    app = new Hono().route('/functions/v1', functionsRoutes(ctx));
+    auth = { Authorization: `Bearer ${keys.anonKey}` };
+    writeFunction(
+      'echo',
+      `Deno.serve(async (req) => {
+        const url = new URL(req.url);
+        if (url.pathname.endsWith('/exit')) Deno.exit(3);
+        return Response.json({
+          method: req.method,
+          path: url.pathname,
+          query: url.search,
+          body: await req.text(),
+          header: req.headers.get('x-test'),
+          pid: Deno.pid,
+          url: Deno.env.get('SUPABASE_URL'),
+        });
+      });`,
+    );
+    writeFunction('broken', `throw new Error('broken on purpose');\n`);
+  });
+  afterAll(async () => {
+    for (const stop of stops) await stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('proxies method, sub-path, query, headers and body; hands the function its env', async () => {
+    const res = await app.request('/functions/v1/echo/sub/path?x=1', {
+      method: 'PUT',
+      headers: { ...auth, 'x-test': 'yes' },
+      body: 'payload',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      method: 'PUT',
+      path: '/echo/sub/path',
+      query: '?x=1',
+      body: 'payload',
+      header: 'yes',
+      url: 'http://127.0.0.1:1',
+    });
+  });
+
+  it('answers a crash mid-request with a relay error; the next call runs a fresh worker', async () => {
+    const first = (await (await app.request('/functions/v1/echo', { headers: auth })).json()) as {
+      pid: number;
+    };
+    const crashed = await app.request('/functions/v1/echo/exit', { headers: auth });
+    expect(crashed.status).toBe(502);
+    expect(crashed.headers.get('x-relay-error')).toBe('true');
+    expect(await crashed.json()).toMatchObject({ code: 'WORKER_ERROR' });
+    const again = await app.request('/functions/v1/echo', { headers: auth });
+    expect(again.status).toBe(200);
+    const second = (await again.json()) as { pid: number };
+    expect(second.pid).not.toBe(first.pid);
+    expect(denoPids(join(dir, 'echo'))).toEqual([second.pid]);
+  });
+
+  it('restarts a worker that was killed between calls', async () => {
+    const [pid] = denoPids(join(dir, 'echo'));
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid ?? 0, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const res = await app.request('/functions/v1/echo', { headers: auth });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { pid: number }).pid).not.toBe(pid);
+  });
+
+  it('answers a function that fails to boot with 503 BOOT_ERROR, and retries it next call', async () => {
+    const res = await app.request('/functions/v1/broken', { method: 'POST', headers: auth });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('x-relay-error')).toBe('true');
+    expect(await res.json()).toEqual({
+      code: 'BOOT_ERROR',
+      message: 'Function failed to start (please check logs)',
+    });
+    expect(denoWorkers(join(dir, 'broken'))).toBe(0);
+
+    writeFunction('broken', `Deno.serve(() => new Response('fixed'));\n`);
+    const fixed = await app.request('/functions/v1/broken', { method: 'POST', headers: auth });
+    expect(fixed.status).toBe(200);
+    expect(await fixed.text()).toBe('fixed');
+  });
+
+  it('stops every worker it started', async () => {
+    expect(denoWorkers(dir)).toBe(2);
+    for (const stop of stops.splice(0)) await stop();
+    expect(denoWorkers(dir)).toBe(0);
   });
 });
