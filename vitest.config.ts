@@ -1,27 +1,47 @@
-// Kept apart from vite.config.ts so app build plugins (later the PWA plugin) never run in tests.
+// Kept apart from vite.config.ts so app build plugins (the PWA plugin) never run in tests.
+// Two projects: Node for the sync library, the devstack and the integration suites; jsdom
+// (with fake-indexeddb) for the React app's component tests.
 import { fileURLToPath } from 'node:url';
 
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // Compiles the .tsx components that unit tests import.
+  define: { __APP_VERSION__: JSON.stringify('0.0.0-test'), __BUILD_TIME__: JSON.stringify('') },
+  // Compiles the .tsx components that tests import.
   plugins: [react()],
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: {
+      '@sync': fileURLToPath(new URL('./sync', import.meta.url)),
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+    },
   },
   test: {
-    include: [
-      'src/**/*.test.{ts,tsx}',
-      'sync/**/*.test.ts',
-      'devstack/**/*.test.ts',
-      'tests/integration/**/*.test.ts',
-    ],
-    environment: 'node',
     // Integration tests start Postgres clusters and the devstack, which take seconds.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Child processes rather than worker threads: tests spawn Postgres and use native modules.
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['sync/**/*.test.ts', 'devstack/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['src/testing/setup-dom.ts'],
+          globalSetup: ['src/testing/global-devstack.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
   },
 });

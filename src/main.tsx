@@ -1,19 +1,41 @@
+// Entry point: the app's single instances, then the first render. Nothing here waits on the
+// network: the screens read the device's database and the engine syncs in the background.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
+import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
-import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
-import { registerServiceWorker } from '@/lib/pwa/service-worker';
+import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
+import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
+import type { AppServices } from '@/lib/services';
+import { createAppSupabase } from '@/lib/supabase';
 
 const container = document.getElementById('root');
 if (!container) {
   throw new Error('index.html is missing the #root element');
 }
 
+listenForInstallPrompt();
+
+const supabase = createAppSupabase();
+const online = browserOnline();
+const sync = createOutpostSync({ supabase, online });
+const services: AppServices = {
+  supabase,
+  sync,
+  online,
+  now: () => Date.now(),
+  origin: window.location.origin,
+};
+sync.start();
+
+// "Reload" into a new version only after the engine has finished (and persisted) any push
+// in flight; everything queued is in IndexedDB already and survives the reload.
+setBeforeReload(() => sync.stop());
+
 createRoot(container).render(
   <StrictMode>
-    <App />
-    <ServiceWorkerNotices />
+    <App services={services} />
   </StrictMode>,
 );
 

@@ -14,6 +14,7 @@ import {
 } from './engine';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
+import { joinListPresence, type PresenceMeta, type PresencePeer } from './presence';
 import { supabaseRemote, type Remote } from './remote';
 import { createRepositories, type Repositories } from './repositories';
 
@@ -54,6 +55,10 @@ export interface OutpostSync {
    * Resolves to undefined when it is neither here nor reachable.
    */
   attachmentBlob(attachmentId: string): Promise<Blob | undefined>;
+  /** Removes one entry from the log of rejected changes (the user has read it). */
+  dismissRejection(id: number): Promise<void>;
+  /** Empties the log of rejected changes. */
+  clearRejections(): Promise<void>;
   /** Starts syncing (after leadership is granted). */
   start(): void;
   /** Stops syncing; the database stays open. */
@@ -63,6 +68,11 @@ export interface OutpostSync {
    * nothing and returns their count so the UI can warn first.
    */
   signOut(options?: { force?: boolean }): Promise<{ signedOut: boolean; pending: number }>;
+  /**
+   * Joins the presence channel of a list as `me`; `onChange` gets everyone viewing it
+   * (including `me`). Returns a function that leaves. Nothing happens while offline.
+   */
+  presence(listId: string, me: PresenceMeta, onChange: (peers: PresencePeer[]) => void): () => void;
   /** Closes the database (tests). */
   close(): Promise<void>;
 }
@@ -133,9 +143,12 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const newId = options.newId ?? (() => crypto.randomUUID());
   const remote = options.remote ?? supabaseRemote(options.supabase);
   let userId = LOCAL_USER_ID;
-  void db.getMeta<string>('userId').then((id) => {
-    if (id) userId = id;
-  });
+  // Closing the database before this read finishes (a quick test, a sign-out) is fine.
+  db.getMeta<string>('userId')
+    .then((id) => {
+      if (id) userId = id;
+    })
+    .catch(() => undefined);
   const engine = new SyncEngine({
     db,
     remote,
@@ -151,9 +164,12 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const stopAuthWatch = remote.onAuthChange((id) => {
     if (id) userId = id;
   });
-  void remote.userId().then((id) => {
-    if (id) userId = id;
-  });
+  remote
+    .userId()
+    .then((id) => {
+      if (id) userId = id;
+    })
+    .catch(() => undefined);
   const leadership = options.leadership ?? webLocksLeadership(dbName);
   let resign: (() => void) | undefined;
 
@@ -187,6 +203,12 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
         return undefined; // offline or gone: the screen shows a placeholder
       }
     },
+    async dismissRejection(id) {
+      await db._rejections.delete(id);
+    },
+    async clearRejections() {
+      await db._rejections.clear();
+    },
     start() {
       if (resign) return;
       resign = leadership ? leadership(() => engine.start()) : (engine.start(), () => undefined);
@@ -207,6 +229,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       userId = LOCAL_USER_ID;
       return { signedOut: true, pending };
     },
+    presence(listId, me, onChange) {
+      return joinListPresence(options.supabase, listId, me, onChange, () => clock.now());
+    },
     async close() {
       stopAuthWatch();
       await sync.stop();
@@ -219,7 +244,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
 export { SyncDatabase } from './db';
 export { LOCAL_USER_ID, SyncEngine } from './engine';
 export type { Clock, OnlineSignal } from './engine';
-export { SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
+export { isSyncError, SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
+export type { FieldErrors } from './schema';
 export type { SyncPhase, SyncStatus } from './status';
 export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
 export type { LocalRow, OutboxEntry, Rejection } from './registry';
+export type { PresenceMeta, PresencePeer } from './presence';

@@ -1,10 +1,20 @@
-import './app.css';
+// The app: its services (one supabase client, one sync library), the session, the router.
+import { useState } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 
-export function App() {
+import { ServicesProvider, type AppServices } from '@/lib/services';
+import { SessionProvider } from '@/lib/session';
+
+import './app.css';
+import { routes } from './routes';
+
+export function App({ services }: { services: AppServices }) {
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <main className="landing">
-      <h1 className="landing__title">Outpost — offline-first shared task lists</h1>
-      <p className="landing__status">Outpost is under construction. Check back soon.</p>
-    </main>
+    <ServicesProvider services={services}>
+      <SessionProvider>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </ServicesProvider>
   );
 }

@@ -1,0 +1,132 @@
+// The frame around every screen: skip link, header (brand, navigation, sync status), the
+// screen, and the app-wide overlays (toasts, service-worker notices, install card, the
+// shortcuts dialog). On navigation, focus moves to the new screen's heading.
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+
+import { InstallCard } from '@/components/pwa/install-card';
+import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
+import { RejectionToasts } from '@/components/sync/rejection-toasts';
+import { SyncStatus } from '@/components/sync/sync-status';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Toaster } from '@/components/ui/toaster';
+import { useShortcut } from '@/hooks/use-shortcut';
+import { useSession } from '@/lib/session';
+
+export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
+  ['n', 'New task (in a list) or new list'],
+  ['/', 'Search tasks'],
+  ['j / k', 'Next / previous task'],
+  ['x', 'Select the focused task'],
+  ['Alt + ↑ / ↓', 'Move the focused task up or down'],
+  ['g then l', 'Go to lists'],
+  ['g then s', 'Go to settings'],
+  ['?', 'Show these shortcuts'],
+];
+
+/** Puts focus on the screen's main heading after a navigation (not on the first load). */
+function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
+  const location = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    // Screens may render their heading a frame later (lazy routes, liveQuery).
+    const timer = setTimeout(() => {
+      const root = main.current;
+      if (!root || root.contains(document.activeElement)) return;
+      const heading = root.querySelector<HTMLElement>('h1');
+      const target = heading ?? root;
+      if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+      target.focus({ preventScroll: false });
+    }, 50);
+    return () => clearTimeout(timer);
+  }, [location.pathname, main]);
+}
+
+function useGoShortcuts() {
+  const navigate = useNavigate();
+  const pendingG = useRef(false);
+  useShortcut('g', () => {
+    pendingG.current = true;
+    setTimeout(() => (pendingG.current = false), 1200);
+  });
+  useShortcut('l', () => {
+    if (pendingG.current) void navigate('/lists');
+  });
+  useShortcut('s', () => {
+    if (pendingG.current) void navigate('/settings');
+  });
+}
+
+export function AppLayout() {
+  const main = useRef<HTMLElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const { mode } = useSession();
+  useFocusOnNavigate(main);
+  useGoShortcuts();
+  useShortcut('?', () => setHelpOpen(true));
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to="/lists" className="app-header__brand">
+          <img src="/icon.svg" alt="" width={24} height={24} />
+          <span>Outpost</span>
+        </Link>
+        {mode !== 'none' ? (
+          <nav aria-label="Main" className="app-header__nav">
+            <NavLink to="/lists" end>
+              Lists
+            </NavLink>
+            <NavLink to="/settings">Settings</NavLink>
+          </nav>
+        ) : null}
+        {mode !== 'none' ? <SyncStatus /> : null}
+        <button
+          type="button"
+          className="app-header__help"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => setHelpOpen(true)}
+        >
+          ?
+        </button>
+      </header>
+      <main id="main" ref={main} tabIndex={-1} className="app-main">
+        <Outlet />
+      </main>
+      <Toaster />
+      <ServiceWorkerNotices />
+      <InstallCard />
+      <RejectionToasts />
+      <Dialog
+        open={helpOpen}
+        title="Keyboard shortcuts"
+        onClose={() => setHelpOpen(false)}
+        actions={
+          <Button variant="primary" onClick={() => setHelpOpen(false)}>
+            Close
+          </Button>
+        }
+      >
+        <dl className="shortcuts">
+          {SHORTCUTS.map(([keys, action]) => (
+            <div key={keys} className="shortcuts__row">
+              <dt>
+                <kbd>{keys}</kbd>
+              </dt>
+              <dd>{action}</dd>
+            </div>
+          ))}
+        </dl>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+// The header's sync status (SPEC §4 "Connection"): one icon and one label per state, with the
+// number of changes waiting. Being offline is a normal state here, never styled as an error.
+// Screen readers hear state changes that matter (not every syncing ↔ synced flicker).
+import { Link } from 'react-router';
+
+import { useNow } from '@/hooks/use-now';
+import { useOnline } from '@/hooks/use-online';
+import { useSyncStatus } from '@/hooks/use-sync-status';
+import { errorMessage } from '@/lib/error-messages';
+import { applyUpdate, useServiceWorkerState } from '@/lib/pwa/service-worker';
+import { useSession } from '@/lib/session';
+import { relativeTime } from '@/utils/format';
+
+export type SyncBadgeState =
+  'local' | 'offline' | 'syncing' | 'synced' | 'retrying' | 'sign-in' | 'outdated';
+
+const ICONS: Record<SyncBadgeState, string> = {
+  local: '◇',
+  offline: '○',
+  syncing: '↻',
+  synced: '✓',
+  retrying: '!',
+  'sign-in': '→',
+  outdated: '↑',
+};
+
+function pendingText(pending: number): string {
+  if (pending === 0) return '';
+  return pending === 1 ? '1 change waiting' : `${pending.toLocaleString()} changes waiting`;
+}
+
+export function SyncStatus() {
+  const status = useSyncStatus();
+  const online = useOnline();
+  const session = useSession();
+  const now = useNow();
+  const updateReady = useServiceWorkerState((state) => state.updateReady);
+
+  let state: SyncBadgeState;
+  let label: string;
+  if (status.lastError?.code === 'APP_OUTDATED') {
+    state = 'outdated';
+    label = errorMessage('APP_OUTDATED');
+  } else if (session.mode === 'local') {
+    state = 'local';
+    label = 'On this device only';
+  } else if (!online || status.phase === 'offline') {
+    state = 'offline';
+    label = 'Offline';
+  } else if (session.mode === 'expired' || status.phase === 'signed-out') {
+    state = 'sign-in';
+    label = errorMessage('AUTH_EXPIRED');
+  } else if (status.phase === 'backing-off') {
+    state = 'retrying';
+    label = 'Sync paused, retrying';
+  } else if (status.phase === 'syncing') {
+    state = 'syncing';
+    label = 'Syncing…';
+  } else {
+    state = 'synced';
+    label = status.lastSyncedAt ? `Synced ${relativeTime(status.lastSyncedAt, now)}` : 'Synced';
+  }
+  const pending = pendingText(status.pending);
+  const detail =
+    state === 'offline'
+      ? pending
+        ? `${pending} — saved on this device`
+        : 'Changes are saved on this device'
+      : pending;
+
+  // What assistive technology announces: stable wording per state (no timers, no flicker).
+  const announced =
+    state === 'syncing' || state === 'synced' ? 'Online' : `${label}${detail ? `. ${detail}` : ''}`;
+
+  const content = (
+    <>
+      <span className="sync-status__icon" aria-hidden="true">
+        {ICONS[state]}
+      </span>
+      <span className="sync-status__label">{label}</span>
+      {detail ? <span className="sync-status__detail">{detail}</span> : null}
+    </>
+  );
+
+  return (
+    <div className={`sync-status sync-status--${state}`} data-state={state}>
+      {state === 'sign-in' ? (
+        <Link className="sync-status__body" to="/sign-in">
+          {content}
+        </Link>
+      ) : state === 'local' ? (
+        <Link className="sync-status__body" to="/sign-up" title="Create an account to sync">
+          {content}
+        </Link>
+      ) : state === 'outdated' ? (
+        <button
+          type="button"
+          className="sync-status__body"
+          onClick={() => (updateReady ? void applyUpdate() : window.location.reload())}
+        >
+          {content}
+        </button>
+      ) : (
+        <Link className="sync-status__body" to="/settings#sync">
+          {content}
+        </Link>
+      )}
+      <span className="visually-hidden" role="status" aria-live="polite">
+        {announced}
+      </span>
+    </div>
+  );
+}

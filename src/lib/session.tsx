@@ -1,0 +1,122 @@
+// Who is using this device, known at once and without the network: the session supabase-js
+// stored (read from localStorage, so an expired token on a plane still counts), the owner
+// recorded in the device's database, and the "use without an account" choice. The screens
+// render from this immediately; the sync engine deals with refreshing the token.
+import { useLiveQuery } from 'dexie-react-hooks';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+
+import { LOCAL_USER_ID } from '@sync/index';
+import { useServices } from './services';
+import { AUTH_STORAGE_KEY } from './supabase';
+
+/** localStorage flag: the person chose "use without an account" on this device. */
+export const LOCAL_ONLY_KEY = 'outpost:local-only';
+
+export interface SessionUser {
+  id: string;
+  email: string | null;
+}
+
+/**
+ * - `signed-in`: a session is stored (its token may be expired; sync refreshes it);
+ * - `expired`: the device's data belongs to an account whose session is gone: edits keep
+ *   queueing and the header asks to sign in again;
+ * - `local`: no account; data stays on this device until sign-up;
+ * - `none`: first run: the welcome screen.
+ */
+export type SessionMode = 'signed-in' | 'expired' | 'local' | 'none';
+
+export interface Session {
+  /** False for the first few milliseconds, until the device database has been read. */
+  readonly ready: boolean;
+  readonly mode: SessionMode;
+  readonly user: SessionUser | null;
+  /** The id rows are written under: the account's, or the local-only placeholder. */
+  readonly userId: string;
+  /** Chooses (or leaves) local-only use on this device. */
+  setLocalOnly(localOnly: boolean): void;
+}
+
+function storedUser(): SessionUser | null {
+  try {
+    const raw = localStorage.getItem(AUTH_STORAGE_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as { user?: { id?: unknown; email?: unknown } } | null;
+    const id = parsed?.user?.id;
+    if (typeof id !== 'string') return null;
+    const email = parsed?.user?.email;
+    return { id, email: typeof email === 'string' ? email : null };
+  } catch {
+    return null;
+  }
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { supabase, sync } = useServices();
+  const [user, setUser] = useState<SessionUser | null>(storedUser);
+  const [localOnly, setLocalOnlyState] = useState(
+    () => localStorage.getItem(LOCAL_ONLY_KEY) === '1',
+  );
+  // undefined while loading; null when the device has no owner yet.
+  const owner = useLiveQuery(async () => (await sync.db.getMeta<string>('userId')) ?? null, [sync]);
+
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      if (session?.user) {
+        setUser({ id: session.user.id, email: session.user.email ?? null });
+      } else if (event === 'SIGNED_OUT' || !storedUser()) {
+        // INITIAL_SESSION without a session while offline with an expired token is not a
+        // sign-out: supabase-js keeps the stored session for the next refresh.
+        setUser(null);
+      }
+    });
+    return () => data.subscription.unsubscribe();
+  }, [supabase]);
+
+  // Signing in ends local-only use: the local rows are claimed by the account.
+  useEffect(() => {
+    if (user) localStorage.removeItem(LOCAL_ONLY_KEY);
+  }, [user]);
+
+  const setLocalOnly = useCallback((next: boolean) => {
+    if (next) localStorage.setItem(LOCAL_ONLY_KEY, '1');
+    else localStorage.removeItem(LOCAL_ONLY_KEY);
+    setLocalOnlyState(next);
+  }, []);
+
+  const value = useMemo<Session>(() => {
+    const realOwner = owner && owner !== LOCAL_USER_ID ? owner : null;
+    const mode: SessionMode = user
+      ? 'signed-in'
+      : realOwner
+        ? 'expired'
+        : (localOnly && localStorage.getItem(LOCAL_ONLY_KEY) === '1') || owner === LOCAL_USER_ID
+          ? 'local'
+          : 'none';
+    return {
+      ready: owner !== undefined,
+      mode,
+      user,
+      userId: user?.id ?? realOwner ?? LOCAL_USER_ID,
+      setLocalOnly,
+    };
+  }, [owner, user, localOnly, setLocalOnly]);
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession needs a <SessionProvider> above it');
+  return session;
+}

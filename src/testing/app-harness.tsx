@@ -1,0 +1,140 @@
+// Renders the real app (routes, screens, sync library) for component tests: a fresh
+// fake-indexeddb per test, a switchable network, a fixed or real clock, and a supabase-js
+// client that either points at the test devstack or at nowhere (offline tests). Nothing is
+// mocked: screens write through the real repositories into a real (fake-)IndexedDB.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { cleanup, render, screen, waitFor, type RenderResult } from '@testing-library/react';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { inject } from 'vitest';
+
+import { createOutpostSync, type OnlineSignal, type OutpostSync } from '@sync/index';
+import { routes } from '@/app/routes';
+import { ServicesProvider, type AppServices } from '@/lib/services';
+import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';
+import { AUTH_STORAGE_KEY } from '@/lib/supabase';
+
+export interface SwitchableOnline extends OnlineSignal {
+  set(online: boolean): void;
+}
+
+export function switchableOnline(initial: boolean): SwitchableOnline {
+  let online = initial;
+  const listeners = new Set<(online: boolean) => void>();
+  return {
+    isOnline: () => online,
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    set(next) {
+      if (next === online) return;
+      online = next;
+      for (const listener of [...listeners]) listener(next);
+    },
+  };
+}
+
+export interface TestServices extends AppServices {
+  readonly online: SwitchableOnline;
+  /** Stops the engine and closes the database. */
+  close(): Promise<void>;
+}
+
+/** A client of the test devstack (global setup), with its own session storage. */
+export function devstackClient() {
+  const { url, anonKey } = inject('devstack');
+  return createClient(url, anonKey, {
+    auth: {
+      persistSession: true,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+      storageKey: AUTH_STORAGE_KEY,
+    },
+  });
+}
+
+/** A client that can reach nothing (port 9, discard): for tests that stay offline. */
+export function unreachableClient() {
+  return createClient('http://127.0.0.1:9', 'test-anon-key', {
+    auth: { persistSession: true, autoRefreshToken: false, storageKey: AUTH_STORAGE_KEY },
+  });
+}
+
+export function createTestServices(
+  options: {
+    supabase?: SupabaseClient;
+    online?: boolean;
+    now?: () => number;
+    /** Start the engine (tests against the devstack); default false. */
+    startEngine?: boolean;
+  } = {},
+): TestServices {
+  const supabase = options.supabase ?? unreachableClient();
+  const online = switchableOnline(options.online ?? false);
+  const sync: OutpostSync = createOutpostSync({
+    supabase,
+    dbName: `outpost-test-${crypto.randomUUID()}`,
+    indexedDb: { indexedDB: new IDBFactory(), IDBKeyRange },
+    online,
+    undoWindowMs: 0,
+    random: () => 0,
+    leadership: (onLeader) => {
+      onLeader();
+      return () => undefined;
+    },
+  });
+  if (options.startEngine) sync.start();
+  return {
+    supabase,
+    sync,
+    online,
+    now: options.now ?? (() => Date.now()),
+    origin: 'http://localhost:4173',
+    async close() {
+      cleanup(); // unmount first: live queries must not outlive the database
+      await sync.close();
+      await supabase.removeAllChannels();
+    },
+  };
+}
+
+/** Marks the device as used without an account (skips the welcome screen). */
+export function markLocalOnly(): void {
+  localStorage.setItem(LOCAL_ONLY_KEY, '1');
+}
+
+export function Providers({ services, children }: { services: AppServices; children: ReactNode }) {
+  return (
+    <ServicesProvider services={services}>
+      <SessionProvider>{children}</SessionProvider>
+    </ServicesProvider>
+  );
+}
+
+/** Renders the whole app at `path` (memory router with the real routes). */
+export function renderApp(
+  services: AppServices,
+  path: string,
+): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <Providers services={services}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...result, router };
+}
+
+/** Renders one component inside the providers (no router unless it brings its own). */
+export function renderWithServices(services: AppServices, ui: ReactNode): RenderResult {
+  return render(<Providers services={services}>{ui}</Providers>);
+}
+
+/** Waits for a lazy route's heading. */
+export async function findHeading(name: string | RegExp): Promise<HTMLElement> {
+  return screen.findByRole('heading', { level: 1, name }, { timeout: 5_000 });
+}
+
+export { waitFor };

@@ -1,0 +1,24 @@
+// One in-memory devstack (seeded) for the app's component tests that need a server (sign-in,
+// sign-up, invites), started in Node before the jsdom test files run. Tests read its address
+// with inject('devstack').
+import type { TestProject } from 'vitest/node';
+
+import { startDevstack } from '../../devstack/server';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    devstack: { url: string; anonKey: string; serviceRoleKey: string };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const stack = await startDevstack({ port: 0 });
+  project.provide('devstack', {
+    url: stack.url,
+    anonKey: stack.anonKey,
+    serviceRoleKey: stack.serviceRoleKey,
+  });
+  return async () => {
+    await stack.stop();
+  };
+}

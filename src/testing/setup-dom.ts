@@ -1,0 +1,54 @@
+// Component tests run in jsdom with fake-indexeddb as the browser's IndexedDB (Dexie's
+// liveQuery needs a global one), jest-dom matchers, and the few browser APIs jsdom lacks
+// that the app's libraries touch (matchMedia, ResizeObserver, scroll sizes for the
+// virtualised task list).
+import 'fake-indexeddb/auto';
+import '@testing-library/jest-dom/vitest';
+
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string): MediaQueryList =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+if (typeof window.ResizeObserver === 'undefined') {
+  class ResizeObserverStub {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  window.ResizeObserver = ResizeObserverStub;
+}
+
+// jsdom lays nothing out, so every element measures 0 × 0 and a virtualised list would
+// render no rows. Give elements a viewport-sized box so the first screenful renders.
+Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+  configurable: true,
+  get: () => 800,
+});
+Object.defineProperty(HTMLElement.prototype, 'offsetWidth', {
+  configurable: true,
+  get: () => 1024,
+});
+
+if (!URL.createObjectURL) {
+  let next = 0;
+  URL.createObjectURL = () => `blob:test/${next++}`;
+  URL.revokeObjectURL = () => undefined;
+}

@@ -1,0 +1,13 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** The Supabase project URL (hosted, or the devstack's). */
+  readonly VITE_SUPABASE_URL?: string;
+  /** The project's public anon key. */
+  readonly VITE_SUPABASE_ANON_KEY?: string;
+}
+
+/** The app's version (package.json), injected at build time. */
+declare const __APP_VERSION__: string;
+/** When the build was made (ISO), injected at build time. */
+declare const __BUILD_TIME__: string;
