@@ -25,7 +25,7 @@ import {
   type Role,
   type TaskStatus,
 } from './schema';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A write refused before anything was queued, with messages per field. */
 export class ValidationError extends SyncError {

@@ -1,7 +1,7 @@
 // The one validation module of Outpost (SPEC §5, §9): the UI shows its messages inline, the
 // repositories refuse what it refuses before anything is queued, and the database enforces
 // the same limits as CHECK constraints (supabase/migrations/…_schema.sql; keep them in step).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const LIST_NAME_MAX = 80;
 export const TASK_TITLE_MAX = 200;

@@ -8,6 +8,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { inject } from 'vitest';
+import WebSocket from 'ws';
 
 import { createOutpostSync, type OnlineSignal, type OutpostSync } from '@sync/index';
 import { routes } from '@/app/routes';
@@ -42,10 +43,15 @@ export interface TestServices extends AppServices {
   close(): Promise<void>;
 }
 
-/** A client of the test devstack (global setup), with its own session storage. */
+/**
+ * A client of the test devstack (global setup), with its own session storage. Realtime runs
+ * on Node's `ws`: jsdom's own WebSocket dispatches jsdom events into Node's EventTarget and
+ * throws.
+ */
 export function devstackClient() {
   const { url, anonKey } = inject('devstack');
   return createClient(url, anonKey, {
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     auth: {
       persistSession: true,
       autoRefreshToken: false,

@@ -1,12 +1,7 @@
 // Labelled form controls with an inline error that screen readers hear (aria-invalid +
-// aria-describedby). The control stays editable while its error shows (SPEC §5).
-import {
-  useId,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from 'react';
+// aria-describedby). The control stays editable while its error shows (SPEC §5). `ref`
+// reaches the control (React 19 passes it as a prop).
+import { useId, type ComponentPropsWithRef, type ReactNode } from 'react';
 
 interface FieldChrome {
   label: ReactNode;
@@ -58,7 +53,7 @@ export function TextField({
   hideLabel,
   id,
   ...input
-}: FieldChrome & InputHTMLAttributes<HTMLInputElement>) {
+}: FieldChrome & ComponentPropsWithRef<'input'>) {
   const generated = useId();
   const fieldId = id ?? generated;
   return (
@@ -81,7 +76,7 @@ export function TextAreaField({
   hideLabel,
   id,
   ...textarea
-}: FieldChrome & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+}: FieldChrome & ComponentPropsWithRef<'textarea'>) {
   const generated = useId();
   const fieldId = id ?? generated;
   return (
@@ -105,7 +100,7 @@ export function SelectField({
   id,
   children,
   ...select
-}: FieldChrome & SelectHTMLAttributes<HTMLSelectElement>) {
+}: FieldChrome & ComponentPropsWithRef<'select'>) {
   const generated = useId();
   const fieldId = id ?? generated;
   return (

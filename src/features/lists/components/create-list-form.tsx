@@ -1,0 +1,64 @@
+// "New list": a name and a colour. Opens the new list at once (it exists on this device
+// immediately; the server hears of it when there is a connection).
+import { useState, type Ref } from 'react';
+import { useNavigate } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/field';
+import { useServices } from '@/lib/services';
+import { attempt } from '@/lib/writes';
+import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } from '@sync/schema';
+
+import { ColorPicker } from './color-picker';
+
+export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> }) {
+  const { sync } = useServices();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [color, setColor] = useState<ListColor>('teal');
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = validate(listInput, { name, color });
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    const result = await attempt(() => sync.repos.lists.create(checked.value), { creates: true });
+    if (!result.ok) {
+      setErrors(result.errors);
+      return;
+    }
+    setName('');
+    setErrors({});
+    void navigate(`/lists/${result.value}`);
+  }
+
+  const remaining = LIST_NAME_MAX - name.trim().length;
+  return (
+    <form className="lists-create card" onSubmit={(event) => void submit(event)} noValidate>
+      <h2 className="lists-create__title">New list</h2>
+      <FormError message={errors._} />
+      <TextField
+        ref={inputRef}
+        label="List name"
+        name="name"
+        value={name}
+        placeholder="e.g. Site visit — Block C"
+        autoComplete="off"
+        maxLength={LIST_NAME_MAX + 20}
+        error={errors.name}
+        hint={remaining < 20 ? `${Math.max(remaining, 0)} characters left` : undefined}
+        onChange={(event) => {
+          setName(event.target.value);
+          if (errors.name) setErrors({});
+        }}
+      />
+      <ColorPicker value={color} onChange={setColor} />
+      <Button type="submit" variant="primary">
+        Create list
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+// Rename and recolour a list (owners and editors). One save writes both changes.
+import { useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { FormError, TextField } from '@/components/ui/field';
+import { useServices } from '@/lib/services';
+import { attempt } from '@/lib/writes';
+import { listInput, validate, type FieldErrors, type ListColor } from '@sync/schema';
+
+import { ColorPicker } from './color-picker';
+
+export function EditListDialog({
+  list,
+  onClose,
+}: {
+  list: { id: string; name: string; color: ListColor };
+  onClose: () => void;
+}) {
+  const { sync } = useServices();
+  const [name, setName] = useState(list.name);
+  const [color, setColor] = useState<ListColor>(list.color);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  async function save(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = validate(listInput, { name, color });
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    if (checked.value.name !== list.name) {
+      const renamed = await attempt(() => sync.repos.lists.rename(list.id, checked.value.name));
+      if (!renamed.ok) return setErrors(renamed.errors);
+    }
+    if (checked.value.color !== list.color) {
+      const recoloured = await attempt(() =>
+        sync.repos.lists.recolor(list.id, checked.value.color),
+      );
+      if (!recoloured.ok) return setErrors(recoloured.errors);
+    }
+    onClose();
+  }
+
+  return (
+    <Dialog open title="Edit list" onClose={onClose}>
+      <form onSubmit={(event) => void save(event)} noValidate>
+        <FormError message={errors._} />
+        <TextField
+          label="List name"
+          value={name}
+          error={errors.name}
+          autoComplete="off"
+          autoFocus
+          onChange={(event) => {
+            setName(event.target.value);
+            if (errors.name) setErrors({});
+          }}
+        />
+        <ColorPicker value={color} onChange={setColor} />
+        <div className="dialog__actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary">
+            Save
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

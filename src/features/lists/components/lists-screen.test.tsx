@@ -1,0 +1,203 @@
+// The lists screen on the real sync library: creating (validated, opened at once, queued),
+// counts and per-list sync badges, rename/recolour, delete with undo, roles, the manifest's
+// "New task" shortcut, and the seeded shared list from a real devstack.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { LOCAL_USER_ID } from '@sync/index';
+import {
+  createTestServices,
+  devstackClient,
+  findHeading,
+  markLocalOnly,
+  renderApp,
+  waitFor,
+  type TestServices,
+} from '@/testing/app-harness';
+
+let services: TestServices | undefined;
+afterEach(async () => {
+  await services?.close();
+  services = undefined;
+});
+
+function local(): TestServices {
+  markLocalOnly();
+  services = createTestServices();
+  return services;
+}
+
+async function liveLists(s: TestServices) {
+  return (await s.sync.db.rows('lists').toArray()).filter((row) => !row.deleted_at);
+}
+
+describe('lists screen', () => {
+  it('says there are no lists yet, then creates one, opens it and queues it', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    const { router } = renderApp(s, '/lists');
+    await findHeading('Lists');
+    expect(await screen.findByText('No lists yet')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('List name'), '  Garage clear-out  ');
+    await user.click(screen.getByRole('radio', { name: 'Purple' }));
+    await user.click(screen.getByRole('button', { name: 'Create list' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/lists\/[0-9a-f-]{36}$/));
+    const [list] = await liveLists(s);
+    expect(list).toMatchObject({ name: 'Garage clear-out', color: 'purple' });
+    expect(router.state.location.pathname).toBe(`/lists/${list?.id}`);
+    const queued = await s.sync.db._outbox.toArray();
+    expect(queued.map((entry) => [entry.table, entry.op])).toEqual([['lists', 'insert']]);
+  });
+
+  it('refuses an empty or too long name inline and keeps the field editable', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    renderApp(s, '/lists');
+    await findHeading('Lists');
+    await user.click(screen.getByRole('button', { name: 'Create list' }));
+    const field = screen.getByLabelText('List name');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText("List name can't be empty.")).toBeInTheDocument();
+
+    await user.type(field, 'x'.repeat(81));
+    await user.click(screen.getByRole('button', { name: 'Create list' }));
+    expect(screen.getByText('List name can be at most 80 characters.')).toBeInTheDocument();
+    expect(field).not.toBeDisabled();
+    expect(await liveLists(s)).toHaveLength(0);
+  });
+
+  it('shows open/done counts, members and how many changes wait to sync', async () => {
+    const s = local();
+    const listId = await s.sync.repos.lists.create({ name: 'Errands', color: 'green' });
+    const first = await s.sync.repos.tasks.create(listId, { title: 'Post office' });
+    await s.sync.repos.tasks.create(listId, { title: 'Bank' });
+    await s.sync.repos.tasks.create(listId, { title: 'Pharmacy' });
+    await s.sync.repos.tasks.setStatus(first, 'done');
+
+    renderApp(s, '/lists');
+    const card = (await screen.findByRole('link', { name: 'Errands' })).closest('li');
+    expect(card).not.toBeNull();
+    const inCard = within(card as HTMLElement);
+    expect(inCard.getByText('2 open · 1 done')).toBeInTheDocument();
+    // One list insert + three task inserts (the status change coalesced into its insert).
+    expect(inCard.getByText('4 changes waiting')).toBeInTheDocument();
+    expect(inCard.getByRole('img', { name: 'Members: You' })).toBeInTheDocument();
+  });
+
+  it('renames and recolours a list in one dialog', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    const listId = await s.sync.repos.lists.create({ name: 'Errands', color: 'green' });
+    renderApp(s, '/lists');
+    await user.click(await screen.findByRole('button', { name: 'Edit Errands' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit list' });
+    const name = within(dialog).getByLabelText('List name');
+    await user.clear(name);
+    await user.type(name, 'Weekend errands');
+    await user.click(within(dialog).getByRole('radio', { name: 'Orange' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    await screen.findByRole('link', { name: 'Weekend errands' });
+    expect(await s.sync.db.rows('lists').get(listId)).toMatchObject({
+      name: 'Weekend errands',
+      color: 'orange',
+    });
+  });
+
+  it('deletes a list after confirmation and brings it back with Undo', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    const listId = await s.sync.repos.lists.create({ name: 'Errands', color: 'green' });
+    await s.sync.repos.tasks.create(listId, { title: 'Bank' });
+    renderApp(s, '/lists');
+    await user.click(await screen.findByRole('button', { name: 'Delete Errands' }));
+    await user.click(screen.getByRole('button', { name: 'Delete list' }));
+
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Errands' })).toBeNull());
+    expect((await s.sync.db.rows('tasks').toArray())[0]?.deleted_at).toBeTruthy();
+
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    await screen.findByRole('link', { name: 'Errands' });
+    expect((await s.sync.db.rows('lists').get(listId))?.deleted_at).toBeNull();
+    expect((await s.sync.db.rows('tasks').toArray())[0]?.deleted_at).toBeNull();
+  });
+
+  it('shows a viewer no edit or delete controls', async () => {
+    const s = local();
+    const now = new Date().toISOString();
+    await s.sync.db.rows('lists').put({
+      id: 'a0000000-0000-4000-8000-000000000001',
+      name: 'Shared plan',
+      color: 'blue',
+      created_by: 'b0b00000-0000-4000-8000-000000000002',
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      version: 3,
+      _v: 3,
+    });
+    await s.sync.db.rows('memberships').put({
+      id: 'a0000000-0000-4000-8000-000000000002',
+      list_id: 'a0000000-0000-4000-8000-000000000001',
+      user_id: LOCAL_USER_ID,
+      role: 'viewer',
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      version: 1,
+      _v: 1,
+    });
+    renderApp(s, '/lists');
+    await screen.findByRole('link', { name: 'Shared plan' });
+    expect(screen.queryByRole('button', { name: /Edit Shared plan/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Delete Shared plan/ })).toBeNull();
+  });
+
+  it('takes the "New task" shortcut to the list used last, quick-add ready', async () => {
+    const s = local();
+    await s.sync.repos.lists.create({ name: 'Older', color: 'green' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const latest = await s.sync.repos.lists.create({ name: 'Newer', color: 'blue' });
+    const { router } = renderApp(s, '/lists?new=task');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/lists/${latest}`));
+    expect(router.state.location.search).toBe('?new=1');
+  });
+
+  it('focuses the new-list name with "n"', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    renderApp(s, '/lists');
+    await findHeading('Lists');
+    await user.keyboard('n');
+    expect(screen.getByLabelText('List name')).toHaveFocus();
+  });
+});
+
+describe('lists screen against the devstack', () => {
+  it('shows the seeded shared list with its members, synced', async () => {
+    const supabase = devstackClient();
+    const { error } = await supabase.auth.signInWithPassword({
+      email: 'bob@example.com',
+      password: 'outpost-demo',
+    });
+    expect(error).toBeNull();
+    services = createTestServices({ supabase, online: true, startEngine: true });
+    renderApp(services, '/lists');
+    const link = await screen.findByRole(
+      'link',
+      { name: 'Site inspection — Block C' },
+      { timeout: 15_000 },
+    );
+    const card = within(link.closest('li') as HTMLElement);
+    await waitFor(() => expect(card.getByText('Synced')).toBeInTheDocument());
+    expect(
+      card.getByRole('img', { name: /Members: .*Alice.*Bob|Members: .*Bob.*Alice/ }),
+    ).toBeInTheDocument();
+    // Bob is an editor: he may rename but not delete.
+    expect(card.getByRole('button', { name: /Edit/ })).toBeInTheDocument();
+    expect(card.queryByRole('button', { name: /Delete/ })).toBeNull();
+  });
+});
