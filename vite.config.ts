@@ -29,7 +29,8 @@ const APP_VERSION = (
 
 export default defineConfig({
   define: {
-    __APP_VERSION__: JSON.stringify(APP_VERSION),
+    // OUTPOST_APP_VERSION labels a build (the update-flow test builds an A and a B).
+    __APP_VERSION__: JSON.stringify(process.env.OUTPOST_APP_VERSION ?? APP_VERSION),
     __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
   },
   plugins: [

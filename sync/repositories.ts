@@ -25,7 +25,7 @@ import {
   type Role,
   type TaskStatus,
 } from './schema';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 /** A write refused before anything was queued, with messages per field. */
 export class ValidationError extends SyncError {
@@ -55,7 +55,7 @@ export interface RepoContext {
 /** How long after a delete "Undo" still works: the engine holds the delete back this long. */
 export const UNDO_WINDOW_MS = 5_000;
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+function parse<T>(schema: z.ZodMiniType<T>, input: unknown): T {
   const result = validate(schema, input);
   if (!result.ok) throw new ValidationError(result.errors);
   return result.value;

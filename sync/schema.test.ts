@@ -4,8 +4,12 @@ import {
   ATTACHMENT_MAX_BYTES,
   attachmentInput,
   canTransition,
+  commentInput,
   listInput,
+  listPatch,
+  profilePatch,
   taskInput,
+  taskPatch,
   TASK_TITLE_MAX,
   validate,
 } from './schema';
@@ -60,5 +64,43 @@ describe('shared validation', () => {
         expect(canTransition(from, to), `${from} → ${to}`).toBe(expected);
       }
     }
+  });
+
+  it('explains refused files, comments, profiles and patches in the words the UI shows', () => {
+    const file = { file_name: 'site.png', mime_type: 'image/png', size_bytes: 10 };
+    expect(validate(attachmentInput, { ...file, file_name: 'a/b.png' })).toEqual({
+      ok: false,
+      errors: { file_name: 'File names cannot contain slashes.' },
+    });
+    expect(validate(attachmentInput, { ...file, size_bytes: 0 })).toEqual({
+      ok: false,
+      errors: { size_bytes: 'The file is empty.' },
+    });
+    expect(validate(attachmentInput, { ...file, size_bytes: ATTACHMENT_MAX_BYTES + 1 })).toEqual({
+      ok: false,
+      errors: { size_bytes: 'Files can be at most 10 MB.' },
+    });
+    expect(validate(attachmentInput, { ...file, size_bytes: 1.5 }).ok).toBe(false);
+    expect(validate(commentInput, { body: 'x'.repeat(4_001) })).toEqual({
+      ok: false,
+      errors: { body: 'Comment can be at most 4,000 characters.' },
+    });
+    expect(validate(profilePatch, { display_name: '  Ann  ' })).toEqual({
+      ok: true,
+      value: { display_name: 'Ann' },
+    });
+    expect(validate(profilePatch, { avatar_path: null })).toEqual({
+      ok: true,
+      value: { avatar_path: null },
+    });
+    expect(validate(profilePatch, { display_name: '' }).ok).toBe(false);
+    // Patches name only what changes; what they name is still checked.
+    expect(validate(listPatch, { color: 'teal' })).toEqual({ ok: true, value: { color: 'teal' } });
+    expect(validate(taskPatch, { due_on: null })).toEqual({ ok: true, value: { due_on: null } });
+    expect(validate(taskPatch, { notes: 'x'.repeat(10_001) })).toEqual({
+      ok: false,
+      errors: { notes: 'Notes can be at most 10,000 characters.' },
+    });
+    expect(validate(taskPatch, { assignee_id: 'not-a-uuid' }).ok).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
 // The one validation module of Outpost (SPEC §5, §9): the UI shows its messages inline, the
 // repositories refuse what it refuses before anything is queued, and the database enforces
 // the same limits as CHECK constraints (supabase/migrations/…_schema.sql; keep them in step).
-import * as z from 'zod';
+// zod/mini: the same validators as zod with a functional API that bundlers can shake, so
+// the app shell carries ~7 kB of validation instead of ~21 kB (gzip).
+import * as z from 'zod/mini';
 
 export const LIST_NAME_MAX = 80;
 export const TASK_TITLE_MAX = 200;
@@ -59,11 +61,13 @@ export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
 
 /** A required text: trimmed, not empty, at most `max` characters. */
 function text(label: string, max: number) {
-  return z
-    .string({ error: `${label} must be text.` })
-    .trim()
-    .min(1, { error: `${label} can't be empty.` })
-    .max(max, { error: `${label} can be at most ${max.toLocaleString('en-US')} characters.` });
+  return z.string({ error: `${label} must be text.` }).check(
+    z.trim(),
+    z.minLength(1, { error: `${label} can't be empty.` }),
+    z.maxLength(max, {
+      error: `${label} can be at most ${max.toLocaleString('en-US')} characters.`,
+    }),
+  );
 }
 
 const uuid = z.guid({ error: 'Must be an id.' });
@@ -73,46 +77,51 @@ export const listInput = z.object({
   name: text('List name', LIST_NAME_MAX),
   color: z.enum(PALETTE, { error: 'Pick one of the palette colours.' }),
 });
-export const listPatch = listInput.partial();
+export const listPatch = z.partial(listInput);
 
 export const taskInput = z.object({
   title: text('Title', TASK_TITLE_MAX),
-  notes: z.string().max(TASK_NOTES_MAX, {
-    error: `Notes can be at most ${TASK_NOTES_MAX.toLocaleString('en-US')} characters.`,
-  }),
+  notes: z.string().check(
+    z.maxLength(TASK_NOTES_MAX, {
+      error: `Notes can be at most ${TASK_NOTES_MAX.toLocaleString('en-US')} characters.`,
+    }),
+  ),
   status: z.enum(STATUSES, { error: 'Status must be todo, doing or done.' }),
   priority: z.union(
     PRIORITIES.map((p) => z.literal(p)),
     { error: 'Priority must be 0 to 3.' },
   ),
-  due_on: isoDate.nullable(),
-  assignee_id: uuid.nullable(),
+  due_on: z.nullable(isoDate),
+  assignee_id: z.nullable(uuid),
 });
-export const taskPatch = taskInput.partial();
+export const taskPatch = z.partial(taskInput);
 
 export const commentInput = z.object({ body: text('Comment', COMMENT_BODY_MAX) });
 
-export const profilePatch = z
-  .object({
+export const profilePatch = z.partial(
+  z.object({
     display_name: text('Name', DISPLAY_NAME_MAX),
-    avatar_path: z.string().min(1).max(1024).nullable(),
-  })
-  .partial();
+    avatar_path: z.nullable(z.string().check(z.minLength(1), z.maxLength(1024))),
+  }),
+);
 
 export const roleInput = z.enum(ROLES, { error: 'Role must be owner, editor or viewer.' });
 
 export const attachmentInput = z.object({
-  file_name: text('File name', FILE_NAME_MAX).refine((name) => !/[/\\]/.test(name), {
-    error: 'File names cannot contain slashes.',
-  }),
+  file_name: text('File name', FILE_NAME_MAX).check(
+    z.refine((name) => !/[/\\]/.test(name), {
+      error: 'File names cannot contain slashes.',
+    }),
+  ),
   mime_type: z.enum(ATTACHMENT_MIME_TYPES, {
     error: 'Only JPEG, PNG, WebP, GIF images and PDF files can be attached.',
   }),
   size_bytes: z
-    .number()
     .int()
-    .min(1, { error: 'The file is empty.' })
-    .max(ATTACHMENT_MAX_BYTES, { error: 'Files can be at most 10 MB.' }),
+    .check(
+      z.minimum(1, { error: 'The file is empty.' }),
+      z.maximum(ATTACHMENT_MAX_BYTES, { error: 'Files can be at most 10 MB.' }),
+    ),
 });
 
 /** Field → first message, for inline display. */
@@ -121,8 +130,8 @@ export type FieldErrors = Partial<Record<string, string>>;
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 /** Validates input against one of the schemas above; messages are ready to show. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown): Validated<T> {
-  const result = schema.safeParse(input);
+export function validate<T>(schema: z.ZodMiniType<T>, input: unknown): Validated<T> {
+  const result = z.safeParse(schema, input);
   if (result.success) return { ok: true, value: result.data };
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) {

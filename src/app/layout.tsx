@@ -1,7 +1,7 @@
 // The frame around every screen: skip link, header (brand, navigation, sync status), the
 // screen, and the app-wide overlays (toasts, service-worker notices, install card, the
 // shortcuts dialog). On navigation, focus moves to the new screen's heading.
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { InstallCard } from '@/components/pwa/install-card';
@@ -13,6 +13,8 @@ import { Dialog } from '@/components/ui/dialog';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useSession } from '@/lib/session';
+
+import { RouteErrorBoundary } from './route-error';
 
 export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
   ['n', 'New task (in a list) or new list'],
@@ -64,6 +66,7 @@ function useGoShortcuts() {
 
 export function AppLayout() {
   const main = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
   const { mode } = useSession();
   useFocusOnNavigate(main);
@@ -100,7 +103,13 @@ export function AppLayout() {
         </button>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="app-main">
-        <Outlet />
+        {/* A crashed screen is reset by navigating elsewhere. Lazy screens come from the
+            service worker's precache, so the fallback shows for a frame at most. */}
+        <RouteErrorBoundary key={pathname}>
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <Toaster />
       <ServiceWorkerNotices />

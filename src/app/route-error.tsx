@@ -1,31 +1,43 @@
 // What a screen shows if it crashes: a way back, never a blank page. Data is safe in the
-// device database whatever happened here.
-import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+// device database whatever happened here. Reset on navigation (keyed by path in the layout).
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 
-export function RouteError() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : 'Unknown error';
-  return (
-    <section className="screen screen--narrow" role="alert">
-      <h1>Something went wrong</h1>
-      <p>This screen hit an error. Your data is safe on this device.</p>
-      <pre className="route-error__detail">{message}</pre>
-      <p>
-        <Link to="/lists" className="btn btn--primary">
-          Back to your lists
-        </Link>{' '}
-        <button
-          type="button"
-          className="btn btn--secondary"
-          onClick={() => window.location.reload()}
-        >
-          Reload
-        </button>
-      </p>
-    </section>
-  );
+interface State {
+  error: Error | null;
+}
+
+export class RouteErrorBoundary extends Component<{ children: ReactNode }, State> {
+  override state: State = { error: null };
+
+  static getDerivedStateFromError(error: unknown): State {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error('[outpost] screen crashed', error, info.componentStack);
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return (
+      <section className="screen screen--narrow" role="alert">
+        <h1>Something went wrong</h1>
+        <p>This screen hit an error. Your data is safe on this device.</p>
+        <pre className="route-error__detail">{error.message}</pre>
+        <p>
+          <a href="/lists" className="btn btn--primary">
+            Back to your lists
+          </a>{' '}
+          <button
+            type="button"
+            className="btn btn--secondary"
+            onClick={() => window.location.reload()}
+          >
+            Reload
+          </button>
+        </p>
+      </section>
+    );
+  }
 }

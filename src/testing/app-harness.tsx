@@ -5,13 +5,13 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { cleanup, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useLayoutEffect, type ReactNode } from 'react';
+import { MemoryRouter, useLocation, type Location } from 'react-router';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
 import { createOutpostSync, type OnlineSignal, type OutpostSync } from '@sync/index';
-import { routes } from '@/app/routes';
+import { AppRoutes } from '@/app/routes';
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
@@ -119,15 +119,39 @@ export function Providers({ services, children }: { services: AppServices; child
   );
 }
 
-/** Renders the whole app at `path` (memory router with the real routes). */
+/** Where the app is (the test's view of the router). */
+export interface RouterProbe {
+  state: { location: Location };
+}
+
+function LocationProbe({ onLocation }: { onLocation: (location: Location) => void }) {
+  const location = useLocation();
+  useLayoutEffect(() => {
+    onLocation(location);
+  }, [location, onLocation]);
+  return null;
+}
+
+/** Renders the whole app at `path` (a memory router with the real routes). */
 export function renderApp(
   services: AppServices,
   path: string,
-): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+): RenderResult & { router: RouterProbe } {
+  const router: RouterProbe = {
+    state: {
+      location: { pathname: '', search: '', hash: '', state: null, key: '' } as Location,
+    },
+  };
   const result = render(
     <Providers services={services}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe
+          onLocation={(location) => {
+            router.state.location = location;
+          }}
+        />
+      </MemoryRouter>
     </Providers>,
   );
   return { ...result, router };
