@@ -26,7 +26,7 @@ export interface Account {
 }
 
 export function apiClient(): SupabaseClient {
-  return createClient(E2E_API_URL, E2E_ANON_KEY, {
+  return createClient<unknown>(E2E_API_URL, E2E_ANON_KEY, {
     // Node 20 has no WebSocket of its own.
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
