@@ -4,8 +4,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
 import { E2E_API_PORT, E2E_APP_PORT } from './tests/e2e/support/env';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './tests/support/chromium';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -30,18 +29,7 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           executablePath: CHROMIUM_PATH,
-          // --no-sandbox: CI runs as root. The rest keep Chromium from calling home, which
-          // the closed network answers with floods of refused connections.
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--disable-default-apps',
-          ],
+          args: CHROMIUM_ARGS,
         },
       },
     },

@@ -7,6 +7,18 @@ import { create } from 'zustand';
 
 /** How often a long-lived tab asks the server for a new worker while online (ms). */
 export const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+/**
+ * The longest "Reload" waits for the engine to settle (ms). A push still hanging after this
+ * is safe to abandon: its outbox entries were frozen in IndexedDB before it was sent, and the
+ * next version replays them (the server skips seqs it already applied).
+ */
+export const RELOAD_SETTLE_TIMEOUT_MS = 5_000;
+/**
+ * If the new worker has not taken control this long after "Reload" (ms), reload anyway: the
+ * engine is already stopped, and a first update sometimes never fires `controlling`
+ * (vite-plugin-pwa #789). The reloaded page gets the new version or the old one, working.
+ */
+export const RELOAD_FALLBACK_MS = 4_000;
 
 interface ServiceWorkerState {
   /** The app shell is cached: the app opens offline. */
@@ -56,6 +68,10 @@ export function registerServiceWorker(options: { url?: string; enabled?: boolean
 
 /** "Reload": let sync finish or persist, then activate the waiting worker (which reloads). */
 export async function applyUpdate(): Promise<void> {
-  await beforeReload();
+  await Promise.race([
+    beforeReload().catch((error: unknown) => console.error('[outpost] before reload', error)),
+    new Promise((resolve) => setTimeout(resolve, RELOAD_SETTLE_TIMEOUT_MS)),
+  ]);
   workbox?.messageSkipWaiting();
+  setTimeout(() => window.location.reload(), RELOAD_FALLBACK_MS);
 }

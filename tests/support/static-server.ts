@@ -25,6 +25,7 @@ export interface SwitchableServer {
   close(): Promise<void>;
 }
 
+/** `port` 0 picks a free one. */
 export async function startStaticServer(port: number, root: string): Promise<SwitchableServer> {
   let current = root;
   const server: Server = createServer((req, res) => {
@@ -40,8 +41,11 @@ export async function startStaticServer(port: number, root: string): Promise<Swi
     createReadStream(file).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
-    url: `http://localhost:${port}`,
+    // localhost, not 127.0.0.1: a secure context, so the service worker registers.
+    url: `http://localhost:${actualPort}`,
     serve(next) {
       current = next;
     },
