@@ -42,7 +42,7 @@ export interface Session {
   /** The id rows are written under: the account's, or the local-only placeholder. */
   readonly userId: string;
   /** Chooses (or leaves) local-only use on this device. */
-  setLocalOnly(localOnly: boolean): void;
+  setLocalOnly: (localOnly: boolean) => void;
 }
 
 function storedUser(): SessionUser | null {

@@ -6,7 +6,13 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { cleanup, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { useLayoutEffect, type ReactNode } from 'react';
-import { MemoryRouter, useLocation, type Location } from 'react-router';
+import {
+  MemoryRouter,
+  useLocation,
+  useNavigate,
+  type Location,
+  type NavigateFunction,
+} from 'react-router';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
@@ -119,16 +125,28 @@ export function Providers({ services, children }: { services: AppServices; child
   );
 }
 
-/** Where the app is (the test's view of the router). */
+/** Where the app is, and a way to go elsewhere (the test's view of the router). */
 export interface RouterProbe {
   state: { location: Location };
+  /** Navigates as a link would (wrap in act() or follow with a find*). */
+  navigate: NavigateFunction;
 }
 
-function LocationProbe({ onLocation }: { onLocation: (location: Location) => void }) {
+function LocationProbe({
+  onLocation,
+  onNavigate,
+}: {
+  onLocation: (location: Location) => void;
+  onNavigate: (navigate: NavigateFunction) => void;
+}) {
   const location = useLocation();
+  const navigate = useNavigate();
   useLayoutEffect(() => {
     onLocation(location);
   }, [location, onLocation]);
+  useLayoutEffect(() => {
+    onNavigate(navigate);
+  }, [navigate, onNavigate]);
   return null;
 }
 
@@ -141,6 +159,9 @@ export function renderApp(
     state: {
       location: { pathname: '', search: '', hash: '', state: null, key: '' } as Location,
     },
+    navigate: () => {
+      throw new Error('the app has not rendered yet');
+    },
   };
   const result = render(
     <Providers services={services}>
@@ -149,6 +170,9 @@ export function renderApp(
         <LocationProbe
           onLocation={(location) => {
             router.state.location = location;
+          }}
+          onNavigate={(navigate) => {
+            router.navigate = navigate;
           }}
         />
       </MemoryRouter>

@@ -1,5 +1,167 @@
-// PLACEHOLDER: replaced by the feature's real screen.
-export function SignInScreen(props: Record<string, unknown>) {
-  void props;
-  return <h1>Sign in</h1>;
+// /sign-in — email and password. Needs a connection (says so offline and waits for one);
+// after an expired session it names the changes waiting to sync; and it asks before a
+// different account's sign-in would delete this device's unsynced changes.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/field';
+import { useOnline } from '@/hooks/use-online';
+import { useSyncStatus } from '@/hooks/use-sync-status';
+import { deviceOwnerEmail, signIn, validateSignIn } from '@/lib/auth';
+import { useServices } from '@/lib/services';
+import { useSession } from '@/lib/session';
+import type { FieldErrors } from '@sync/schema';
+
+import '../account.css';
+import { useFirstErrorFocus, withoutError } from '../hooks/use-first-error-focus';
+import { useNextPath } from '../hooks/use-next-path';
+import { useUnsyncedGuard, type UnsyncedRisk } from '../hooks/use-unsynced-guard';
+import { OfflineNotice } from './offline-notice';
+import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
+
+function waitingText(pending: number): string {
+  if (pending === 0) return 'Your session ended. Sign in again to sync.';
+  const changes =
+    pending === 1 ? '1 waiting change' : `${pending.toLocaleString()} waiting changes`;
+  return `Your session ended. Sign in again to sync ${changes}.`;
+}
+
+export function SignInScreen() {
+  const { supabase } = useServices();
+  const session = useSession();
+  const online = useOnline();
+  const { pending } = useSyncStatus();
+  const navigate = useNavigate();
+  const { next, query } = useNextPath();
+  const guard = useUnsyncedGuard();
+  const expired = session.mode === 'expired';
+
+  // null until typed in: an expired session's email is filled in once the mode is known.
+  const [typedEmail, setTypedEmail] = useState<string | null>(null);
+  const email = typedEmail ?? (expired ? (deviceOwnerEmail() ?? '') : '');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [risk, setRisk] = useState<UnsyncedRisk | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const ids = { email: useId(), password: useId(), form: useId() };
+  const focusFirstError = useFirstErrorFocus(errors, [
+    ['email', ids.email],
+    ['password', ids.password],
+    ['_', ids.form],
+  ]);
+
+  function showErrors(found: FieldErrors) {
+    setErrors(found);
+    focusFirstError();
+  }
+
+  async function proceed(value: { email: string; password: string }) {
+    setSubmitting(true);
+    const result = await signIn(supabase, value.email, value.password);
+    if (!mounted.current) return;
+    setSubmitting(false);
+    if (result.ok) {
+      void navigate(next, { replace: true });
+      return;
+    }
+    showErrors({ [result.field ?? '_']: result.message });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!online || submitting) return;
+    const checked = validateSignIn({ email, password });
+    if (!checked.ok) {
+      showErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    const atRisk = await guard(checked.value.email);
+    if (!mounted.current) return;
+    if (atRisk) {
+      setRisk(atRisk);
+      return;
+    }
+    await proceed(checked.value);
+  }
+
+  return (
+    <section className="screen screen--narrow account">
+      <h1>Sign in</h1>
+      {expired ? (
+        <p className="account-notice account-notice--info">{waitingText(pending)}</p>
+      ) : null}
+      {session.mode === 'signed-in' && session.user?.email ? (
+        <p className="account-lead">
+          You&apos;re signed in as {session.user.email}. Signing in with another account replaces it
+          on this device.
+        </p>
+      ) : null}
+      {!online ? <OfflineNotice action="Signing in" next={next} /> : null}
+      <form className="account-form card" onSubmit={(event) => void submit(event)} noValidate>
+        <div id={ids.form} tabIndex={-1} className="account-form__error">
+          <FormError message={errors._} />
+        </div>
+        <TextField
+          id={ids.email}
+          label="Email"
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={email}
+          error={errors.email}
+          onChange={(event) => {
+            setTypedEmail(event.target.value);
+            setErrors((current) => withoutError(current, 'email'));
+          }}
+        />
+        <TextField
+          id={ids.password}
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          error={errors.password}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            setErrors((current) => withoutError(current, 'password'));
+          }}
+        />
+        <Button
+          type="submit"
+          variant="primary"
+          className="account-form__submit"
+          disabled={!online || submitting}
+        >
+          {submitting ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+      <p className="account-switch">
+        New to Outpost? <Link to={`/sign-up${query}`}>Create an account</Link>
+      </p>
+      <UnsyncedChangesDialog
+        risk={risk}
+        email={email.trim()}
+        confirmLabel="Sign in and discard them"
+        onCancel={() => setRisk(null)}
+        onConfirm={() => {
+          setRisk(null);
+          void proceed({ email: email.trim(), password });
+        }}
+      />
+    </section>
+  );
 }

@@ -1,0 +1,214 @@
+// Sign-in against the real devstack: success, a wrong password, the offline state, an
+// expired session's waiting changes, and the warning before another account's sign-in
+// would delete this device's unsynced changes.
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { deviceOwnerEmail } from '@/lib/auth';
+import {
+  createTestServices,
+  devstackClient,
+  findHeading,
+  renderApp,
+  type TestServices,
+} from '@/testing/app-harness';
+
+const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
+const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
+const SEED_LIST = '11570000-0000-4000-8000-000000000001';
+const PASSWORD = 'outpost-demo';
+
+let services: TestServices | undefined;
+afterEach(async () => {
+  await services?.close();
+  services = undefined;
+});
+
+function online(): TestServices {
+  services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+  return services;
+}
+
+async function fillAndSubmit(user: UserEvent, email: string, password: string) {
+  const emailField = screen.getByLabelText('Email');
+  await user.clear(emailField);
+  await user.type(emailField, email);
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('sign-in screen', () => {
+  it('signs alice in and opens the lists', async () => {
+    const app = online();
+    const user = userEvent.setup();
+    const { router } = renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toHaveAttribute('autocomplete', 'username');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
+
+    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
+    // Signed in: the header shows sync (not "sign in again" or "on this device only"), the
+    // engine adopts the device for alice and pulls her lists.
+    await waitFor(async () => expect(await app.sync.db.getMeta('userId')).toBe(ALICE_ID));
+    await waitFor(async () => expect(await app.sync.db.rows('lists').get(SEED_LIST)).toBeDefined());
+    await waitFor(() =>
+      expect(document.querySelector('.sync-status')).toHaveAttribute('data-state', 'synced'),
+    );
+    expect((await app.supabase.auth.getSession()).data.session?.user.id).toBe(ALICE_ID);
+    expect(deviceOwnerEmail()).toBe('alice@example.com');
+  });
+
+  it('goes to ?next= after signing in', async () => {
+    const app = online();
+    const user = userEvent.setup();
+    const { router } = renderApp(app, '/sign-in?next=%2Fsettings');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, 'bob@example.com', PASSWORD);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+  });
+
+  it('says a wrong password is wrong, inline, and stays', async () => {
+    const app = online();
+    const user = userEvent.setup();
+    const { router } = renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, 'alice@example.com', 'not-the-password');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Email or password is wrong.');
+    await waitFor(() => expect(alert.parentElement).toHaveFocus());
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+  });
+
+  it("says when the server can't be reached", async () => {
+    // A client of nothing (port 9) on a device that believes it is online.
+    services = createTestServices({ online: true });
+    const user = userEvent.setup();
+    renderApp(services, '/sign-in');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      "Can't reach the server. Check your connection and try again.",
+    );
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  });
+
+  it('checks the fields before asking the server and focuses the first problem', async () => {
+    const app = online();
+    const user = userEvent.setup();
+    renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    await user.type(screen.getByLabelText('Email'), 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAccessibleDescription('Enter an email address like name@example.com.');
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Enter your password.');
+    await waitFor(() => expect(email).toHaveFocus());
+  });
+
+  it('says signing in needs a connection and waits for one', async () => {
+    const app = online();
+    app.online.set(false);
+    renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    expect(
+      screen.getByText(
+        'Signing in needs a connection. You can keep using Outpost offline; your changes are saved on this device.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+
+    app.online.set(true);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled());
+    expect(screen.queryByText(/Signing in needs a connection/)).not.toBeInTheDocument();
+  });
+
+  it("warns before bob's sign-in deletes alice's unsynced changes, and Cancel keeps them", async () => {
+    const app = online();
+    const user = userEvent.setup();
+    renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
+    await waitFor(async () => expect(await app.sync.db.getMeta('userId')).toBe(ALICE_ID));
+    await app.sync.engine.syncNow();
+
+    // Offline, alice makes a change; then her session goes (expired), and the network returns.
+    app.online.set(false);
+    const listId = await app.sync.repos.lists.create({ name: 'Not yet synced', color: 'red' });
+    const pending = await app.sync.pendingCount();
+    expect(pending).toBeGreaterThan(0);
+    await app.supabase.auth.signOut({ scope: 'local' });
+    app.online.set(true);
+    cleanup();
+
+    const { router } = renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    const waiting = pending === 1 ? '1 waiting change' : `${pending} waiting changes`;
+    expect(
+      await screen.findByText(`Your session ended. Sign in again to sync ${waiting}.`),
+    ).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveValue('alice@example.com');
+
+    await fillAndSubmit(user, 'bob@example.com', PASSWORD);
+    const dialog = await screen.findByRole('dialog', {
+      name: `This device has ${pending} unsynced ${pending === 1 ? 'change' : 'changes'}`,
+    });
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
+    await waitFor(() => expect(cancel).toHaveFocus());
+    expect(dialog).toHaveTextContent(
+      /Changes made as alice@example\.com .* deletes (it|them) from this device/,
+    );
+
+    await user.click(cancel);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+    expect(await app.sync.db.getMeta('userId')).toBe(ALICE_ID);
+    expect(await app.sync.pendingCount()).toBe(pending);
+    expect(await app.sync.db.rows('lists').get(listId)).toMatchObject({ name: 'Not yet synced' });
+
+    // Confirming goes ahead: bob's device now, alice's unsynced list gone from it.
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const again = await screen.findByRole('dialog');
+    await user.click(within(again).getByRole('button', { name: 'Sign in and discard them' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
+    await waitFor(async () => expect(await app.sync.db.getMeta('userId')).toBe(BOB_ID));
+    expect(await app.sync.db.rows('lists').get(listId)).toBeUndefined();
+    expect(deviceOwnerEmail()).toBe('bob@example.com');
+  });
+
+  it('signs the same account back in without a warning', async () => {
+    const app = online();
+    const user = userEvent.setup();
+    renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
+    await waitFor(async () => expect(await app.sync.db.getMeta('userId')).toBe(ALICE_ID));
+    await app.sync.engine.syncNow();
+    app.online.set(false);
+    const listId = await app.sync.repos.lists.create({ name: 'Made offline', color: 'blue' });
+    await app.supabase.auth.signOut({ scope: 'local' });
+    app.online.set(true);
+    cleanup();
+
+    const { router } = renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    // The email is filled in already: only the password is needed.
+    await user.type(screen.getByLabelText('Password'), PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The waiting change reaches the server.
+    await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
+    expect((await app.sync.db.rows('lists').get(listId))?._v).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,222 @@
+// Email + password sign-in and sign-up through supabase-js, with GoTrue's error codes turned
+// into plain sentences (and the field they concern) once, here. Also remembers which email
+// this device's data belongs to, so the sign-in screen can warn before another account's
+// sign-in wipes unsynced changes (the sync engine clears a store owned by someone else).
+import {
+  isAuthError,
+  isAuthRetryableFetchError,
+  isAuthWeakPasswordError,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
+// zod/mini, like sync/schema.ts: the same validators in a shakeable form (bundle size).
+import * as z from 'zod/mini';
+
+import { DISPLAY_NAME_MAX, validate, type FieldErrors } from '@sync/schema';
+
+/** GoTrue's default minimum password length (hosted projects may ask for more). */
+export const PASSWORD_MIN_LENGTH = 6;
+/** GoTrue refuses longer passwords (bcrypt reads only 72 bytes). */
+export const PASSWORD_MAX_LENGTH = 72;
+
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
+
+/** localStorage: the email of the account this device's data belongs to. */
+export const OWNER_EMAIL_KEY = 'outpost:owner-email';
+
+export type AuthField = 'email' | 'password' | 'name';
+
+export type AuthResult =
+  | { ok: true; /** False when the project wants the email confirmed first. */ session: boolean }
+  | { ok: false; field?: AuthField; message: string };
+
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Email or password is wrong.',
+  exists: "There's already an account with this email. Sign in instead?",
+  rateLimited: 'Too many attempts. Wait a minute and try again.',
+  unreachable: "Can't reach the server. Check your connection and try again.",
+  badEmail: 'Enter an email address like name@example.com.',
+  emailNotConfirmed: 'Confirm your email first: open the link we sent you, then sign in.',
+  signupDisabled: "New accounts can't be created here right now.",
+  unknown: 'Something went wrong. Try again.',
+} as const;
+
+const email = z.pipe(
+  z.string().check(z.trim(), z.minLength(1, { error: 'Enter your email address.' })),
+  z.email({ error: AUTH_MESSAGES.badEmail }),
+);
+
+export const signInInput = z.object({
+  email,
+  // No length rule here: a wrong password is answered as such, not as a rule to learn.
+  password: z.string().check(z.minLength(1, { error: 'Enter your password.' })),
+});
+
+export const signUpInput = z.object({
+  name: z.string().check(
+    z.trim(),
+    z.minLength(1, { error: 'Enter your name.' }),
+    z.maxLength(DISPLAY_NAME_MAX, {
+      error: `Name can be at most ${DISPLAY_NAME_MAX} characters.`,
+    }),
+  ),
+  email,
+  password: z.string().check(
+    z.minLength(PASSWORD_MIN_LENGTH, {
+      error: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+    }),
+    z.maxLength(PASSWORD_MAX_LENGTH, {
+      error: `Password can be at most ${PASSWORD_MAX_LENGTH} characters.`,
+    }),
+  ),
+});
+
+export type SignInInput = z.infer<typeof signInInput>;
+export type SignUpInput = z.infer<typeof signUpInput>;
+
+export function validateSignIn(
+  input: SignInInput,
+): { ok: true; value: SignInInput } | { ok: false; errors: FieldErrors } {
+  return validate(signInInput, input);
+}
+
+export function validateSignUp(
+  input: SignUpInput,
+): { ok: true; value: SignUpInput } | { ok: false; errors: FieldErrors } {
+  return validate(signUpInput, input);
+}
+
+function fail(message: string, field?: AuthField): AuthResult {
+  return field ? { ok: false, field, message } : { ok: false, message };
+}
+
+/** The rule a weak password broke, as GoTrue's reasons say (`length`, `characters`, `pwned`). */
+function weakPasswordMessage(reasons: readonly string[], serverMessage: string): string {
+  if (reasons.includes('pwned')) {
+    return 'This password has appeared in a data breach. Choose a different one.';
+  }
+  if (reasons.includes('characters')) {
+    return 'Password needs a mix of lowercase and uppercase letters, digits and symbols.';
+  }
+  // A project can raise the minimum; its message carries the number.
+  const min = /at least (\d+)/.exec(serverMessage)?.[1] ?? String(PASSWORD_MIN_LENGTH);
+  return `Password must be at least ${min} characters.`;
+}
+
+/** GoTrue's error (code + status) → one sentence, and the field it is about if any. */
+export function describeAuthError(error: unknown): AuthResult {
+  if (isAuthRetryableFetchError(error)) return fail(AUTH_MESSAGES.unreachable);
+  if (isAuthWeakPasswordError(error)) {
+    return fail(weakPasswordMessage(error.reasons, error.message), 'password');
+  }
+  if (!isAuthError(error)) {
+    // fetch itself threw (no network, CORS): supabase-js normally wraps it, but not always.
+    return fail(error instanceof TypeError ? AUTH_MESSAGES.unreachable : AUTH_MESSAGES.unknown);
+  }
+  const { code, status, message } = error;
+  if (status === 0) return fail(AUTH_MESSAGES.unreachable);
+  if (status === 429 || code === 'over_request_rate_limit' || code === 'over_email_send_rate_limit')
+    return fail(AUTH_MESSAGES.rateLimited);
+  switch (code) {
+    case 'invalid_credentials':
+      return fail(AUTH_MESSAGES.invalidCredentials);
+    case 'user_already_exists':
+    case 'email_exists':
+      return fail(AUTH_MESSAGES.exists, 'email');
+    case 'weak_password':
+      return fail(weakPasswordMessage([], message), 'password');
+    case 'email_not_confirmed':
+      return fail(AUTH_MESSAGES.emailNotConfirmed);
+    case 'signup_disabled':
+    case 'email_provider_disabled':
+      return fail(AUTH_MESSAGES.signupDisabled);
+    case 'email_address_invalid':
+    case 'email_address_not_authorized':
+      return fail(AUTH_MESSAGES.badEmail, 'email');
+    case 'validation_failed':
+      return validationFailure(message);
+    default:
+      if (status !== undefined && status >= 500) return fail(AUTH_MESSAGES.unreachable);
+      return fail(AUTH_MESSAGES.unknown);
+  }
+}
+
+/** `validation_failed` covers several rules; its message says which field. */
+function validationFailure(message: string): AuthResult {
+  const text = message.toLowerCase();
+  if (text.includes('email')) return fail(AUTH_MESSAGES.badEmail, 'email');
+  if (text.includes('longer than')) {
+    return fail(`Password can be at most ${PASSWORD_MAX_LENGTH} characters.`, 'password');
+  }
+  if (text.includes('password')) {
+    return fail(`Password must be at least ${PASSWORD_MIN_LENGTH} characters.`, 'password');
+  }
+  return fail(AUTH_MESSAGES.unknown);
+}
+
+export async function signIn(
+  supabase: SupabaseClient,
+  emailAddress: string,
+  password: string,
+): Promise<AuthResult> {
+  const address = emailAddress.trim();
+  try {
+    const { data, error } = await supabase.auth.signInWithPassword({ email: address, password });
+    if (error) return describeAuthError(error);
+    rememberDeviceOwnerEmail(data.user?.email ?? address);
+    return { ok: true, session: Boolean(data.session) };
+  } catch (error) {
+    return describeAuthError(error);
+  }
+}
+
+export async function signUp(
+  supabase: SupabaseClient,
+  input: { name: string; email: string; password: string },
+): Promise<AuthResult> {
+  const address = input.email.trim();
+  try {
+    const { data, error } = await supabase.auth.signUp({
+      email: address,
+      password: input.password,
+      // The database makes the profile from this (auth.users trigger).
+      options: { data: { display_name: input.name.trim() } },
+    });
+    if (error) return describeAuthError(error);
+    // With email confirmation on, GoTrue answers an existing address with a stand-in user
+    // that has no identities instead of an error (it does not reveal accounts by email).
+    if (!data.session && data.user && data.user.identities?.length === 0) {
+      return fail(AUTH_MESSAGES.exists, 'email');
+    }
+    // Only a sign-up that signs in makes this device the account's: remembering the email
+    // of an unconfirmed account would let it skip the unsynced-changes warning later.
+    if (data.session) rememberDeviceOwnerEmail(data.user?.email ?? address);
+    return { ok: true, session: Boolean(data.session) };
+  } catch (error) {
+    return describeAuthError(error);
+  }
+}
+
+export function rememberDeviceOwnerEmail(emailAddress: string): void {
+  try {
+    localStorage.setItem(OWNER_EMAIL_KEY, emailAddress.trim().toLowerCase());
+  } catch {
+    // Storage refused (private mode, full): the warning then errs on the safe side.
+  }
+}
+
+/** The email of the account this device's data belongs to, when known. */
+export function deviceOwnerEmail(): string | null {
+  try {
+    return localStorage.getItem(OWNER_EMAIL_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Where to go after signing in: a same-origin path from `?next=`, else the lists. */
+export function safeNext(next: string | null | undefined, fallback = '/lists'): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
+    return fallback;
+  }
+  return next;
+}
