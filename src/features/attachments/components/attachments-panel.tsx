@@ -1,5 +1,99 @@
-// PLACEHOLDER: replaced by the feature's real component.
-export function AttachmentsPanel(props: { taskId: string; listId: string }) {
-  void props;
-  return null;
+// The task detail's "Photos and files": every live attachment of the task from the device
+// database (viewable offline once here), adding photos and files for those who may edit
+// tasks, and removing them behind a confirmation. Viewers only look.
+import { useEffect, useRef, useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { EmptyState } from '@/components/ui/empty-state';
+import { FormError } from '@/components/ui/field';
+import { useListAccess } from '@/hooks/use-list-access';
+import { usePendingRows } from '@/hooks/use-pending-rows';
+import { useServices } from '@/lib/services';
+import { attempt } from '@/lib/writes';
+
+import '../attachments.css';
+import { useTaskAttachments, type Attachment } from '../hooks/use-task-attachments';
+import { AttachmentItem } from './attachment-item';
+import { AttachmentPicker } from './attachment-picker';
+
+export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: string }) {
+  const { sync } = useServices();
+  const attachments = useTaskAttachments(taskId);
+  const pending = usePendingRows(listId);
+  const { canEditTasks } = useListAccess(listId);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [removing, setRemoving] = useState<Attachment | null>(null);
+  const [removeError, setRemoveError] = useState<string | undefined>();
+  const [removedCount, setRemovedCount] = useState(0);
+
+  // The removed file's button is gone, so focus lands on the section's heading instead of
+  // the page's top. Runs after the dialog has handed focus back to its opener.
+  useEffect(() => {
+    if (removedCount > 0) heading.current?.focus();
+  }, [removedCount]);
+
+  async function confirmRemove() {
+    if (!removing) return;
+    const result = await attempt(() => sync.repos.attachments.delete(removing.id));
+    if (!result.ok) {
+      setRemoveError(result.errors._ ?? Object.values(result.errors)[0]);
+      return;
+    }
+    setRemoving(null);
+    setRemovedCount((n) => n + 1);
+  }
+
+  function closeRemove() {
+    setRemoving(null);
+    setRemoveError(undefined);
+  }
+
+  return (
+    <section className="attachments" aria-labelledby={`attachments-${taskId}`}>
+      <h2 id={`attachments-${taskId}`} ref={heading} tabIndex={-1} className="attachments__title">
+        Photos and files
+      </h2>
+      {attachments === undefined ? null : attachments.length === 0 ? (
+        <EmptyState title="No photos or files yet">
+          {canEditTasks ? <p>Take a photo or add a PDF to keep it with this task.</p> : null}
+        </EmptyState>
+      ) : (
+        <ul className="attachments__list">
+          {attachments.map((attachment) => (
+            <AttachmentItem
+              key={attachment.id}
+              attachment={attachment}
+              pending={pending.has(attachment.id)}
+              canRemove={canEditTasks}
+              onRemove={(chosen) => {
+                setRemoveError(undefined);
+                setRemoving(chosen);
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      {canEditTasks && attachments !== undefined ? (
+        <AttachmentPicker taskId={taskId} count={attachments.length} />
+      ) : null}
+
+      <Dialog
+        open={removing !== null}
+        title={removing ? `Remove ${removing.fileName}?` : 'Remove file?'}
+        onClose={closeRemove}
+        actions={
+          <>
+            <Button onClick={closeRemove}>Cancel</Button>
+            <Button variant="danger" onClick={() => void confirmRemove()}>
+              Remove
+            </Button>
+          </>
+        }
+      >
+        <p>It will be removed from this task for everyone on the list.</p>
+        <FormError message={removeError} />
+      </Dialog>
+    </section>
+  );
 }

@@ -1,0 +1,225 @@
+// "Take photo" and "Add file": real file inputs (visually hidden, each named by the label
+// that looks like a button), so keyboards, screen readers and phone cameras all work. Each
+// file is checked before anything is queued (SPEC §8 FILE_TOO_LARGE / FILE_TYPE, ≤ 20 per
+// task); a refused file is listed with the limit it breaks, the others are added.
+import { useId, useState, type ChangeEvent } from 'react';
+
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MIME_TYPES,
+  ATTACHMENTS_PER_TASK_MAX,
+  attachmentInput,
+  validate,
+} from '@sync/schema';
+import { Button } from '@/components/ui/button';
+import { errorMessage } from '@/lib/error-messages';
+import { useServices } from '@/lib/services';
+import { attempt } from '@/lib/writes';
+import { formatBytes } from '@/utils/format';
+
+interface Refusal {
+  key: number;
+  fileName: string;
+  message: string;
+}
+
+const PER_TASK_MESSAGE = `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} photos and files.`;
+
+/** Why a file cannot be attached, or null when it can (same rules as the repository). */
+export function refusalFor(file: File): string | null {
+  const checked = validate(attachmentInput, {
+    file_name: file.name,
+    mime_type: file.type,
+    size_bytes: file.size,
+  });
+  if (checked.ok) return null;
+  if (checked.errors.mime_type) return errorMessage('FILE_TYPE');
+  if (checked.errors.size_bytes) {
+    return file.size > ATTACHMENT_MAX_BYTES
+      ? `${errorMessage('FILE_TOO_LARGE')} (this one is ${formatBytes(file.size)})`
+      : checked.errors.size_bytes;
+  }
+  return Object.values(checked.errors)[0] ?? errorMessage('VALIDATION_FAILED');
+}
+
+/** An image's pixel size, where the browser can decode it (jsdom and old browsers cannot). */
+async function imageSize(file: File): Promise<{ width: number; height: number } | undefined> {
+  if (!file.type.startsWith('image/') || typeof createImageBitmap !== 'function') return undefined;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const size = { width: bitmap.width, height: bitmap.height };
+    bitmap.close();
+    return size;
+  } catch {
+    return undefined; // undecodable here; the file is still worth keeping
+  }
+}
+
+let nextKey = 1;
+
+export function AttachmentPicker({ taskId, count }: { taskId: string; count: number }) {
+  const { sync } = useServices();
+  const photoId = useId();
+  const fileId = useId();
+  const hintId = useId();
+  const [refusals, setRefusals] = useState<Refusal[]>([]);
+  const [announcement, setAnnouncement] = useState('');
+  const [busy, setBusy] = useState(false);
+  const full = count >= ATTACHMENTS_PER_TASK_MAX;
+
+  async function add(event: ChangeEvent<HTMLInputElement>) {
+    const input = event.currentTarget;
+    const files = [...(input.files ?? [])];
+    if (files.length === 0) return;
+    setBusy(true);
+    setAnnouncement(files.length === 1 ? 'Adding 1 file…' : `Adding ${files.length} files…`);
+    const refused: Refusal[] = [];
+    const refuse = (fileName: string, message: string) =>
+      refused.push({ key: nextKey++, fileName, message });
+    let room = ATTACHMENTS_PER_TASK_MAX - count;
+    let added = 0;
+    let outOfSpace = false;
+    for (const file of files) {
+      const refusal = refusalFor(file);
+      if (refusal) refuse(file.name, refusal);
+      else if (outOfSpace) refuse(file.name, errorMessage('QUOTA_EXCEEDED'));
+      else if (room <= 0) refuse(file.name, PER_TASK_MESSAGE);
+      else {
+        const size = await imageSize(file);
+        const result = await attempt(
+          () => sync.repos.attachments.add(taskId, file, file.name, size),
+          { creates: true },
+        );
+        if (result.ok) {
+          added += 1;
+          room -= 1;
+        } else if (result.code === 'QUOTA_EXCEEDED') {
+          // attempt() has toasted it; say it here too, next to the file it concerns.
+          outOfSpace = true;
+          refuse(file.name, errorMessage('QUOTA_EXCEEDED'));
+        } else if (result.code === 'FILE_TOO_LARGE' || result.code === 'FILE_TYPE') {
+          refuse(file.name, errorMessage(result.code));
+        } else {
+          refuse(
+            file.name,
+            result.errors._ ?? Object.values(result.errors)[0] ?? errorMessage(result.code),
+          );
+        }
+      }
+    }
+    // Lets the same file be picked again after fixing the reason it was refused.
+    input.value = '';
+    setRefusals(refused);
+    setBusy(false);
+    setAnnouncement(
+      added === 0
+        ? ''
+        : `Added ${added} ${added === 1 ? 'file' : 'files'}${refused.length ? `, ${refused.length} not added` : ''}.`,
+    );
+  }
+
+  return (
+    <div className="attachments__picker">
+      <div className="attachments__buttons">
+        <span className="attachments__choose">
+          <input
+            id={photoId}
+            className="visually-hidden attachments__input"
+            type="file"
+            accept="image/*"
+            capture="environment"
+            disabled={full}
+            aria-describedby={hintId}
+            onChange={(event) => void add(event)}
+          />
+          <label htmlFor={photoId} className="btn btn--secondary attachments__label">
+            <CameraIcon />
+            Take photo
+          </label>
+        </span>
+        <span className="attachments__choose">
+          <input
+            id={fileId}
+            className="visually-hidden attachments__input"
+            type="file"
+            accept={ATTACHMENT_MIME_TYPES.join(',')}
+            multiple
+            disabled={full}
+            aria-describedby={hintId}
+            onChange={(event) => void add(event)}
+          />
+          <label htmlFor={fileId} className="btn btn--secondary attachments__label">
+            <PaperclipIcon />
+            Add file
+          </label>
+        </span>
+      </div>
+      <p id={hintId} className="attachments__hint">
+        {full
+          ? `This task has ${ATTACHMENTS_PER_TASK_MAX} of ${ATTACHMENTS_PER_TASK_MAX} files. Remove one to add another.`
+          : `JPEG, PNG, WebP, GIF or PDF, up to 10 MB each · ${count} of ${ATTACHMENTS_PER_TASK_MAX}`}
+      </p>
+      {refusals.length > 0 ? (
+        <div className="attachments__refusals" role="alert">
+          <p className="attachments__refusals-title">
+            {refusals.length === 1 ? 'This file was not added:' : 'These files were not added:'}
+          </p>
+          <ul>
+            {refusals.map((refusal) => (
+              <li key={refusal.key}>
+                <span className="attachments__refused-name">{refusal.fileName}</span>:{' '}
+                {refusal.message}
+              </li>
+            ))}
+          </ul>
+          <Button variant="ghost" size="sm" onClick={() => setRefusals([])}>
+            Dismiss
+          </Button>
+        </div>
+      ) : null}
+      <p className="visually-hidden" role="status">
+        {busy ? announcement || 'Adding…' : announcement}
+      </p>
+    </div>
+  );
+}
+
+function CameraIcon() {
+  return (
+    <svg
+      className="attachments__button-icon"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M4 7h3l2-3h6l2 3h3a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      />
+      <circle cx="12" cy="13" r="3.5" fill="none" stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
+function PaperclipIcon() {
+  return (
+    <svg
+      className="attachments__button-icon"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M20 11.5l-8.1 8.1a5 5 0 0 1-7.1-7.1l8.5-8.5a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-2.8-2.8L15 6.8"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,339 @@
+// Photos and files on the task detail, against the real sync library on fake-indexeddb:
+// adding queues the bytes and the row, refused files are named with the limit they break and
+// never queued, previews open in a dialog, removal asks first, viewers only look, and a file
+// that is not on this device says when it will be.
+import { File as NodeFile } from 'node:buffer';
+
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { LOCAL_USER_ID } from '@sync/index';
+import { ATTACHMENTS_PER_TASK_MAX } from '@sync/schema';
+import {
+  createTestServices,
+  markLocalOnly,
+  renderWithServices,
+  type TestServices,
+} from '@/testing/app-harness';
+
+import { AttachmentsPanel } from './attachments-panel';
+
+let services: TestServices | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await services?.close();
+  services = undefined;
+});
+
+/** A real 1 × 1 PNG. */
+const PNG_BYTES = Uint8Array.from(
+  atob(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  ),
+  (c) => c.charCodeAt(0),
+);
+
+/**
+ * A file as a browser's picker hands it over. Node's File, because jsdom's does not survive
+ * fake-indexeddb's structured clone (it comes back as `{}`), while a browser's File survives
+ * IndexedDB, and Node's does too.
+ */
+function deviceFile(parts: (string | Uint8Array)[], name: string, type: string): File {
+  return new NodeFile(parts, name, { type }) as unknown as File;
+}
+
+function png(name: string): File {
+  return deviceFile([PNG_BYTES], name, 'image/png');
+}
+
+function pdf(name: string): File {
+  return deviceFile(['%PDF-1.4\n%%EOF\n'], name, 'application/pdf');
+}
+
+async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } = {}) {
+  markLocalOnly();
+  services = createTestServices({ online: options.online ?? false });
+  const { repos, db } = services.sync;
+  const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
+  const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
+  if (options.role) {
+    // As the server's membership row would arrive: it wins over the local owner stand-in.
+    const at = new Date().toISOString();
+    await db.rows('memberships').put({
+      id: crypto.randomUUID(),
+      list_id: listId,
+      user_id: LOCAL_USER_ID,
+      role: options.role,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+      version: 1,
+      _v: 1,
+    });
+  }
+  return { listId, taskId, repos, db, services };
+}
+
+async function render(listId: string, taskId: string) {
+  const result = renderWithServices(
+    services!,
+    <AttachmentsPanel taskId={taskId} listId={listId} />,
+  );
+  await screen.findByRole('heading', { name: 'Photos and files', level: 2 });
+  return result;
+}
+
+async function liveAttachments(taskId: string) {
+  const rows = await services!.sync.db
+    .rows('attachments')
+    .where('task_id')
+    .equals(taskId)
+    .toArray();
+  return rows.filter((row) => !row.deleted_at);
+}
+
+function itemOf(name: string): HTMLElement {
+  const item = screen.getByText(name, { selector: '.attachments__name' }).closest('li');
+  if (!item) throw new Error(`no item for ${name}`);
+  return item;
+}
+
+describe('AttachmentsPanel', () => {
+  it('takes a photo: the row and its bytes are queued and it says it is waiting to upload', async () => {
+    const { listId, taskId, db } = await setup();
+    await render(listId, taskId);
+    expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    const camera = screen.getByLabelText('Take photo');
+    expect(camera).toHaveAttribute('accept', 'image/*');
+    expect(camera).toHaveAttribute('capture', 'environment');
+    await user.upload(camera, png('crack.png'));
+
+    expect(await screen.findByText('Waiting to upload')).toBeInTheDocument();
+    const item = itemOf('crack.png');
+    expect(within(item).getByText(`${PNG_BYTES.length} B`)).toBeInTheDocument();
+    expect(
+      await within(item).findByRole('button', { name: 'Preview crack.png' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('No photos or files yet')).not.toBeInTheDocument();
+
+    const rows = await liveAttachments(taskId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      file_name: 'crack.png',
+      mime_type: 'image/png',
+      size_bytes: PNG_BYTES.length,
+      list_id: listId,
+    });
+    const id = rows[0]!.id;
+    expect((await db._files.get(id))?.state).toBe('queued');
+    const outbox = await db._outbox.where('[table+rowId]').equals(['attachments', id]).toArray();
+    expect(outbox.map((entry) => entry.op)).toEqual(['insert']);
+    expect(screen.getByRole('status')).toHaveTextContent('Added 1 file.');
+  });
+
+  it('refuses a file over 10 MB and a text file before queueing, naming the limit', async () => {
+    const { listId, taskId, db } = await setup();
+    await render(listId, taskId);
+    await screen.findByText('No photos or files yet');
+    // A picker's "All files" lets people choose anything, whatever `accept` says.
+    const user = userEvent.setup({ applyAccept: false });
+    const input = screen.getByLabelText('Add file');
+    expect(input).toHaveAttribute('multiple');
+    expect(input.getAttribute('accept')).toBe(
+      'image/jpeg,image/png,image/webp,image/gif,application/pdf',
+    );
+    const big = new File([new Uint8Array(11 * 1024 * 1024)], 'big.png', { type: 'image/png' });
+    const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
+    await user.upload(input, [big, text]);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('These files were not added:');
+    expect(within(alert).getByText('big.png').closest('li')).toHaveTextContent(
+      'big.png: Files can be at most 10 MB (this one is 12 MB)',
+    );
+    expect(within(alert).getByText('notes.txt').closest('li')).toHaveTextContent(
+      'notes.txt: Only JPEG, PNG, WebP, GIF images and PDF files can be attached',
+    );
+    expect(await db.rows('attachments').count()).toBe(0);
+    expect(await db._files.count()).toBe(0);
+    expect(await db._outbox.where('table').equals('attachments').count()).toBe(0);
+    expect(screen.getByText('No photos or files yet')).toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it(`holds a task to ${ATTACHMENTS_PER_TASK_MAX} files`, async () => {
+    const { listId, taskId, repos } = await setup();
+    for (let i = 1; i < ATTACHMENTS_PER_TASK_MAX; i++) {
+      await repos.attachments.add(taskId, png(`photo-${i}.png`), `photo-${i}.png`);
+    }
+    await render(listId, taskId);
+    expect(await screen.findByText(/19 of 20/)).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Add file'), [
+      png('last.png'),
+      png('one-too-many.png'),
+    ]);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'one-too-many.png: A task can have at most 20 photos and files.',
+    );
+    expect(alert).not.toHaveTextContent('last.png');
+    const names = (await liveAttachments(taskId)).map((row) => row.file_name);
+    expect(names).toHaveLength(20);
+    expect(names).toContain('last.png');
+    expect(names).not.toContain('one-too-many.png');
+    expect(await screen.findByText(/has 20 of 20 files/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Add file')).toBeDisabled();
+    expect(screen.getByLabelText('Take photo')).toBeDisabled();
+  });
+
+  it('lists files oldest first and opens a preview that gives focus back when closed', async () => {
+    const { listId, taskId, repos } = await setup();
+    await repos.attachments.add(taskId, png('first.png'), 'first.png', { width: 1, height: 1 });
+    await repos.attachments.add(taskId, pdf('plan.pdf'), 'plan.pdf');
+    await render(listId, taskId);
+    const user = userEvent.setup();
+
+    const preview = await screen.findByRole('button', { name: 'Preview first.png' });
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('.attachments__name')?.textContent)).toEqual([
+      'first.png',
+      'plan.pdf',
+    ]);
+
+    await user.click(preview);
+    const dialog = screen.getByRole('dialog', { name: 'first.png' });
+    const image = within(dialog).getByRole('img', { name: 'first.png' });
+    expect(image.getAttribute('src')).toMatch(/^blob:/);
+    expect(within(dialog).getByText(/1 × 1/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'download',
+      'first.png',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(preview).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Preview plan.pdf' }));
+    const pdfDialog = screen.getByRole('dialog', { name: 'plan.pdf' });
+    const open = within(pdfDialog).getByRole('link', { name: 'Open PDF' });
+    expect(open).toHaveAttribute('target', '_blank');
+    expect(open.getAttribute('href')).toMatch(/^blob:/);
+    expect(within(pdfDialog).getByRole('link', { name: 'Download' })).toHaveAttribute(
+      'download',
+      'plan.pdf',
+    );
+  });
+
+  it('lets go of its object URLs when it goes away', async () => {
+    const { listId, taskId, repos } = await setup();
+    await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
+    const revoke = vi.spyOn(URL, 'revokeObjectURL');
+    const { unmount } = await render(listId, taskId);
+    const preview = await screen.findByRole('button', { name: 'Preview crack.png' });
+    const url = preview.querySelector('img')?.getAttribute('src');
+    expect(url).toMatch(/^blob:/);
+    unmount();
+    expect(revoke).toHaveBeenCalledWith(url);
+  });
+
+  it('removes a file only after the confirmation, then puts focus on the section', async () => {
+    const { listId, taskId, repos } = await setup();
+    const id = await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
+    await render(listId, taskId);
+    const user = userEvent.setup();
+
+    const remove = await screen.findByRole('button', { name: 'Remove crack.png' });
+    await user.click(remove);
+    let dialog = screen.getByRole('dialog', { name: 'Remove crack.png?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(remove).toHaveFocus();
+    expect((await services!.sync.db.rows('attachments').get(id))?.deleted_at).toBeNull();
+
+    await user.click(remove);
+    dialog = screen.getByRole('dialog', { name: 'Remove crack.png?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+
+    expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
+    expect((await services!.sync.db.rows('attachments').get(id))?.deleted_at).toEqual(
+      expect.any(String),
+    );
+    expect(screen.getByRole('heading', { name: 'Photos and files' })).toHaveFocus();
+  });
+
+  it('shows a viewer the files but nothing to add or remove', async () => {
+    const { listId, taskId, repos } = await setup({ role: 'viewer' });
+    await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
+    await render(listId, taskId);
+    expect(
+      await screen.findByText('crack.png', { selector: '.attachments__name' }),
+    ).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Preview crack.png' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Take photo')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Add file')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Remove/ })).not.toBeInTheDocument();
+  });
+
+  it('shows where each upload is, and "Not synced yet" while only the row waits', async () => {
+    const { listId, taskId, repos, db } = await setup();
+    const id = await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
+    await render(listId, taskId);
+    await screen.findByText('crack.png', { selector: '.attachments__name' });
+    const item = () => itemOf('crack.png');
+    expect(await within(item()).findByText('Waiting to upload')).toBeInTheDocument();
+
+    await db._files.update(id, { state: 'uploading' });
+    expect(await within(item()).findByText('Uploading…')).toBeInTheDocument();
+    await db._files.update(id, { state: 'failed' });
+    expect(await within(item()).findByText('Upload failed — retrying')).toBeInTheDocument();
+    await db._files.update(id, { state: 'uploaded' });
+    expect(await within(item()).findByText('Not synced yet')).toBeInTheDocument();
+    await db._outbox.clear(); // as after a successful push
+    await waitFor(() =>
+      expect(within(item()).queryByText('Not synced yet')).not.toBeInTheDocument(),
+    );
+    expect(within(item()).queryByText(/upload/i)).not.toBeInTheDocument();
+  });
+
+  it('says a file made elsewhere is available when online, and offers a retry once online', async () => {
+    const { listId, taskId, db } = await setup({ role: 'editor' });
+    // A row pulled from the server whose bytes never reached this device.
+    const at = new Date().toISOString();
+    await db.rows('attachments').put({
+      id: crypto.randomUUID(),
+      task_id: taskId,
+      list_id: listId,
+      object_path: `${listId}/${taskId}/x.png`,
+      file_name: 'from-bob.png',
+      mime_type: 'image/png',
+      size_bytes: 2048,
+      width: null,
+      height: null,
+      created_by: 'b0b00000-0000-4000-8000-000000000002',
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+      version: 1,
+      _v: 1,
+    });
+    await render(listId, taskId);
+    await screen.findByText('from-bob.png', { selector: '.attachments__name' });
+    const item = itemOf('from-bob.png');
+    expect(await within(item).findByText('Available when online')).toBeInTheDocument();
+    expect(within(item).queryByRole('button', { name: /^Preview/ })).not.toBeInTheDocument();
+
+    // Back online, it tries again; the (unreachable) server fails, so it says so plainly.
+    services!.online.set(true);
+    expect(await within(item).findByText("Couldn't load this file")).toBeInTheDocument();
+    expect(
+      within(item).getByRole('button', { name: 'Retry loading from-bob.png' }),
+    ).toBeInTheDocument();
+  });
+});

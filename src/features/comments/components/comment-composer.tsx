@@ -1,0 +1,85 @@
+// "Add a comment": a labelled textarea with the rule it breaks shown inline, a counter near
+// the 4,000-character limit, and Ctrl/⌘+Enter to post.
+import { useId, useState, type FormEvent } from 'react';
+
+import { commentInput, validate } from '@sync/schema';
+import { Button } from '@/components/ui/button';
+import { FormError, TextAreaField } from '@/components/ui/field';
+import { useServices } from '@/lib/services';
+import { attempt } from '@/lib/writes';
+
+import { isSubmitShortcut, lengthCounter, submitShortcutLabel } from './comment-keys';
+
+export function CommentComposer({ taskId }: { taskId: string }) {
+  const { sync } = useServices();
+  const fieldId = useId();
+  const [body, setBody] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  const counter = lengthCounter(body);
+
+  async function post(event?: FormEvent) {
+    event?.preventDefault();
+    if (saving) return;
+    const checked = validate(commentInput, { body });
+    if (!checked.ok) {
+      setError(checked.errors.body);
+      document.getElementById(fieldId)?.focus();
+      return;
+    }
+    setSaving(true);
+    const result = await attempt(() => sync.repos.comments.create(taskId, body), {
+      creates: true,
+    });
+    setSaving(false);
+    if (!result.ok) {
+      setError(result.errors.body);
+      setFormError(result.errors.body ? undefined : result.errors._);
+      return;
+    }
+    setBody('');
+    setError(undefined);
+    setFormError(undefined);
+    // Ready for the next one, wherever the post came from (button or shortcut).
+    document.getElementById(fieldId)?.focus();
+  }
+
+  return (
+    <form className="comments__composer" onSubmit={(event) => void post(event)} noValidate>
+      <TextAreaField
+        id={fieldId}
+        label="Add a comment"
+        rows={3}
+        value={body}
+        error={error}
+        hint={
+          <span className="comments__hint">
+            <span>{submitShortcutLabel()} to post</span>
+            {counter ? (
+              <span className={counter.over ? 'comments__counter--over' : undefined}>
+                {counter.text}
+              </span>
+            ) : null}
+          </span>
+        }
+        onChange={(event) => {
+          setBody(event.target.value);
+          if (error) setError(undefined);
+        }}
+        onKeyDown={(event) => {
+          if (isSubmitShortcut(event)) {
+            event.preventDefault();
+            void post();
+          }
+        }}
+      />
+      <FormError message={formError} />
+      <div className="comments__composer-actions">
+        <Button type="submit" variant="primary" disabled={saving}>
+          Comment
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,30 @@
+// Keyboard conventions shared by the comment composer and the inline editor.
+import type { KeyboardEvent } from 'react';
+
+import { COMMENT_BODY_MAX } from '@sync/schema';
+
+/** The counter appears once a comment is this long (80 % of the limit). */
+export const COUNTER_FROM_CHARS = Math.floor(COMMENT_BODY_MAX * 0.8);
+
+/** Ctrl+Enter, or ⌘+Enter on a Mac: send without reaching for the mouse. */
+export function isSubmitShortcut(event: KeyboardEvent): boolean {
+  return (
+    event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.nativeEvent.isComposing
+  );
+}
+
+/** "⌘ + Enter" on Apple devices, "Ctrl + Enter" elsewhere. */
+export function submitShortcutLabel(): string {
+  const platform =
+    typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent;
+  return /Mac|iPhone|iPad/i.test(platform) ? '⌘ + Enter' : 'Ctrl + Enter';
+}
+
+/** "3,612 / 4,000" near the limit (and whether it is over), else nothing. */
+export function lengthCounter(text: string): { text: string; over: boolean } | null {
+  if (text.length < COUNTER_FROM_CHARS) return null;
+  return {
+    text: `${text.length.toLocaleString('en-US')} / ${COMMENT_BODY_MAX.toLocaleString('en-US')}`,
+    over: text.length > COMMENT_BODY_MAX,
+  };
+}
