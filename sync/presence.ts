@@ -53,8 +53,11 @@ export function joinListPresence(
   onChange: (peers: PresencePeer[]) => void,
   now: () => number = Date.now,
 ): () => void {
+  // One key per tab, not per person: realtime-js keeps one presence id per key, so when two
+  // tabs of a person shared a key, the first tab's leave never matched and the person stayed
+  // "viewing" after closing both. peersOf merges the tabs back into one person.
   const channel = supabase.channel(`list:${listId}`, {
-    config: { presence: { key: me.userId } },
+    config: { presence: { key: `${me.userId}:${crypto.randomUUID()}` } },
   });
   const report = () => onChange(peersOf(channel.presenceState()));
   channel
