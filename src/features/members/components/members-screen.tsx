@@ -12,6 +12,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { FormError, SelectField } from '@/components/ui/field';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useList } from '@/hooks/use-list';
+import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useMembers, type Member } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
@@ -109,8 +110,10 @@ export function MembersScreen() {
   const [leaveOpen, setLeaveOpen] = useState(false);
   const [leaveError, setLeaveError] = useState<string | undefined>();
   const leaveErrorId = useId();
+  const firstSyncDone = useFirstSyncDone();
 
-  if (list === undefined) {
+  // Not here yet on a device whose first sync is still running: it may be on its way.
+  if (list === undefined || (list === null && !firstSyncDone)) {
     // A few ms while the device database answers. Same shape as below, so the heading the
     // layout focuses after navigation stays the same element when the list arrives.
     return (
