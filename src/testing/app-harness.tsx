@@ -49,22 +49,55 @@ export interface TestServices extends AppServices {
   close(): Promise<void>;
 }
 
+/** The seeded shared list (supabase/seed.sql): alice owns it, bob edits it, 30 tasks. */
+export const SEEDED_LIST = '11570000-0000-4000-8000-000000000001';
+export const SEEDED_LIST_NAME = 'Site inspection — Block C';
+
 /**
- * A client of the test devstack (global setup), with its own session storage. Realtime runs
- * on Node's `ws`: jsdom's own WebSocket dispatches jsdom events into Node's EventTarget and
- * throws.
+ * A client of the test devstack (global setup). By default its session is stored where the
+ * app's is (the app under test uses it); `{ side: true }` gives another person's client whose
+ * session the app never sees. Realtime runs on Node's `ws`: jsdom's own WebSocket dispatches
+ * jsdom events into Node's EventTarget and throws.
  */
-export function devstackClient() {
+export function devstackClient(options: { side?: boolean } = {}) {
   const { url, anonKey } = inject('devstack');
   return createClient(url, anonKey, {
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     auth: {
-      persistSession: true,
+      persistSession: !options.side,
       autoRefreshToken: false,
       detectSessionInUrl: false,
-      storageKey: AUTH_STORAGE_KEY,
+      storageKey: options.side ? `side-${crypto.randomUUID()}` : AUTH_STORAGE_KEY,
     },
   });
+}
+
+/** Signs a client in as a seeded demo user (password `outpost-demo`). */
+export async function signInDemo(
+  supabase: SupabaseClient,
+  who: 'alice' | 'bob',
+): Promise<SupabaseClient> {
+  const { error } = await supabase.auth.signInWithPassword({
+    email: `${who}@example.com`,
+    password: 'outpost-demo',
+  });
+  if (error) throw error;
+  return supabase;
+}
+
+/** Signs a client up as a new person (the devstack confirms at once). */
+export async function signUpFresh(
+  supabase: SupabaseClient,
+  name = `Guest ${crypto.randomUUID().slice(0, 6)}`,
+): Promise<{ id: string; name: string; email: string }> {
+  const email = `test-${crypto.randomUUID()}@example.com`;
+  const { data, error } = await supabase.auth.signUp({
+    email,
+    password: 'test-password-1',
+    options: { data: { display_name: name } },
+  });
+  if (error || !data.user) throw error ?? new Error('sign-up returned no user');
+  return { id: data.user.id, name, email };
 }
 
 /** A client that can reach nothing (port 9, discard): for tests that stay offline. */

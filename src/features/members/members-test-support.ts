@@ -1,57 +1,24 @@
 // Fixtures for the members feature's component tests: other people's devstack clients (the
 // app's own is the harness's devstackClient), new accounts, lists and invites made through
-// the real sync library and edge functions. Realtime goes over `ws`, as in the harness:
-// jsdom's WebSocket throws on Node's EventTarget.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { inject } from 'vitest';
-import WebSocket from 'ws';
+// the real sync library and edge functions.
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 import { createInvite, acceptInvite, type InviteRole } from '@/lib/api';
-import { createTestServices } from '@/testing/app-harness';
+import { createTestServices, devstackClient, signInDemo, signUpFresh } from '@/testing/app-harness';
 
-export const SEEDED_LIST = '11570000-0000-4000-8000-000000000001';
-export const SEEDED_LIST_NAME = 'Site inspection — Block C';
-
-const transport = WebSocket as unknown as typeof globalThis.WebSocket;
+export { SEEDED_LIST, SEEDED_LIST_NAME } from '@/testing/app-harness';
 
 /** Another person's client, with a session of its own that the app never sees. */
 export function sideClient() {
-  const { url, anonKey } = inject('devstack');
-  return createClient(url, anonKey, {
-    auth: {
-      persistSession: false,
-      autoRefreshToken: false,
-      detectSessionInUrl: false,
-      storageKey: `side-${crypto.randomUUID()}`,
-    },
-    realtime: { transport },
-  });
+  return devstackClient({ side: true });
 }
 
-export async function signInAs(
-  supabase: SupabaseClient,
-  who: 'alice' | 'bob',
-): Promise<SupabaseClient> {
-  const { error } = await supabase.auth.signInWithPassword({
-    email: `${who}@example.com`,
-    password: 'outpost-demo',
-  });
-  if (error) throw error;
-  return supabase;
-}
+export const signInAs = signInDemo;
 
 /** Signs up a new person (the devstack confirms at once); returns their id and name. */
-export async function signUpNew(
-  supabase: SupabaseClient,
-  name = `Guest ${crypto.randomUUID().slice(0, 6)}`,
-): Promise<{ id: string; name: string }> {
-  const { data, error } = await supabase.auth.signUp({
-    email: `inv-${crypto.randomUUID()}@example.com`,
-    password: 'secret-123',
-    options: { data: { display_name: name } },
-  });
-  if (error || !data.user) throw error ?? new Error('sign-up returned no user');
-  return { id: data.user.id, name };
+export async function signUpNew(supabase: SupabaseClient, name?: string) {
+  const { id, name: given } = await signUpFresh(supabase, name);
+  return { id, name: given };
 }
 
 /**

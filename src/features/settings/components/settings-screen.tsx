@@ -1,5 +1,54 @@
-// PLACEHOLDER: replaced by the feature's real screen.
-export function SettingsScreen(props: Record<string, unknown>) {
-  void props;
-  return <h1>Settings</h1>;
+// /settings (SPEC §2): profile, sync and rejected changes, storage, installing, export,
+// account, about. Each section is linkable (`/settings#sync`, `#rejected`) and renders from
+// the device alone; only uploading a picture and syncing need the network.
+import { Link } from 'react-router';
+
+import { useScrollToHash } from '../hooks/use-scroll-to-hash';
+import '../settings.css';
+import { AboutSection } from './about-section';
+import { AccountSection } from './account-section';
+import { ExportSection } from './export-section';
+import { InstallSection } from './install-section';
+import { ProfileSection } from './profile-section';
+import { RejectedSection } from './rejected-section';
+import { StorageSection } from './storage-section';
+import { SyncSection } from './sync-section';
+
+const CONTENTS: readonly (readonly [id: string, title: string])[] = [
+  ['profile', 'Profile'],
+  ['sync', 'Sync'],
+  ['rejected', 'Rejected changes'],
+  ['storage', 'Storage'],
+  ['install', 'Install'],
+  ['export', 'Export'],
+  ['account', 'Account'],
+  ['about', 'About'],
+];
+
+export function SettingsScreen() {
+  useScrollToHash();
+  return (
+    <div className="screen settings">
+      <h1>Settings</h1>
+      <nav aria-label="Settings sections" className="settings-contents">
+        <ul>
+          {CONTENTS.map(([id, title]) => (
+            <li key={id}>
+              <Link to={{ hash: id }}>{title}</Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-sections">
+        <ProfileSection />
+        <SyncSection />
+        <RejectedSection />
+        <StorageSection />
+        <InstallSection />
+        <ExportSection />
+        <AccountSection />
+        <AboutSection />
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,37 @@
+// Settings › About: which build this is (for bug reports) and the sync contract it speaks.
+import { OUTPOST_SCHEMA_VERSION } from '@sync/outpost';
+
+import { SettingsSection } from './settings-section';
+
+function buildTimeText(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+export function AboutSection() {
+  return (
+    <SettingsSection id="about" title="About">
+      <dl className="settings-facts">
+        <div>
+          <dt>Version</dt>
+          <dd>{__APP_VERSION__}</dd>
+        </div>
+        {__BUILD_TIME__ ? (
+          <div>
+            <dt>Built</dt>
+            <dd>
+              <time dateTime={__BUILD_TIME__}>{buildTimeText(__BUILD_TIME__)}</time>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Sync protocol</dt>
+          <dd>{OUTPOST_SCHEMA_VERSION}</dd>
+        </div>
+      </dl>
+      <p className="settings-muted">
+        Press <kbd>?</kbd> for keyboard shortcuts.
+      </p>
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,129 @@
+// Settings › Export: everything on this device as one JSON file, made from the device
+// database (so it works offline) and handed to the browser as a download. Reads happen on
+// the click, once, rather than through a live query: nothing here is shown from them.
+import { useState } from 'react';
+
+import { Button } from '@/components/ui/button';
+import { useServices } from '@/lib/services';
+import { formatBytes, todayIso } from '@/utils/format';
+import type { OutpostSync } from '@sync/index';
+
+import {
+  buildExport,
+  countExportedTasks,
+  exportFileName,
+  type ExportSource,
+} from '../utils/build-export';
+import { SettingsSection } from './settings-section';
+
+/** How long the download's object URL lives (ms): some browsers read it after click(). */
+const OBJECT_URL_TTL_MS = 60_000;
+
+type ExportState =
+  | { phase: 'idle' }
+  | { phase: 'reading' }
+  | { phase: 'building'; tasks: number }
+  | { phase: 'done'; tasks: number; lists: number; bytes: number; fileName: string }
+  | { phase: 'failed'; message: string };
+
+async function readSource(sync: OutpostSync): Promise<ExportSource> {
+  const { db } = sync;
+  return db.transaction(
+    'r',
+    ['lists', 'memberships', 'tasks', 'comments', 'attachments', 'profiles'].map((t) =>
+      db.table(t),
+    ),
+    async () => {
+      const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
+        db.rows('lists').toArray(),
+        db.rows('memberships').toArray(),
+        db.rows('tasks').toArray(),
+        db.rows('comments').toArray(),
+        db.rows('attachments').toArray(),
+        db.rows('profiles').toArray(),
+      ]);
+      return { lists, memberships, tasks, comments, attachments, profiles };
+    },
+  );
+}
+
+function download(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_TTL_MS);
+}
+
+/** Lets the browser paint the progress text before the (synchronous) build. */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+function tasksText(count: number): string {
+  return count === 1 ? '1 task' : `${count.toLocaleString('en-US')} tasks`;
+}
+
+export function ExportSection() {
+  const { sync, now } = useServices();
+  const [state, setState] = useState<ExportState>({ phase: 'idle' });
+  const busy = state.phase === 'reading' || state.phase === 'building';
+
+  async function run() {
+    setState({ phase: 'reading' });
+    try {
+      const source = await readSource(sync);
+      const tasks = countExportedTasks(source);
+      setState({ phase: 'building', tasks });
+      await nextFrame();
+      const doc = buildExport(source, {
+        exportedAt: new Date(now()).toISOString(),
+        appVersion: __APP_VERSION__,
+      });
+      const blob = new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' });
+      const fileName = exportFileName(todayIso(now()));
+      download(blob, fileName);
+      setState({ phase: 'done', tasks, lists: doc.lists.length, bytes: blob.size, fileName });
+    } catch (error) {
+      console.error('[outpost] export failed', error);
+      setState({
+        phase: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  let progress = '';
+  if (state.phase === 'reading') progress = 'Reading data on this device…';
+  else if (state.phase === 'building') progress = `Exporting ${tasksText(state.tasks)}…`;
+  else if (state.phase === 'done') {
+    const lists = state.lists === 1 ? '1 list' : `${state.lists.toLocaleString('en-US')} lists`;
+    progress = `Exported ${lists} and ${tasksText(state.tasks)} to ${state.fileName} (${formatBytes(state.bytes)}).`;
+  }
+
+  return (
+    <SettingsSection id="export" title="Export">
+      <p>
+        Download every list, member, task and comment on this device as one JSON file. Works
+        offline. Attached files are listed, not included.
+      </p>
+      <div className="settings-actions">
+        <Button onClick={() => void run()} disabled={busy}>
+          Export all data (JSON)
+        </Button>
+      </div>
+      <p className="settings-muted" role="status">
+        {progress}
+      </p>
+      {state.phase === 'failed' ? (
+        <p className="form-error" role="alert">
+          Couldn&apos;t export: {state.message}
+        </p>
+      ) : null}
+    </SettingsSection>
+  );
+}
