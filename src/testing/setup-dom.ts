@@ -47,6 +47,9 @@ Object.defineProperty(HTMLElement.prototype, 'offsetWidth', {
   get: () => 1024,
 });
 
+// The window virtualiser scrolls on mount; jsdom has no scrolling.
+window.scrollTo = () => undefined;
+
 if (!URL.createObjectURL) {
   let next = 0;
   URL.createObjectURL = () => `blob:test/${next++}`;

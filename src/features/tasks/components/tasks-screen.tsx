@@ -1,7 +1,305 @@
-// PLACEHOLDER: replaced by the feature's real screen.
-import type { ReactNode } from 'react';
+// /lists/:listId — a list's tasks: quick add, status filter and search (both in the URL),
+// bulk complete, and the virtualised, sortable list. Everything reads the device database;
+// the whole list is loaded once and filtered in memory, so typing in search never waits.
+import {
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 
-export function TasksScreen(props: { presence?: ReactNode }) {
-  void props;
-  return <h1>Tasks</h1>;
+import { Button } from '@/components/ui/button';
+import { ColorDot } from '@/components/ui/color-dot';
+import { EmptyState } from '@/components/ui/empty-state';
+import { TextField } from '@/components/ui/field';
+import { useList } from '@/hooks/use-list';
+import { useListAccess } from '@/hooks/use-list-access';
+import { useMembers } from '@/hooks/use-members';
+import { usePendingRows } from '@/hooks/use-pending-rows';
+import { useProfiles } from '@/hooks/use-profiles';
+import { useShortcut } from '@/hooks/use-shortcut';
+import { useServices } from '@/lib/services';
+import { showToast } from '@/lib/toasts';
+import { attempt } from '@/lib/writes';
+
+import '../tasks.css';
+import { useListTasks } from '../hooks/use-list-tasks';
+import {
+  buildSearchIndex,
+  countTasks,
+  FILTER_LABELS,
+  filterTasks,
+  parseStatusFilter,
+  STATUS_FILTERS,
+  type StatusFilter,
+} from '../task-filter';
+import { QuickAdd } from './quick-add';
+import { TaskList } from './task-list';
+import type { Assignee } from './task-row';
+
+export function TasksScreen({ presence }: { presence?: ReactNode }) {
+  const { listId = '' } = useParams();
+  const list = useList(listId);
+  // Known before anything shows, so editors never see a flash of the read-only list.
+  const role = useListAccess(listId).role;
+
+  if (list === undefined || role === undefined) return null;
+  if (list === null) {
+    return (
+      <section className="screen screen--narrow tasks-screen">
+        <h1>This list isn&apos;t on this device</h1>
+        <p>It was deleted, or you no longer have access to it.</p>
+        <Link to="/lists" className="btn btn--primary">
+          Back to your lists
+        </Link>
+      </section>
+    );
+  }
+  return (
+    <ListTasks
+      key={listId}
+      listId={listId}
+      name={list.name}
+      color={list.color}
+      presence={presence}
+    />
+  );
+}
+
+function ListTasks({
+  listId,
+  name,
+  color,
+  presence,
+}: {
+  listId: string;
+  name: string;
+  color: string;
+  presence: ReactNode;
+}) {
+  const { sync } = useServices();
+  const [params, setParams] = useSearchParams();
+  const access = useListAccess(listId);
+  const members = useMembers(listId);
+  const profiles = useProfiles();
+  const pending = usePendingRows(listId);
+  const tasks = useListTasks(listId);
+  const quickAddRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const status = parseStatusFilter(params.get('status'));
+  // The field is the source of truth while typing; the URL follows it (replace, no history).
+  const [query, setQuery] = useState(() => params.get('q') ?? '');
+  const deferredQuery = useDeferredValue(query);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+
+  useShortcut('n', () => quickAddRef.current?.focus(), access.canEditTasks);
+  useShortcut('/', () => searchRef.current?.focus());
+
+  // ?new=1 (the "New task" app shortcut, the lists screen) focuses quick add once it shows.
+  const wantsNew = params.get('new') === '1';
+  useEffect(() => {
+    if (!wantsNew || !access.canEditTasks) return;
+    quickAddRef.current?.focus();
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('new');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [wantsNew, access.canEditTasks, setParams]);
+
+  const setParam = useCallback(
+    (key: string, value: string | null) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (value) next.set(key, value);
+          else next.delete(key);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
+  const all = useMemo(() => tasks ?? [], [tasks]);
+  const index = useMemo(() => buildSearchIndex(all), [all]);
+  const shown = useMemo(
+    () => filterTasks(all, index, status, deferredQuery),
+    [all, index, status, deferredQuery],
+  );
+  const counts = useMemo(() => countTasks(all), [all]);
+
+  const assignees = useMemo(() => {
+    const map = new Map<string, Assignee>();
+    for (const profile of profiles.values()) {
+      map.set(profile.id, {
+        id: profile.id,
+        name: profile.display_name || 'Someone',
+        avatarPath: profile.avatar_path,
+      });
+    }
+    for (const member of members ?? []) {
+      map.set(member.userId, {
+        id: member.userId,
+        name: member.name,
+        avatarPath: member.avatarPath,
+      });
+    }
+    return map;
+  }, [members, profiles]);
+
+  // Selection only ever counts tasks that still exist.
+  const liveSelected = useMemo(
+    () => all.filter((task) => selected.has(task.id)).map((task) => task.id),
+    [all, selected],
+  );
+
+  const toggleSelected = useCallback((id: string) => {
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+
+  async function completeSelected() {
+    const ids = liveSelected;
+    const result = await attempt(() => sync.repos.tasks.completeMany(ids));
+    if (result.ok) {
+      setSelected(new Set());
+      // The bar (and its focused button) goes away: keep focus on the screen.
+      headingRef.current?.focus();
+      showToast({ message: ids.length === 1 ? 'Task completed' : `${ids.length} tasks completed` });
+    } else {
+      showToast({ message: result.errors._ ?? "Couldn't complete the tasks.", tone: 'error' });
+    }
+  }
+
+  const memberCount = members?.length;
+  const filtering = status !== 'all' || deferredQuery.trim() !== '';
+  const stale = query !== deferredQuery;
+
+  return (
+    <section className="screen tasks-screen">
+      <header className="tasks-screen__header">
+        <h1 className="tasks-screen__title" ref={headingRef} tabIndex={-1}>
+          <ColorDot color={color} size={14} />
+          <span>{name}</span>
+        </h1>
+        <div className="tasks-screen__header-side">
+          {presence}
+          <Link to={`/lists/${listId}/members`} className="btn btn--secondary btn--sm">
+            Members{memberCount === undefined ? '' : ` (${memberCount})`}
+          </Link>
+        </div>
+      </header>
+      <p className="tasks-screen__counts">
+        {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
+        {access.role === 'viewer' ? <span className="badge">View only</span> : null}
+      </p>
+
+      {access.canEditTasks ? <QuickAdd listId={listId} inputRef={quickAddRef} /> : null}
+
+      <div className="tasks-toolbar">
+        <div className="tasks-toolbar__filters" role="group" aria-label="Show tasks">
+          {STATUS_FILTERS.map((filter: StatusFilter) => (
+            <button
+              key={filter}
+              type="button"
+              className="tasks-toolbar__filter"
+              aria-pressed={status === filter}
+              onClick={() => setParam('status', filter === 'all' ? null : filter)}
+            >
+              {FILTER_LABELS[filter]}
+            </button>
+          ))}
+        </div>
+        <div className="tasks-toolbar__search">
+          <TextField
+            ref={searchRef}
+            type="search"
+            label="Search tasks"
+            hideLabel
+            placeholder="Search tasks  /"
+            autoComplete="off"
+            value={query}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setQuery(value);
+              setParam('q', value.trim() ? value : null);
+            }}
+          />
+        </div>
+      </div>
+
+      {liveSelected.length > 0 && access.canEditTasks ? (
+        <div className="tasks-selection" role="region" aria-label="Selection">
+          <span className="tasks-selection__count" aria-live="polite">
+            {liveSelected.length} selected
+          </span>
+          <Button variant="primary" size="sm" onClick={() => void completeSelected()}>
+            Complete
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
+            Clear
+          </Button>
+        </div>
+      ) : null}
+
+      <div
+        className={
+          stale ? 'tasks-screen__results tasks-screen__results--stale' : 'tasks-screen__results'
+        }
+      >
+        {tasks === undefined ? null : all.length === 0 ? (
+          <EmptyState title="No tasks yet">
+            <p>
+              {access.canEditTasks
+                ? 'Add the first one above (press n). It is saved on this device at once.'
+                : 'Tasks added by the list’s editors will show here.'}
+            </p>
+          </EmptyState>
+        ) : shown.length === 0 ? (
+          <EmptyState title="No tasks match">
+            <p>
+              {filtering && deferredQuery.trim()
+                ? `Nothing ${status === 'all' ? '' : `in “${FILTER_LABELS[status]}” `}matches “${deferredQuery.trim()}”.`
+                : `No tasks are “${FILTER_LABELS[status]}”.`}
+            </p>
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                setQuery('');
+                setParams(new URLSearchParams(), { replace: true });
+              }}
+            >
+              Show all tasks
+            </Button>
+          </EmptyState>
+        ) : (
+          <TaskList
+            listId={listId}
+            tasks={shown}
+            canEdit={access.canEditTasks}
+            selected={selected}
+            onToggleSelected={toggleSelected}
+            pending={pending}
+            assignees={assignees}
+          />
+        )}
+      </div>
+    </section>
+  );
 }

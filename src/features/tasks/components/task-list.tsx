@@ -1,0 +1,401 @@
+// The tasks of a list as a window-virtualised, sortable list: only the rows near the
+// viewport are in the DOM (10,000 tasks stay smooth), dnd-kit reorders them by pointer or
+// keyboard, and the keyboard works on rows: j/k move focus, x selects, F2/Enter edits,
+// Alt+↑/↓ moves a task one place. Rows are laid out in flow between two spacers, so
+// dnd-kit's transforms apply to them as to any list.
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type UniqueIdentifier,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+
+import { taskPatch, validate, type TaskStatus } from '@sync/schema';
+import { useNow } from '@/hooks/use-now';
+import { useShortcut } from '@/hooks/use-shortcut';
+import { useServices } from '@/lib/services';
+import { showToast } from '@/lib/toasts';
+import { attempt } from '@/lib/writes';
+
+import { toggledStatus, useDeleteTask } from '../hooks/use-task-actions';
+import { neighboursAfterMove, type TaskRow } from '../task-filter';
+import {
+  ROW_HEIGHT_PX,
+  TaskRowItem,
+  type Assignee,
+  type RowActions,
+  type TitleEdit,
+} from './task-row';
+
+/** Rows rendered beyond each edge of the viewport (keeps j/k and Tab on rendered rows). */
+const OVERSCAN_ROWS = 8;
+/** Pointer travel before a drag starts (px), so clicks on the handle stay clicks. */
+const DRAG_ACTIVATION_PX = 6;
+
+export interface TaskListProps {
+  listId: string;
+  /** The tasks to show, in position order (already filtered). */
+  tasks: TaskRow[];
+  canEdit: boolean;
+  selected: ReadonlySet<string>;
+  onToggleSelected: (id: string) => void;
+  pending: ReadonlySet<string>;
+  assignees: ReadonlyMap<string, Assignee>;
+}
+
+/** Keys typed into these belong to the field, not to the list's shortcuts. */
+function isFieldTarget(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement) return target.type !== 'checkbox';
+  return (
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    target.isContentEditable
+  );
+}
+
+function moved<T>(items: readonly T[], from: number, to: number): T[] {
+  const next = items.filter((_, i) => i !== from);
+  const item = items[from];
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
+}
+
+export function TaskList({
+  listId,
+  tasks,
+  canEdit,
+  selected,
+  onToggleSelected,
+  pending,
+  assignees,
+}: TaskListProps) {
+  const { sync } = useServices();
+  const now = useNow(60_000);
+  const deleteTask = useDeleteTask();
+  const listRef = useRef<HTMLUListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const [edit, setEdit] = useState<TitleEdit | null>(null);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  // A move shows at once; the live query's next result (the moved row) replaces it.
+  const [optimistic, setOptimistic] = useState<{ basedOn: TaskRow[]; order: string[] } | null>(
+    null,
+  );
+
+  const ordered = useMemo(() => {
+    if (optimistic?.basedOn !== tasks || optimistic.order.length !== tasks.length) return tasks;
+    const byId = new Map(tasks.map((task) => [task.id, task]));
+    return optimistic.order.flatMap((id) => byId.get(id) ?? []);
+  }, [optimistic, tasks]);
+  const ids = useMemo(() => ordered.map((task) => task.id), [ordered]);
+
+  // The rows' callbacks stay the same object across renders (rows are memoised), so they
+  // read the latest state through refs.
+  const latest = useRef({ tasks, ordered, onToggleSelected });
+  const editRef = useRef<TitleEdit | null>(null);
+  const pendingFocus = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    latest.current = { tasks, ordered, onToggleSelected };
+  });
+
+  // The list's distance from the top of the page, for the window virtualiser. What is above
+  // it (a validation message, the "Added" line, a wrapped header) can change it, and any such
+  // change resizes the screen, so the screen's size is watched.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const measure = () =>
+      setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(list.closest('section') ?? document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count: ordered.length,
+    estimateSize: () => ROW_HEIGHT_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    getItemKey: (index) => ordered[index]?.id ?? index,
+  });
+
+  function rowElement(id: string): HTMLElement | null {
+    return listRef.current?.querySelector<HTMLElement>(`[data-task-id="${id}"]`) ?? null;
+  }
+
+  function focusRow(id: string) {
+    const element = rowElement(id);
+    if (element) {
+      element.focus();
+      return;
+    }
+    const index = latest.current.ordered.findIndex((task) => task.id === id);
+    if (index < 0) return;
+    pendingFocus.current = id;
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  }
+
+  // A status change can take the focused row out of a filtered view; focus then goes to the
+  // row that took its place instead of being lost.
+  const rescue = useRef<{ id: string; index: number; basedOn: TaskRow[] } | null>(null);
+  useLayoutEffect(() => {
+    const pending = rescue.current;
+    if (!pending || pending.basedOn === tasks) return;
+    rescue.current = null;
+    if (ids.includes(pending.id)) return;
+    const focusLost = !document.activeElement || document.activeElement === document.body;
+    const id = ids[Math.min(pending.index, ids.length - 1)];
+    if (focusLost && id) focusRow(id);
+  });
+
+  // Focus that had to wait for a render (after a save, a move, a delete, a scroll).
+  useLayoutEffect(() => {
+    const id = pendingFocus.current;
+    if (!id) return;
+    const element = rowElement(id);
+    if (element) {
+      pendingFocus.current = null;
+      if (!element.contains(document.activeElement)) element.focus();
+    }
+  });
+
+  function updateEdit(next: TitleEdit | null) {
+    editRef.current = next;
+    setEdit(next);
+  }
+
+  function finishEdit(id: string) {
+    pendingFocus.current = id;
+    updateEdit(null);
+  }
+
+  function commitMove(from: number, to: number, focusAfter: boolean) {
+    const current = latest.current.ordered;
+    const task = current[from];
+    if (!task || to < 0 || to >= current.length || from === to) return;
+    const currentIds = current.map((t) => t.id);
+    const { afterId, beforeId } = neighboursAfterMove(currentIds, from, to);
+    setOptimistic({ basedOn: latest.current.tasks, order: moved(currentIds, from, to) });
+    if (focusAfter) pendingFocus.current = task.id;
+    setAnnouncement(`${task.title} moved to position ${to + 1} of ${current.length}.`);
+    void attempt(() => sync.repos.tasks.move(task.id, afterId, beforeId)).then((result) => {
+      if (!result.ok) {
+        setOptimistic(null);
+        showToast({ message: result.errors._ ?? "Couldn't move the task.", tone: 'error' });
+      }
+    });
+  }
+
+  async function changeStatus(task: TaskRow, status: TaskStatus) {
+    rescue.current = {
+      id: task.id,
+      index: latest.current.ordered.findIndex((t) => t.id === task.id),
+      basedOn: latest.current.tasks,
+    };
+    const result = await attempt(() => sync.repos.tasks.setStatus(task.id, status));
+    if (!result.ok) {
+      showToast({
+        message: result.errors.status ?? result.errors._ ?? "Couldn't change the status.",
+        tone: 'error',
+      });
+    }
+  }
+
+  const [actions] = useState<RowActions>(() => ({
+    toggleDone: (task) => void changeStatus(task, toggledStatus(task.status)),
+    setStatus: (task, status) => void changeStatus(task, status),
+    toggleSelected: (id) => latest.current.onToggleSelected(id),
+    startEdit: (task) => updateEdit({ id: task.id, draft: task.title }),
+    changeDraft: (draft) => {
+      if (editRef.current) updateEdit({ id: editRef.current.id, draft });
+    },
+    cancelEdit: () => {
+      if (editRef.current) finishEdit(editRef.current.id);
+    },
+    saveEdit: () => {
+      const current = editRef.current;
+      if (!current) return;
+      const task = latest.current.tasks.find((t) => t.id === current.id);
+      if (!task || current.draft.trim() === task.title) {
+        finishEdit(current.id);
+        return;
+      }
+      const checked = validate(taskPatch, { title: current.draft });
+      if (!checked.ok) {
+        updateEdit({ ...current, error: checked.errors.title ?? checked.errors._ });
+        return;
+      }
+      // Cleared before the write so the blur that follows Enter does not save twice.
+      editRef.current = null;
+      void attempt(() => sync.repos.tasks.update(current.id, { title: current.draft })).then(
+        (result) => {
+          if (result.ok) finishEdit(current.id);
+          else updateEdit({ ...current, error: result.errors.title ?? result.errors._ });
+        },
+      );
+    },
+    remove: (task) => {
+      const list = latest.current.ordered;
+      const index = list.findIndex((t) => t.id === task.id);
+      const next = list[index + 1] ?? list[index - 1];
+      pendingFocus.current = next?.id ?? null;
+      void deleteTask(task.id).then((ok) => {
+        if (!ok) pendingFocus.current = null;
+      });
+    },
+    focused: (id) => setActiveId(id),
+  }));
+
+  const tabbableId = activeId && ids.includes(activeId) ? activeId : (ids[0] ?? null);
+
+  function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
+    if (dragging || event.defaultPrevented || isFieldTarget(event.target)) return;
+    const row = (event.target as HTMLElement).closest<HTMLElement>('[data-task-id]');
+    const id = row?.dataset.taskId;
+    if (!row || !id) return;
+    const index = ordered.findIndex((task) => task.id === id);
+    const task = ordered[index];
+    if (!task) return;
+    const onRow = event.target === row;
+
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      if (canEdit) commitMove(index, index + (event.key === 'ArrowUp' ? -1 : 1), true);
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const step =
+      event.key === 'j' || (onRow && event.key === 'ArrowDown')
+        ? 1
+        : event.key === 'k' || (onRow && event.key === 'ArrowUp')
+          ? -1
+          : 0;
+    if (step) {
+      event.preventDefault();
+      const target = ordered[index + step];
+      if (target) focusRow(target.id);
+      return;
+    }
+    if (event.key === 'x' && canEdit) {
+      event.preventDefault();
+      onToggleSelected(id);
+    } else if (canEdit && (event.key === 'F2' || (onRow && event.key === 'Enter'))) {
+      event.preventDefault();
+      actions.startEdit(task);
+    }
+  }
+
+  // From outside the list (nothing focused, or a button above it), j/k enter the list.
+  const enterList = () => {
+    const id = tabbableId;
+    if (id) focusRow(id);
+  };
+  useShortcut('j', enterList);
+  useShortcut('k', enterList);
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: DRAG_ACTIVATION_PX } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const titleOf = (id: UniqueIdentifier) => ordered.find((task) => task.id === id)?.title ?? 'Task';
+  const positionOf = (id: UniqueIdentifier | undefined) =>
+    id === undefined ? -1 : ids.indexOf(String(id));
+  const announcements: Announcements = {
+    onDragStart: ({ active }) =>
+      `Picked up ${titleOf(active.id)}, position ${positionOf(active.id) + 1} of ${ids.length}.`,
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${titleOf(active.id)} moved to position ${positionOf(over.id) + 1} of ${ids.length}.`
+        : `${titleOf(active.id)} is no longer over the list.`,
+    onDragEnd: ({ active, over }) =>
+      over
+        ? `${titleOf(active.id)} dropped at position ${positionOf(over.id) + 1} of ${ids.length}.`
+        : `${titleOf(active.id)} dropped back in place.`,
+    onDragCancel: ({ active }) => `Moving cancelled. ${titleOf(active.id)} dropped back in place.`,
+  };
+
+  function onDragEnd({ active, over }: DragEndEvent) {
+    setDragging(false);
+    if (!over || active.id === over.id) return;
+    commitMove(positionOf(active.id), positionOf(over.id), false);
+  }
+
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+
+  return (
+    <>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragStart={() => setDragging(true)}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => setDragging(false)}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable:
+              'To reorder, press Space or Enter, move with the arrow keys, then press Space or Enter again to drop, or Escape to cancel. Alt with the up or down arrow moves the focused task one place.',
+          },
+        }}
+      >
+        <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+          {/* role="list": Safari drops list semantics from lists styled without bullets. */}
+          <ul
+            ref={listRef}
+            role="list"
+            className="tasks-list"
+            aria-label="Tasks"
+            style={{
+              paddingTop: first * ROW_HEIGHT_PX,
+              paddingBottom: Math.max(0, ordered.length - 1 - last) * ROW_HEIGHT_PX,
+            }}
+            onKeyDown={onKeyDown}
+          >
+            {items.map((item) => {
+              const task = ordered[item.index];
+              if (!task) return null;
+              return (
+                <TaskRowItem
+                  key={task.id}
+                  task={task}
+                  index={item.index}
+                  count={ordered.length}
+                  listId={listId}
+                  canEdit={canEdit}
+                  selected={selected.has(task.id)}
+                  pending={pending.has(task.id)}
+                  tabbable={task.id === tabbableId}
+                  edit={edit?.id === task.id ? edit : null}
+                  assignee={task.assignee_id ? (assignees.get(task.assignee_id) ?? null) : null}
+                  now={now}
+                  actions={actions}
+                />
+              );
+            })}
+          </ul>
+        </SortableContext>
+      </DndContext>
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+    </>
+  );
+}

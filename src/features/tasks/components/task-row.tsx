@@ -1,0 +1,261 @@
+// One row of the virtualised task list: select, drag handle, done checkbox, title (a link,
+// or an inline editor), and a meta line (status, priority, due date, assignee, sync mark).
+// Rows have a fixed height so the virtualiser never has to measure them.
+import { useSortable } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { memo, useId } from 'react';
+import { Link } from 'react-router';
+
+import { Avatar } from '@/components/ui/avatar';
+import { useAvatarUrl } from '@/hooks/use-avatar-url';
+import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/schema';
+import { formatDue } from '@/utils/format';
+
+import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
+import { GripIcon, PencilIcon, TrashIcon } from './icons';
+
+/** Height of a row (px); the CSS row box uses the same number through a style. */
+export const ROW_HEIGHT_PX = 64;
+
+export interface TitleEdit {
+  id: string;
+  draft: string;
+  error?: string | undefined;
+}
+
+export interface Assignee {
+  id: string;
+  name: string;
+  avatarPath: string | null;
+}
+
+/** Callbacks shared by every row (one stable object, so memoised rows stay put). */
+export interface RowActions {
+  toggleDone(task: TaskRow): void;
+  setStatus(task: TaskRow, status: TaskStatus): void;
+  toggleSelected(id: string): void;
+  startEdit(task: TaskRow): void;
+  changeDraft(draft: string): void;
+  saveEdit(): void;
+  cancelEdit(): void;
+  remove(task: TaskRow): void;
+  focused(id: string): void;
+}
+
+export interface TaskRowProps {
+  task: TaskRow;
+  index: number;
+  count: number;
+  listId: string;
+  canEdit: boolean;
+  selected: boolean;
+  pending: boolean;
+  tabbable: boolean;
+  edit: TitleEdit | null;
+  assignee: Assignee | null;
+  now: number;
+  actions: RowActions;
+}
+
+function AssigneeAvatar({ assignee }: { assignee: Assignee }) {
+  const src = useAvatarUrl(assignee.avatarPath);
+  return (
+    <span className="tasks-row__assignee">
+      <span className="visually-hidden">Assigned to </span>
+      <Avatar id={assignee.id} name={assignee.name} src={src} size={22} />
+    </span>
+  );
+}
+
+export const TaskRowItem = memo(function TaskRowItem({
+  task,
+  index,
+  count,
+  listId,
+  canEdit,
+  selected,
+  pending,
+  tabbable,
+  edit,
+  assignee,
+  now,
+  actions,
+}: TaskRowProps) {
+  const ids = useId();
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id: task.id, disabled: !canEdit, data: { title: task.title } });
+  const due = task.due_on ? formatDue(task.due_on, now) : null;
+  const done = task.status === 'done';
+  const metaId = `${ids}-meta`;
+  const errorId = `${ids}-error`;
+
+  return (
+    <li
+      ref={setNodeRef}
+      className={[
+        'tasks-row',
+        done ? 'tasks-row--done' : '',
+        selected ? 'tasks-row--selected' : '',
+        isDragging ? 'tasks-row--dragging' : '',
+      ]
+        .filter(Boolean)
+        .join(' ')}
+      style={{
+        height: ROW_HEIGHT_PX,
+        transform: CSS.Translate.toString(transform),
+        transition,
+      }}
+      data-task-id={task.id}
+      data-index={index}
+      tabIndex={tabbable ? 0 : -1}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      aria-label={task.title}
+      aria-describedby={edit?.error ? undefined : metaId}
+      onFocus={() => actions.focused(task.id)}
+    >
+      <div className="tasks-row__lead">
+        {canEdit ? (
+          <input
+            type="checkbox"
+            className="tasks-row__select"
+            aria-label={`Select ${task.title}`}
+            checked={selected}
+            onChange={() => actions.toggleSelected(task.id)}
+          />
+        ) : null}
+        {canEdit ? (
+          <button
+            type="button"
+            ref={setActivatorNodeRef}
+            className="tasks-row__handle"
+            {...attributes}
+            {...listeners}
+            aria-label={`Reorder ${task.title}`}
+            title="Drag to reorder (or Alt + ↑ / ↓)"
+          >
+            <GripIcon />
+          </button>
+        ) : null}
+        <input
+          type="checkbox"
+          className="tasks-row__done"
+          aria-label={`Done: ${task.title}`}
+          checked={done}
+          disabled={!canEdit}
+          onChange={() => actions.toggleDone(task)}
+        />
+      </div>
+
+      <div className="tasks-row__main">
+        {edit ? (
+          <input
+            className="tasks-row__title-input field__control"
+            aria-label={`Title of ${task.title}`}
+            aria-invalid={edit.error ? true : undefined}
+            aria-describedby={edit.error ? errorId : undefined}
+            value={edit.draft}
+            maxLength={400}
+            // Opened by the user's own action (Edit, F2, Enter), so taking focus is expected.
+            autoFocus
+            onFocus={(event) => event.currentTarget.select()}
+            onChange={(event) => actions.changeDraft(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                actions.saveEdit();
+              } else if (event.key === 'Escape') {
+                event.preventDefault();
+                event.stopPropagation();
+                actions.cancelEdit();
+              }
+            }}
+            onBlur={() => actions.saveEdit()}
+          />
+        ) : (
+          <Link
+            className="tasks-row__title"
+            to={`/lists/${listId}/tasks/${task.id}`}
+            title={task.title}
+          >
+            {task.title}
+          </Link>
+        )}
+        {edit?.error ? (
+          <div id={errorId} className="tasks-row__error field__error">
+            {edit.error}
+          </div>
+        ) : (
+          <div id={metaId} className="tasks-row__meta">
+            {canEdit ? (
+              <select
+                className="tasks-row__status"
+                aria-label={`Status of ${task.title}`}
+                value={task.status}
+                onChange={(event) =>
+                  actions.setStatus(task, event.currentTarget.value as TaskStatus)
+                }
+              >
+                {[task.status, ...STATUS_TRANSITIONS[task.status]].map((status) => (
+                  <option key={status} value={status}>
+                    {STATUS_LABELS[status]}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <span className={`tasks-row__status-text tasks-row__status-text--${task.status}`}>
+                {STATUS_LABELS[task.status]}
+              </span>
+            )}
+            {task.priority > 0 ? (
+              <span className={`tasks-row__priority tasks-row__priority--${task.priority}`}>
+                <span className="visually-hidden">Priority: </span>
+                {PRIORITY_LABELS[task.priority]}
+              </span>
+            ) : null}
+            {due ? (
+              <span
+                className={`tasks-row__due${due.overdue && !done ? ' tasks-row__due--overdue' : ''}`}
+              >
+                <span className="visually-hidden">Due: </span>
+                {due.text}
+              </span>
+            ) : null}
+            {assignee ? <AssigneeAvatar assignee={assignee} /> : null}
+            {pending ? <span className="badge badge--pending">Not synced yet</span> : null}
+          </div>
+        )}
+      </div>
+
+      {canEdit ? (
+        <div className="tasks-row__actions">
+          <button
+            type="button"
+            className="tasks-row__icon-btn"
+            aria-label={`Edit ${task.title}`}
+            title="Edit title (F2)"
+            onClick={() => actions.startEdit(task)}
+          >
+            <PencilIcon />
+          </button>
+          <button
+            type="button"
+            className="tasks-row__icon-btn tasks-row__icon-btn--danger"
+            aria-label={`Delete ${task.title}`}
+            title="Delete"
+            onClick={() => actions.remove(task)}
+          >
+            <TrashIcon />
+          </button>
+        </div>
+      ) : null}
+    </li>
+  );
+});

@@ -1,0 +1,367 @@
+// The tasks screen on a local-only device, against the real sync library on fake-indexeddb:
+// what the user does on screen must land in the device database (and the outbox), and what
+// the database holds must show.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
+
+import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
+
+let services: TestServices | undefined;
+afterEach(async () => {
+  await services?.close();
+  services = undefined;
+});
+
+async function openList(titles: string[] = [], path?: (listId: string) => string) {
+  const device = await localListDevice();
+  services = device.services;
+  for (const title of titles) await services.sync.repos.tasks.create(device.listId, { title });
+  const user = userEvent.setup();
+  const { router } = renderApp(services, path ? path(device.listId) : `/lists/${device.listId}`);
+  await findHeading('Groceries');
+  return { user, router, listId: device.listId, services };
+}
+
+function taskList() {
+  return screen.getByRole('list', { name: 'Tasks' });
+}
+
+function shownTitles(): string[] {
+  return within(taskList())
+    .getAllByRole('listitem')
+    .map((row) => row.getAttribute('aria-label') ?? '');
+}
+
+async function titleOf(services: TestServices, listId: string, title: string) {
+  return (await dbTasks(services, listId)).find((row) => row.title === title);
+}
+
+describe('tasks screen', () => {
+  it('shows the list, its members link and its counts', async () => {
+    const { listId, services } = await openList(['Milk', 'Bread']);
+    const bread = await titleOf(services, listId, 'Bread');
+    await services.sync.repos.tasks.setStatus(bread!.id, 'done');
+    expect(await screen.findByText('1 open · 1 done')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Members (1)' })).toHaveAttribute(
+      'href',
+      `/lists/${listId}/members`,
+    );
+  });
+
+  it('says so when the list is not on this device', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    renderApp(services, `/lists/${crypto.randomUUID()}`);
+    await findHeading("This list isn't on this device");
+    expect(screen.getByRole('link', { name: 'Back to your lists' })).toHaveAttribute(
+      'href',
+      '/lists',
+    );
+  });
+
+  it('adds tasks with Enter, clears the field and keeps focus; refuses empty and long titles', async () => {
+    const { user, listId, services } = await openList();
+    const input = await screen.findByRole('textbox', { name: 'Add a task' });
+    await user.click(input);
+    await user.type(input, 'Buy milk{Enter}');
+    expect(await screen.findByRole('link', { name: 'Buy milk' })).toBeInTheDocument();
+    expect(input).toHaveValue('');
+    expect(input).toHaveFocus();
+    await user.type(input, 'Eggs{Enter}');
+    await waitFor(async () =>
+      expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual(['Buy milk', 'Eggs']),
+    );
+    const outbox = await services.sync.db._outbox.toArray();
+    expect(outbox.filter((entry) => entry.table === 'tasks' && entry.op === 'insert')).toHaveLength(
+      2,
+    );
+
+    await user.type(input, '   {Enter}');
+    expect(await screen.findByText("Title can't be empty.")).toBeInTheDocument();
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveFocus();
+
+    await user.clear(input);
+    await user.paste('x'.repeat(201));
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText('Title can be at most 200 characters.')).toBeInTheDocument();
+    expect(input).toHaveValue('x'.repeat(201));
+    expect(await dbTasks(services, listId)).toHaveLength(2);
+  });
+
+  it('focuses quick add with n, and on load with ?new=1', async () => {
+    const { user, router } = await openList([], (id) => `/lists/${id}?new=1`);
+    const input = await screen.findByRole('textbox', { name: 'Add a task' });
+    await waitFor(() => expect(input).toHaveFocus());
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    input.blur();
+    await user.keyboard('n');
+    expect(input).toHaveFocus();
+    expect(input).toHaveValue('');
+  });
+
+  it('edits a title in place: Enter saves, Escape cancels, empty is refused', async () => {
+    const { user, listId, services } = await openList(['Buy milk']);
+    await user.click(await screen.findByRole('button', { name: 'Edit Buy milk' }));
+    const field = screen.getByRole('textbox', { name: 'Title of Buy milk' });
+    expect(field).toHaveFocus();
+    await user.clear(field);
+    await user.type(field, 'Buy oat milk{Enter}');
+    expect(await screen.findByRole('link', { name: 'Buy oat milk' })).toBeInTheDocument();
+    expect((await dbTasks(services, listId))[0]?.title).toBe('Buy oat milk');
+    // Focus returns to the row.
+    await waitFor(() =>
+      expect(within(taskList()).getByRole('listitem', { name: 'Buy oat milk' })).toHaveFocus(),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Edit Buy oat milk' }));
+    const again = screen.getByRole('textbox', { name: 'Title of Buy oat milk' });
+    await user.clear(again);
+    await user.type(again, 'Something else{Escape}');
+    expect(await screen.findByRole('link', { name: 'Buy oat milk' })).toBeInTheDocument();
+    expect((await dbTasks(services, listId))[0]?.title).toBe('Buy oat milk');
+
+    // F2 on the focused row opens the editor too.
+    within(taskList()).getByRole('listitem', { name: 'Buy oat milk' }).focus();
+    await user.keyboard('{F2}');
+    const third = screen.getByRole('textbox', { name: 'Title of Buy oat milk' });
+    await user.clear(third);
+    await user.keyboard('{Enter}');
+    expect(await screen.findByText("Title can't be empty.")).toBeInTheDocument();
+    expect(third).toHaveAttribute('aria-invalid', 'true');
+    expect((await dbTasks(services, listId))[0]?.title).toBe('Buy oat milk');
+  });
+
+  it('ticks a task done and reopens it', async () => {
+    const { user, listId, services } = await openList(['Buy milk']);
+    const done = await screen.findByRole('checkbox', { name: 'Done: Buy milk' });
+    await user.click(done);
+    await waitFor(async () => {
+      const row = (await dbTasks(services, listId))[0];
+      expect(row?.status).toBe('done');
+      expect(row?.completed_at).toEqual(expect.any(String));
+    });
+    await waitFor(() => expect(done).toBeChecked());
+    expect(screen.getByText('0 open · 1 done')).toBeInTheDocument();
+    await user.click(done);
+    await waitFor(async () => {
+      const row = (await dbTasks(services, listId))[0];
+      expect(row?.status).toBe('todo');
+      expect(row?.completed_at).toBeNull();
+    });
+    await waitFor(() => expect(done).not.toBeChecked());
+  });
+
+  it('keeps focus in the list when a ticked task leaves the "To do" view', async () => {
+    const { user } = await openList(['One', 'Two', 'Three'], (id) => `/lists/${id}?status=todo`);
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));
+    await user.click(screen.getByRole('checkbox', { name: 'Done: Two' }));
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Three']));
+    await waitFor(() =>
+      expect(within(taskList()).getByRole('listitem', { name: 'Three' })).toHaveFocus(),
+    );
+  });
+
+  it('offers only the allowed status transitions', async () => {
+    const { user, listId, services } = await openList(['Fix gate']);
+    const select = await screen.findByRole('combobox', { name: 'Status of Fix gate' });
+    const options = () =>
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent);
+    expect(options()).toEqual(['To do', 'Doing', 'Done']);
+    await user.selectOptions(select, 'Doing');
+    await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('doing'));
+    await waitFor(() => expect(options()).toEqual(['Doing', 'To do', 'Done']));
+    await user.selectOptions(select, 'Done');
+    await waitFor(() => expect(options()).toEqual(['Done', 'To do']));
+    expect((await dbTasks(services, listId))[0]?.status).toBe('done');
+  });
+
+  it('filters by status in the URL and searches titles and notes', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    const { listId } = device;
+    const repos = services.sync.repos.tasks;
+    await repos.create(listId, { title: 'Buy milk', notes: 'Oat, not dairy' });
+    await repos.create(listId, { title: 'Call plumber', status: 'doing' });
+    await repos.create(listId, { title: 'Fix the gate', status: 'done', notes: 'Hinge BROKEN' });
+    const user = userEvent.setup();
+    const { router } = renderApp(services, `/lists/${listId}?status=doing`);
+    await findHeading('Groceries');
+    expect(screen.getByRole('button', { name: 'Doing' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => expect(shownTitles()).toEqual(['Call plumber']));
+
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(router.state.location.search).toBe('?status=done');
+    await waitFor(() => expect(shownTitles()).toEqual(['Fix the gate']));
+
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    expect(router.state.location.search).toBe('');
+    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+
+    // "/" jumps to search; notes match too, case-insensitively.
+    await user.keyboard('/');
+    const search = screen.getByRole('searchbox', { name: 'Search tasks' });
+    expect(search).toHaveFocus();
+    await user.keyboard('broken');
+    await waitFor(() => expect(shownTitles()).toEqual(['Fix the gate']));
+    expect(router.state.location.search).toBe('?q=broken');
+    await user.clear(search);
+    await user.type(search, 'MILK');
+    await waitFor(() => expect(shownTitles()).toEqual(['Buy milk']));
+
+    await user.click(screen.getByRole('button', { name: 'Doing' }));
+    expect(await screen.findByText('No tasks match')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Show all tasks' }));
+    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    expect(search).toHaveValue('');
+  });
+
+  it('deletes a task and Undo brings it back', async () => {
+    const { user, listId, services } = await openList(['Buy milk', 'Eggs']);
+    await user.click(await screen.findByRole('button', { name: 'Delete Buy milk' }));
+    await waitFor(() => expect(shownTitles()).toEqual(['Eggs']));
+    expect(await dbTasks(services, listId)).toHaveLength(1);
+    expect(screen.getByText('Task deleted')).toBeInTheDocument();
+    // Focus moves to the next task rather than getting lost.
+    await waitFor(() =>
+      expect(within(taskList()).getByRole('listitem', { name: 'Eggs' })).toHaveFocus(),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(shownTitles()).toEqual(['Buy milk', 'Eggs']));
+    const rows = await dbTasks(services, listId);
+    expect(rows.map((row) => row.deleted_at)).toEqual([null, null]);
+    const deletes = await services.sync.db._outbox.filter((entry) => entry.op === 'delete').count();
+    expect(deletes).toBe(0);
+  });
+
+  it('selects tasks (click and x) and completes them together', async () => {
+    const { user, listId, services } = await openList(['One', 'Two', 'Three']);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select One' }));
+    within(taskList()).getByRole('listitem', { name: 'Three' }).focus();
+    await user.keyboard('x');
+    expect(screen.getByRole('checkbox', { name: 'Select Three' })).toBeChecked();
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete' }));
+    await waitFor(async () =>
+      expect((await dbTasks(services, listId)).map((t) => t.status)).toEqual([
+        'done',
+        'todo',
+        'done',
+      ]),
+    );
+    expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
+
+    // Clear empties the selection without writing anything.
+    await user.click(screen.getByRole('checkbox', { name: 'Select Two' }));
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(screen.getByRole('checkbox', { name: 'Select Two' })).not.toBeChecked();
+    expect((await dbTasks(services, listId))[1]?.status).toBe('todo');
+  });
+
+  it('moves focus with j/k and reorders with Alt+arrows', async () => {
+    const { user, listId, services } = await openList(['One', 'Two', 'Three']);
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));
+    await user.keyboard('j');
+    const rows = () => within(taskList()).getAllByRole('listitem');
+    expect(rows()[0]).toHaveFocus();
+    await user.keyboard('j');
+    expect(rows()[1]).toHaveFocus();
+    await user.keyboard('k');
+    expect(rows()[0]).toHaveFocus();
+
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await waitFor(async () =>
+      expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual([
+        'Two',
+        'One',
+        'Three',
+      ]),
+    );
+    await waitFor(() => expect(shownTitles()).toEqual(['Two', 'One', 'Three']));
+    await waitFor(() =>
+      expect(within(taskList()).getByRole('listitem', { name: 'One' })).toHaveFocus(),
+    );
+    expect(screen.getByText('One moved to position 2 of 3.')).toBeInTheDocument();
+
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    await waitFor(async () =>
+      expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual([
+        'Two',
+        'Three',
+        'One',
+      ]),
+    );
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}{Alt>}{ArrowUp}{/Alt}');
+    await waitFor(async () =>
+      expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual([
+        'One',
+        'Two',
+        'Three',
+      ]),
+    );
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));
+    // The new positions are queued for the server (folded into the unsent inserts).
+    const queued = await services.sync.db._outbox
+      .filter((entry) => entry.table === 'tasks')
+      .toArray();
+    const stored = await dbTasks(services, listId);
+    for (const row of stored) {
+      expect(queued.find((entry) => entry.rowId === row.id)?.data.position).toBe(row.position);
+    }
+  });
+
+  it('has a labelled drag handle per row for reordering', async () => {
+    await openList(['One', 'Two']);
+    const handle = await screen.findByRole('button', { name: 'Reorder One' });
+    expect(handle).toHaveAttribute('aria-roledescription', 'sortable');
+  });
+
+  it('shows a list shared as viewer read-only', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    const listId = await sharedList(services, 'viewer');
+    await seedTasks(services, listId, 2);
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${listId}`);
+    await findHeading('Site visit');
+    await waitFor(() => expect(shownTitles()).toEqual(['Task 1', 'Task 2']));
+    expect(screen.getByText('View only')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Add a task' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^(Edit|Delete|Reorder) / })).toBeNull();
+    expect(screen.queryByRole('checkbox', { name: /^Select / })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: /^Status of / })).toBeNull();
+    const done = screen.getByRole('checkbox', { name: 'Done: Task 1' });
+    expect(done).toBeDisabled();
+    // Keyboard editing is off too.
+    within(taskList()).getByRole('listitem', { name: 'Task 1' }).focus();
+    await user.keyboard('{F2}{Alt>}{ArrowDown}{/Alt}x');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual(['Task 1', 'Task 2']);
+    expect(await services.sync.db._outbox.count()).toBe(1); // only the list made by localListDevice
+  });
+
+  it('keeps 10,000 tasks smooth: only a window of rows is in the DOM', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    await seedTasks(services, device.listId, 10_000);
+    renderApp(services, `/lists/${device.listId}`);
+    await findHeading('Groceries');
+    expect(await screen.findByText('10,000 open · 0 done', {}, { timeout: 10_000 })).toBeVisible();
+    const rows = within(await screen.findByRole('list', { name: 'Tasks' })).getAllByRole(
+      'listitem',
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(100);
+    expect(rows[0]).toHaveAttribute('aria-label', 'Task 1');
+    expect(rows[0]).toHaveAttribute('aria-setsize', '10000');
+    expect(screen.getByRole('link', { name: 'Task 2' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Task 9999' })).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  buildSearchIndex,
+  countTasks,
+  filterTasks,
+  neighboursAfterMove,
+  parseStatusFilter,
+  toTaskRow,
+  type TaskRow,
+} from './task-filter';
+
+function task(id: string, title: string, extra: Partial<TaskRow> = {}): TaskRow {
+  return { ...toTaskRow({ id, _v: 0, title, list_id: 'l', position: id }), ...extra };
+}
+
+const tasks = [
+  task('a', 'Buy milk', { notes: 'Oat, not dairy' }),
+  task('b', 'Call the plumber', { status: 'doing' }),
+  task('c', 'Fix the gate', { status: 'done', notes: 'Hinge is BROKEN' }),
+];
+
+describe('toTaskRow', () => {
+  it('fills defaults for fields a row lacks and rejects unknown statuses', () => {
+    const row = toTaskRow({ id: 'x', _v: 0, status: 'archived', priority: 7, due_on: '' });
+    expect(row).toMatchObject({ status: 'todo', priority: 0, due_on: null, title: '', notes: '' });
+  });
+});
+
+describe('filterTasks', () => {
+  const index = buildSearchIndex(tasks);
+
+  it('returns every task for "all" with no search', () => {
+    expect(filterTasks(tasks, index, 'all', '  ')).toHaveLength(3);
+  });
+
+  it('filters by status', () => {
+    expect(filterTasks(tasks, index, 'doing', '').map((t) => t.id)).toEqual(['b']);
+    expect(filterTasks(tasks, index, 'done', '').map((t) => t.id)).toEqual(['c']);
+  });
+
+  it('searches titles and notes, case-insensitively, every word in any order', () => {
+    expect(filterTasks(tasks, index, 'all', 'MILK').map((t) => t.id)).toEqual(['a']);
+    expect(filterTasks(tasks, index, 'all', 'broken').map((t) => t.id)).toEqual(['c']);
+    expect(filterTasks(tasks, index, 'all', 'gate hinge').map((t) => t.id)).toEqual(['c']);
+    expect(filterTasks(tasks, index, 'all', 'gate milk')).toEqual([]);
+    expect(filterTasks(tasks, index, 'todo', 'gate')).toEqual([]);
+  });
+});
+
+describe('helpers', () => {
+  it('parses the status param', () => {
+    expect(parseStatusFilter('done')).toBe('done');
+    expect(parseStatusFilter(null)).toBe('all');
+    expect(parseStatusFilter('nope')).toBe('all');
+  });
+
+  it('counts open and done', () => {
+    expect(countTasks(tasks)).toEqual({ open: 2, done: 1 });
+  });
+
+  it('finds the neighbours of a moved task', () => {
+    const ids = ['a', 'b', 'c', 'd'];
+    expect(neighboursAfterMove(ids, 0, 1)).toEqual({ afterId: 'b', beforeId: 'c' });
+    expect(neighboursAfterMove(ids, 3, 0)).toEqual({ afterId: null, beforeId: 'a' });
+    expect(neighboursAfterMove(ids, 1, 3)).toEqual({ afterId: 'd', beforeId: null });
+    expect(neighboursAfterMove(ids, 2, 1)).toEqual({ afterId: 'a', beforeId: 'b' });
+  });
+});

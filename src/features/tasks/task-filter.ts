@@ -1,0 +1,136 @@
+// Pure pieces of the tasks screens: the typed task row, status filter and search (run in
+// memory over a whole list, so they must stay cheap at 10,000 tasks), counts, labels, and
+// the neighbours a moved task lands between.
+import type { LocalRow } from '@sync/index';
+import { STATUSES, type Priority, type TaskStatus } from '@sync/schema';
+
+export interface TaskRow {
+  id: string;
+  list_id: string;
+  title: string;
+  notes: string;
+  status: TaskStatus;
+  priority: Priority;
+  due_on: string | null;
+  assignee_id: string | null;
+  position: string;
+  completed_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function strOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A device row as the screens use it (the store is untyped: the registry is generic). */
+export function toTaskRow(row: LocalRow): TaskRow {
+  const status = (STATUSES as readonly unknown[]).includes(row.status)
+    ? (row.status as TaskStatus)
+    : 'todo';
+  const priority =
+    row.priority === 1 || row.priority === 2 || row.priority === 3 ? row.priority : 0;
+  return {
+    id: row.id,
+    list_id: str(row.list_id),
+    title: str(row.title),
+    notes: str(row.notes),
+    status,
+    priority,
+    due_on: strOrNull(row.due_on),
+    assignee_id: strOrNull(row.assignee_id),
+    position: str(row.position),
+    completed_at: strOrNull(row.completed_at),
+    created_by: strOrNull(row.created_by),
+    created_at: str(row.created_at),
+    updated_at: str(row.updated_at),
+  };
+}
+
+export const STATUS_FILTERS = ['all', 'todo', 'doing', 'done'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** The `status` search param, anything unknown meaning "all". */
+export function parseStatusFilter(value: string | null): StatusFilter {
+  return (STATUS_FILTERS as readonly (string | null)[]).includes(value)
+    ? (value as StatusFilter)
+    : 'all';
+}
+
+export const STATUS_LABELS: Readonly<Record<TaskStatus, string>> = {
+  todo: 'To do',
+  doing: 'Doing',
+  done: 'Done',
+};
+
+export const FILTER_LABELS: Readonly<Record<StatusFilter, string>> = {
+  all: 'All',
+  ...STATUS_LABELS,
+};
+
+export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = {
+  0: 'None',
+  1: 'Low',
+  2: 'Medium',
+  3: 'High',
+};
+
+/**
+ * Lower-cased "title\nnotes" per task, made once per change of the list (not per keystroke),
+ * so searching 10,000 tasks is one `includes` each.
+ */
+export function buildSearchIndex(tasks: readonly TaskRow[]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const task of tasks) index.set(task.id, `${task.title}\n${task.notes}`.toLowerCase());
+  return index;
+}
+
+/** The words of a search: every one must appear (in the title or the notes), in any order. */
+export function searchTerms(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export function filterTasks(
+  tasks: readonly TaskRow[],
+  index: ReadonlyMap<string, string>,
+  status: StatusFilter,
+  query: string,
+): TaskRow[] {
+  const terms = searchTerms(query);
+  if (status === 'all' && terms.length === 0) return tasks as TaskRow[];
+  return tasks.filter((task) => {
+    if (status !== 'all' && task.status !== status) return false;
+    if (terms.length === 0) return true;
+    const haystack = index.get(task.id) ?? `${task.title}\n${task.notes}`.toLowerCase();
+    return terms.every((term) => haystack.includes(term));
+  });
+}
+
+/** Open (to do + doing) and done counts of a list. */
+export function countTasks(tasks: readonly TaskRow[]): { open: number; done: number } {
+  let done = 0;
+  for (const task of tasks) if (task.status === 'done') done += 1;
+  return { open: tasks.length - done, done };
+}
+
+/**
+ * Where a task moved from `from` to `to` in the shown order lands: between the ids that
+ * will then be before and after it (null at either end). The shown order is a subsequence
+ * of the list's position order, so these neighbours' positions are in order too.
+ */
+export function neighboursAfterMove(
+  ids: readonly string[],
+  from: number,
+  to: number,
+): { afterId: string | null; beforeId: string | null } {
+  const moved = ids.filter((_, i) => i !== from);
+  const id = ids[from];
+  if (id === undefined) return { afterId: null, beforeId: null };
+  moved.splice(to, 0, id);
+  return { afterId: moved[to - 1] ?? null, beforeId: moved[to + 1] ?? null };
+}
