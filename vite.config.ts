@@ -48,6 +48,8 @@ export default defineConfig({
       injectManifest: {
         // html must be precached, or the navigation fallback to index.html fails.
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
+        // Screenshots are for the install dialog only: never worth a device's storage.
+        globIgnores: ['screenshots/**'],
       },
       includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
       manifest: {
@@ -70,6 +72,23 @@ export default defineConfig({
             sizes: '512x512',
             type: 'image/png',
             purpose: 'maskable',
+          },
+        ],
+        // Chromium's richer install dialog (`npm run screenshots` makes them from the app).
+        screenshots: [
+          {
+            src: 'screenshots/tasks-wide.png',
+            sizes: '1280x800',
+            type: 'image/png',
+            form_factor: 'wide',
+            label: 'A shared task list with due dates, priorities and who is on what',
+          },
+          {
+            src: 'screenshots/tasks-narrow.png',
+            sizes: '390x844',
+            type: 'image/png',
+            form_factor: 'narrow',
+            label: 'The same list on a phone, ready to work with no signal',
           },
         ],
         shortcuts: [

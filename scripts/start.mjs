@@ -50,7 +50,14 @@ function exitCode(child) {
 }
 
 // 1. The backend; wait for its "ready" line.
-const backend = start([tsxBin, 'devstack/cli.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// Links the backend makes (invites) point at the app as served here.
+const backend = start([tsxBin, 'devstack/cli.ts'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: {
+    ...process.env,
+    DEVSTACK_SITE_URL: process.env.DEVSTACK_SITE_URL ?? `http://localhost:${port}`,
+  },
+});
 await new Promise((resolve, reject) => {
   backend.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);

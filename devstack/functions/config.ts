@@ -30,6 +30,10 @@ export function readFunctionsConfig(
       const section = functions[name];
       return !(isTable(section) && section.verify_jwt === false);
     },
-    siteUrl: typeof auth.site_url === 'string' ? auth.site_url : 'http://localhost:4173',
+    // DEVSTACK_SITE_URL wins: `npm start` and the browser tests serve the app on a port of
+    // their choosing, and invite links must point there.
+    siteUrl:
+      process.env.DEVSTACK_SITE_URL ??
+      (typeof auth.site_url === 'string' ? auth.site_url : 'http://localhost:4173'),
   };
 }

@@ -8,9 +8,13 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
+import { useToasts } from '@/lib/toasts';
+
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // App-wide stores outlive a test; a toast of one test must not show up in the next.
+  useToasts.setState({ toasts: [] });
 });
 
 if (!window.matchMedia) {

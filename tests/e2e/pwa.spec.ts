@@ -3,6 +3,16 @@
 // never answered by the app shell.
 import { expect, test, type Page } from '@playwright/test';
 
+import { contextFor, newAccount } from './support/accounts';
+import {
+  addTasks,
+  controlledByWorker,
+  createList,
+  expectSynced,
+  taskId,
+  taskRow,
+} from './support/app';
+
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -50,6 +60,19 @@ test('the manifest has every field an installable app needs', async ({ page, req
   expect(has('512x512', 'maskable')).toBe(true);
   const shortcuts = manifest.shortcuts as { name: string; url: string }[];
   expect(shortcuts.map((s) => s.name)).toEqual(['New task', 'Lists']);
+  const screenshots = manifest.screenshots as {
+    src: string;
+    sizes: string;
+    form_factor?: string;
+    label?: string;
+  }[];
+  expect(screenshots.map((shot) => shot.form_factor).sort()).toEqual(['narrow', 'wide']);
+  for (const shot of screenshots) {
+    expect(shot.label, shot.src).toBeTruthy();
+    const response = await request.get(`/${shot.src}`);
+    const [width, height] = shot.sizes.split('x').map(Number);
+    expect(pngSize(await response.body()), shot.src).toEqual({ width, height });
+  }
 
   for (const icon of icons) {
     const response = await request.get(`/${icon.src}`);
@@ -70,7 +93,7 @@ test('the service worker activates, controls the page and says the app works off
   page,
 }) => {
   await page.goto('/');
-  await expect(page.getByRole('status')).toContainText('Ready to work offline');
+  await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
   await waitForControl(page);
 });
 
@@ -98,4 +121,33 @@ test('never answers API paths with the app shell', async ({ page, context }) => 
     await expect(page.goto(path), path).rejects.toThrow(/ERR_INTERNET_DISCONNECTED|net::/);
   }
   await context.setOffline(false);
+});
+
+test("a cold reload with the network cut shows the user's lists, a list and a task", async ({
+  browser,
+}) => {
+  const alice = await newAccount('Alice');
+  const context = await contextFor(browser, alice);
+  const page = await context.newPage();
+  const listId = await createList(page, 'Basement checks');
+  await addTasks(page, ['Read the gas meter', 'Check the sump pump']);
+  const pumpId = await taskId(page, 'Check the sump pump');
+  await page.goto(`/lists/${listId}/tasks/${pumpId}`);
+  await page.getByLabel('Notes').fill('Listen for the float switch.');
+  await page.getByLabel('Notes').blur();
+  await expectSynced(page);
+  await controlledByWorker(page);
+
+  await context.setOffline(true);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/lists$/);
+  await expect(page.getByRole('link', { name: 'Basement checks' })).toBeVisible();
+  await page.goto(`/lists/${listId}`);
+  await expect(taskRow(page, 'Read the gas meter')).toBeVisible();
+  await expect(taskRow(page, 'Check the sump pump')).toBeVisible();
+  await page.goto(`/lists/${listId}/tasks/${pumpId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check the sump pump');
+  await expect(page.getByLabel('Notes')).toHaveValue('Listen for the float switch.');
+  await expect(page.locator('.sync-status')).toHaveAttribute('data-state', 'offline');
+  await context.close();
 });

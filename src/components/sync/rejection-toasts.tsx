@@ -28,19 +28,23 @@ export function rejectionLabel(data: Record<string, unknown>, row?: Record<strin
 export function RejectionToasts() {
   const { sync } = useServices();
   const navigate = useNavigate();
-  const newest = useLiveQuery(() => sync.db._rejections.orderBy('id').last(), [sync]);
+  // The newest logged id, 0 when the log is empty (undefined only while loading: an empty
+  // log must not make the first rejection look like old news).
+  const newest = useLiveQuery(
+    async () => (await sync.db._rejections.orderBy('id').last())?.id ?? 0,
+    [sync],
+  );
   const seen = useRef<number | null>(null);
 
   useEffect(() => {
-    if (newest === undefined && seen.current === null) return;
-    const id = newest?.id ?? 0;
+    if (newest === undefined) return;
     if (seen.current === null) {
-      seen.current = id; // what was logged before this session is not news
+      seen.current = newest; // what was logged before this session is not news
       return;
     }
-    if (id <= seen.current) return;
+    if (newest <= seen.current) return;
     const from = seen.current;
-    seen.current = id;
+    seen.current = newest;
     void sync.db._rejections
       .where('id')
       .above(from)

@@ -50,7 +50,12 @@ export function SyncStatus() {
   } else if (session.mode === 'expired' || status.phase === 'signed-out') {
     state = 'sign-in';
     label = errorMessage('AUTH_EXPIRED');
-  } else if (status.phase === 'backing-off') {
+  } else if (
+    status.phase === 'backing-off' ||
+    // A retry in progress after a failure is still "retrying" until it succeeds; flicking
+    // to "Syncing…" on every attempt would only draw the eye.
+    (status.phase === 'syncing' && status.lastError?.transient === true)
+  ) {
     state = 'retrying';
     label = 'Sync paused, retrying';
   } else if (status.phase === 'syncing') {

@@ -5,7 +5,7 @@
 // tests never see each other's data.
 import { randomUUID } from 'node:crypto';
 
-import type { Browser, BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, BrowserContextOptions } from '@playwright/test';
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
@@ -50,8 +50,12 @@ export async function newAccount(name: string): Promise<Account> {
 }
 
 /** A fresh browser context signed in as `account` (as if they had signed in earlier). */
-export async function contextFor(browser: Browser, account: Account): Promise<BrowserContext> {
-  const context = await browser.newContext();
+export async function contextFor(
+  browser: Browser,
+  account: Account,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
   await context.addInitScript(
     ([key, value]) => {
       // Only on the first load: a later sign-out must stay signed out across reloads.

@@ -29,7 +29,7 @@ import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
-import { toggledStatus, useDeleteTask } from '../hooks/use-task-actions';
+import { useDeleteTask } from '../hooks/use-task-actions';
 import { neighboursAfterMove, type TaskRow } from '../task-filter';
 import {
   ROW_HEIGHT_PX,
@@ -201,7 +201,7 @@ export function TaskList({
     });
   }
 
-  async function changeStatus(task: TaskRow, status: TaskStatus) {
+  async function changeStatus(task: TaskRow, status: TaskStatus): Promise<boolean> {
     rescue.current = {
       id: task.id,
       index: latest.current.ordered.findIndex((t) => t.id === task.id),
@@ -214,11 +214,11 @@ export function TaskList({
         tone: 'error',
       });
     }
+    return result.ok;
   }
 
   const [actions] = useState<RowActions>(() => ({
-    toggleDone: (task) => void changeStatus(task, toggledStatus(task.status)),
-    setStatus: (task, status) => void changeStatus(task, status),
+    setStatus: (task, status) => changeStatus(task, status),
     toggleSelected: (id) => latest.current.onToggleSelected(id),
     startEdit: (task) => updateEdit({ id: task.id, draft: task.title }),
     changeDraft: (draft) => {

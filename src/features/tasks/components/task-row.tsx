@@ -3,7 +3,7 @@
 // Rows have a fixed height so the virtualiser never has to measure them.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { memo, useId } from 'react';
+import { memo, useId, useState } from 'react';
 import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
@@ -11,6 +11,7 @@ import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/schema';
 import { formatDue } from '@/utils/format';
 
+import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
 import { GripIcon, PencilIcon, TrashIcon } from './icons';
 
@@ -31,8 +32,8 @@ export interface Assignee {
 
 /** Callbacks shared by every row (one stable object, so memoised rows stay put). */
 export interface RowActions {
-  toggleDone(task: TaskRow): void;
-  setStatus(task: TaskRow, status: TaskStatus): void;
+  /** Resolves with whether the change was written. */
+  setStatus(task: TaskRow, status: TaskStatus): Promise<boolean>;
   toggleSelected(id: string): void;
   startEdit(task: TaskRow): void;
   changeDraft(draft: string): void;
@@ -92,7 +93,22 @@ export const TaskRowItem = memo(function TaskRowItem({
     isDragging,
   } = useSortable({ id: task.id, disabled: !canEdit, data: { title: task.title } });
   const due = task.due_on ? formatDue(task.due_on, now) : null;
-  const done = task.status === 'done';
+  // The status shows the user's choice at once, before the write comes back through the
+  // live query (a checkbox that snaps back for a frame looks broken). The override only
+  // applies while the stored status is still the one it was chosen over.
+  // Once the stored status moves, the override has done its job and is dropped, so a later
+  // revert (a change the server refused) shows the server's status, not the stale choice.
+  const [override, setOverride] = useState<{ over: TaskStatus; to: TaskStatus } | null>(null);
+  if (override && override.over !== task.status) setOverride(null);
+  const status = override?.over === task.status ? override.to : task.status;
+  const done = status === 'done';
+  const chooseStatus = (next: TaskStatus) => {
+    if (next === status) return;
+    setOverride({ over: task.status, to: next });
+    void actions.setStatus(task, next).then((written) => {
+      if (!written) setOverride(null);
+    });
+  };
   const metaId = `${ids}-meta`;
   const errorId = `${ids}-error`;
 
@@ -150,7 +166,7 @@ export const TaskRowItem = memo(function TaskRowItem({
           aria-label={`Done: ${task.title}`}
           checked={done}
           disabled={!canEdit}
-          onChange={() => actions.toggleDone(task)}
+          onChange={() => chooseStatus(toggledStatus(status))}
         />
       </div>
 
@@ -198,20 +214,18 @@ export const TaskRowItem = memo(function TaskRowItem({
               <select
                 className="tasks-row__status"
                 aria-label={`Status of ${task.title}`}
-                value={task.status}
-                onChange={(event) =>
-                  actions.setStatus(task, event.currentTarget.value as TaskStatus)
-                }
+                value={status}
+                onChange={(event) => chooseStatus(event.currentTarget.value as TaskStatus)}
               >
-                {[task.status, ...STATUS_TRANSITIONS[task.status]].map((status) => (
-                  <option key={status} value={status}>
-                    {STATUS_LABELS[status]}
+                {[status, ...STATUS_TRANSITIONS[status]].map((option) => (
+                  <option key={option} value={option}>
+                    {STATUS_LABELS[option]}
                   </option>
                 ))}
               </select>
             ) : (
-              <span className={`tasks-row__status-text tasks-row__status-text--${task.status}`}>
-                {STATUS_LABELS[task.status]}
+              <span className={`tasks-row__status-text tasks-row__status-text--${status}`}>
+                {STATUS_LABELS[status]}
               </span>
             )}
             {task.priority > 0 ? (

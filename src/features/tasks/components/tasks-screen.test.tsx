@@ -156,6 +156,19 @@ describe('tasks screen', () => {
     await waitFor(() => expect(done).not.toBeChecked());
   });
 
+  it("shows a tick at once, and the server's status when a tick is refused later", async () => {
+    const { user, listId, services } = await openList(['Buy milk']);
+    const done = await screen.findByRole('checkbox', { name: 'Done: Buy milk' });
+    await user.click(done);
+    expect(done).toBeChecked();
+    await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('done'));
+    // The server refuses it and the device goes back to the server's row (as sync does).
+    const id = (await dbTasks(services, listId))[0]?.id ?? '';
+    await services.sync.db.rows('tasks').update(id, { status: 'todo', completed_at: null });
+    await waitFor(() => expect(done).not.toBeChecked());
+    expect(screen.getByRole('combobox', { name: 'Status of Buy milk' })).toHaveValue('todo');
+  });
+
   it('keeps focus in the list when a ticked task leaves the "To do" view', async () => {
     const { user } = await openList(['One', 'Two', 'Three'], (id) => `/lists/${id}?status=todo`);
     await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));

@@ -1,0 +1,103 @@
+// The header's sync status: one state per situation of SPEC §4 "Connection", offline never
+// styled as an error, a retry after a failure still reads "retrying" until it succeeds.
+import { act, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { SyncError } from '@sync/index';
+import { AUTH_STORAGE_KEY } from '@/lib/supabase';
+import {
+  createTestServices,
+  markLocalOnly,
+  renderWithServices,
+  type TestServices,
+} from '@/testing/app-harness';
+
+import { SyncStatus } from './sync-status';
+
+let services: TestServices | undefined;
+afterEach(async () => {
+  await services?.close();
+  services = undefined;
+});
+
+function render(s: TestServices) {
+  renderWithServices(
+    s,
+    <MemoryRouter>
+      <SyncStatus />
+    </MemoryRouter>,
+  );
+  return () => document.querySelector('.sync-status');
+}
+
+const ALICE = 'a11ce000-0000-4000-8000-000000000001';
+
+/** A signed-in device: a stored session and data owned by that account. */
+async function ownedDevice(online: boolean): Promise<TestServices> {
+  localStorage.setItem(
+    AUTH_STORAGE_KEY,
+    // Shaped as supabase-js stores a session, or it discards it on start.
+    JSON.stringify({
+      access_token: 'test-access-token',
+      refresh_token: 'test-refresh-token',
+      token_type: 'bearer',
+      expires_in: 3600,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      user: { id: ALICE, email: 'alice@example.com', aud: 'authenticated' },
+    }),
+  );
+  services = createTestServices({ online });
+  await services.sync.db.setMeta('userId', ALICE);
+  return services;
+}
+
+describe('sync status', () => {
+  it('says the data lives on this device when used without an account', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    const status = render(services);
+    await screen.findAllByText('On this device only');
+    expect(status()).toHaveAttribute('data-state', 'local');
+  });
+
+  it('is plainly offline, with the waiting count, when there is no network', async () => {
+    const s = await ownedDevice(false);
+    const status = render(s);
+    act(() => s.sync.engine.status.set({ phase: 'offline', pending: 3 }));
+    expect(await screen.findByText('Offline')).toBeInTheDocument();
+    expect(status()).toHaveAttribute('data-state', 'offline');
+    expect(status()).toHaveTextContent('3 changes waiting — saved on this device');
+  });
+
+  it('keeps saying "retrying" through a retry until a sync succeeds', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    const failure = new SyncError('SERVER_ERROR', 'Service Unavailable', 503);
+    act(() => s.sync.engine.status.set({ phase: 'backing-off', lastError: failure, pending: 1 }));
+    await screen.findByText('Sync paused, retrying');
+    act(() => s.sync.engine.status.set({ phase: 'syncing' }));
+    expect(status()).toHaveAttribute('data-state', 'retrying');
+    act(() =>
+      s.sync.engine.status.set({ phase: 'synced', lastError: null, lastSyncedAt: Date.now() }),
+    );
+    expect(status()).toHaveAttribute('data-state', 'synced');
+    expect(status()).toHaveTextContent('Synced just now');
+  });
+
+  it('asks to sign in again when the session is gone, and offers the update when outdated', async () => {
+    const s = await ownedDevice(true);
+    localStorage.removeItem(AUTH_STORAGE_KEY);
+    const status = render(s);
+    act(() => s.sync.engine.status.set({ phase: 'signed-out' }));
+    expect(await screen.findByRole('link', { name: /Sign in again to sync/ })).toHaveAttribute(
+      'href',
+      '/sign-in',
+    );
+    act(() =>
+      s.sync.engine.status.set({ lastError: new SyncError('APP_OUTDATED', 'Update available') }),
+    );
+    expect(status()).toHaveAttribute('data-state', 'outdated');
+    expect(screen.getByRole('button', { name: /Update available/ })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,60 @@
+// A refused change is reverted and explained (SPEC §4, §8): bob edits offline while alice
+// makes him a viewer; when he reconnects the server refuses his edits, his screen goes back
+// to the server's version and "Rejected changes" says why.
+import { expect, test } from '@playwright/test';
+
+import { contextFor, newAccount, shareList } from './support/accounts';
+import { addTasks, controlledByWorker, createList, expectSynced, taskRow } from './support/app';
+
+test('edits made offline by someone who became a viewer are reverted and explained', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const [alice, bob] = await Promise.all([newAccount('Alice'), newAccount('Bob')]);
+  const aliceContext = await contextFor(browser, alice);
+  const a = await aliceContext.newPage();
+  const listId = await createList(a, 'Stage build');
+  await addTasks(a, ['Rig the lights', 'Tape the cables']);
+  await expectSynced(a);
+  await shareList(alice, bob, listId, 'editor');
+
+  const bobContext = await contextFor(browser, bob);
+  const b = await bobContext.newPage();
+  await b.goto(`/lists/${listId}`);
+  await expect(taskRow(b, 'Tape the cables')).toBeVisible({ timeout: 20_000 });
+  await controlledByWorker(b);
+
+  await bobContext.setOffline(true);
+  await b.getByRole('button', { name: 'Edit Rig the lights' }).click();
+  await b.getByLabel('Title of Rig the lights').fill('Rig the lights (done by Bob)');
+  await b.keyboard.press('Enter');
+  await b.getByLabel('Done: Tape the cables').check();
+  await expect(taskRow(b, 'Rig the lights (done by Bob)')).toBeVisible();
+
+  // Alice makes bob a viewer while he is away.
+  await a.goto(`/lists/${listId}/members`);
+  await a.getByLabel('Role of Bob').selectOption('viewer');
+  await expectSynced(a);
+
+  await bobContext.setOffline(false);
+  // His edits go back to the server's version, and a toast says why.
+  await expect(taskRow(b, 'Rig the lights')).toBeVisible({ timeout: 30_000 });
+  await expect(taskRow(b, 'Rig the lights (done by Bob)')).toHaveCount(0);
+  await expect(b.getByLabel('Done: Tape the cables')).not.toBeChecked();
+  await expect(
+    b
+      .getByRole('status')
+      .getByText(/can't edit/)
+      .first(),
+  ).toBeVisible();
+  // He is a viewer now: no editing controls.
+  await expect(b.getByLabel('Add a task')).toHaveCount(0);
+
+  await b.goto('/settings#rejected');
+  const rejected = b.locator('#rejected');
+  await expect(rejected).toContainText(/You can't edit the task “Rig the lights \(done by Bob\)”/);
+  await expect(rejected).toContainText(/Tape the cables/);
+
+  await aliceContext.close();
+  await bobContext.close();
+});
