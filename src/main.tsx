@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 
 import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
+import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
 import type { AppServices } from '@/lib/services';
@@ -16,6 +17,8 @@ if (!container) {
 }
 
 listenForInstallPrompt();
+// The screen's code loads while the device database opens, not after.
+preloadScreen(window.location.pathname);
 
 const supabase = createAppSupabase();
 const online = browserOnline();
@@ -40,3 +43,6 @@ createRoot(container).render(
 );
 
 registerServiceWorker();
+// The other screens' code, once the first screen is up and the browser has a moment.
+if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
+else setTimeout(preloadAllScreens, 1_000);

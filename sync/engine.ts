@@ -445,6 +445,14 @@ export class SyncEngine {
       if (page.schema_version > schemaVersion) {
         throw new SyncError('APP_OUTDATED', 'Update available');
       }
+      if (page.rows.length === 0) {
+        // Nothing new (most pulls: start-up, wake-ups, the periodic check): only the cursor
+        // moves, without a transaction over every table that would hold up the screens' reads.
+        await db.setMeta('cursor', page.cursor);
+        cursor = page.cursor;
+        if (!page.has_more) return;
+        continue;
+      }
       await db.transaction('rw', db.allTables(), async () => {
         // Rows are applied in page order, a run of one table's rows at a time (in bulk);
         // the caller's own memberships go one by one, as they may purge or replace.

@@ -4,42 +4,62 @@
 // service worker, so they open offline); the frame and the session gate are in the shell.
 // Features never import each other: screens made of several features are put together here
 // (src/app/routes/).
-import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 
 import { AppLayout } from './layout';
+import { lazyScreen } from './lazy-screen';
 import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
 
-const WelcomeScreen = lazy(() =>
-  import('@/features/account/components/welcome-screen').then((m) => ({
-    default: m.WelcomeScreen,
-  })),
+const WelcomeScreen = lazyScreen(
+  async () => (await import('@/features/account/components/welcome-screen')).WelcomeScreen,
 );
-const SignInScreen = lazy(() =>
-  import('@/features/account/components/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
+const SignInScreen = lazyScreen(
+  async () => (await import('@/features/account/components/sign-in-screen')).SignInScreen,
 );
-const SignUpScreen = lazy(() =>
-  import('@/features/account/components/sign-up-screen').then((m) => ({ default: m.SignUpScreen })),
+const SignUpScreen = lazyScreen(
+  async () => (await import('@/features/account/components/sign-up-screen')).SignUpScreen,
 );
-const InviteScreen = lazy(() =>
-  import('@/features/members/components/invite-screen').then((m) => ({ default: m.InviteScreen })),
+const InviteScreen = lazyScreen(
+  async () => (await import('@/features/members/components/invite-screen')).InviteScreen,
 );
-const ListsScreen = lazy(() =>
-  import('@/features/lists/components/lists-screen').then((m) => ({ default: m.ListsScreen })),
+const ListsScreen = lazyScreen(
+  async () => (await import('@/features/lists/components/lists-screen')).ListsScreen,
 );
-const ListRoute = lazy(() => import('./routes/list-route').then((m) => ({ default: m.ListRoute })));
-const TaskRoute = lazy(() => import('./routes/task-route').then((m) => ({ default: m.TaskRoute })));
-const MembersScreen = lazy(() =>
-  import('@/features/members/components/members-screen').then((m) => ({
-    default: m.MembersScreen,
-  })),
+const ListRoute = lazyScreen(async () => (await import('./routes/list-route')).ListRoute);
+const TaskRoute = lazyScreen(async () => (await import('./routes/task-route')).TaskRoute);
+const MembersScreen = lazyScreen(
+  async () => (await import('@/features/members/components/members-screen')).MembersScreen,
 );
-const SettingsScreen = lazy(() =>
-  import('@/features/settings/components/settings-screen').then((m) => ({
-    default: m.SettingsScreen,
-  })),
+const SettingsScreen = lazyScreen(
+  async () => (await import('@/features/settings/components/settings-screen')).SettingsScreen,
 );
+
+/**
+ * Starts loading the screen for `pathname` at once, in parallel with opening the device
+ * database, instead of after the session gate has rendered (main.tsx calls it before the
+ * first render, so the screen usually renders without suspending at all).
+ */
+export function preloadScreen(pathname: string): void {
+  const loader = /^\/lists\/[^/]+\/tasks\/[^/]+\/?$/.test(pathname)
+    ? TaskRoute.preload
+    : /^\/lists\/[^/]+\/members\/?$/.test(pathname)
+      ? MembersScreen.preload
+      : /^\/lists\/[^/]+\/?$/.test(pathname)
+        ? ListRoute.preload
+        : /^\/(lists)?\/?$/.test(pathname)
+          ? ListsScreen.preload
+          : pathname.startsWith('/settings')
+            ? SettingsScreen.preload
+            : undefined;
+  void loader?.().catch(() => undefined); // a failure shows when the screen renders
+}
+
+/** Loads every screen's code when the browser is idle, so no navigation waits for code. */
+export function preloadAllScreens(): void {
+  const screens = [ListsScreen, ListRoute, TaskRoute, MembersScreen, SettingsScreen];
+  for (const screen of screens) void screen.preload().catch(() => undefined);
+}
 
 export function AppRoutes() {
   return (

@@ -1,83 +1,122 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
+// BENCH=app (or sql, devstack, engine; comma-separated) runs only those.
+import { benchApp, type Percentiles } from './app.bench';
 import { benchServing, benchStartup } from './devstack.bench';
 import { benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 const ENGINES = ['pglite', 'postgres'] as const;
+const only = new Set((process.env.BENCH ?? 'sql,devstack,engine,app').split(','));
 
-const sql = [];
-for (const kind of ENGINES) {
-  process.stdout.write(`sync SQL on ${kind}… `);
-  sql.push(await benchSyncSql(kind));
-  process.stdout.write('done\n');
+if (only.has('sql')) {
+  const sql = [];
+  for (const kind of ENGINES) {
+    process.stdout.write(`sync SQL on ${kind}… `);
+    sql.push(await benchSyncSql(kind));
+    process.stdout.write('done\n');
+  }
+  console.log('\nsync SQL (100k tasks; pull pages of 1,000; push 1,000 patches in 2 batches)');
+  console.table(
+    sql.map((r) => ({
+      engine: r.engine,
+      'pull rows': fmt(r.pullRows),
+      'pull pages': r.pullPages,
+      'pull ms': fmt(r.pullMs),
+      'pull rows/s': fmt(r.pullRowsPerSec),
+      'push requests': r.pushRequests,
+      'push applied': r.pushApplied,
+      'push ms': fmt(r.pushMs),
+    })),
+  );
 }
-console.log('\nsync SQL (100k tasks; pull pages of 1,000; push 1,000 patches in 2 batches)');
-console.table(
-  sql.map((r) => ({
-    engine: r.engine,
-    'pull rows': fmt(r.pullRows),
-    'pull pages': r.pullPages,
-    'pull ms': fmt(r.pullMs),
-    'pull rows/s': fmt(r.pullRowsPerSec),
-    'push requests': r.pushRequests,
-    'push applied': r.pushApplied,
-    'push ms': fmt(r.pushMs),
-  })),
-);
 
-process.stdout.write('\ndevstack start-up… ');
-const startup = await benchStartup();
-process.stdout.write('done\n');
-console.log('devstack start-up, in-memory PGlite (ms)');
-console.table([
-  {
-    'cold (bootstrap + migrations + seed)': fmt(startup.coldMs),
-    'from snapshot': fmt(startup.warmMs),
-  },
-]);
-
-const serving = [];
-for (const kind of ENGINES) {
-  process.stdout.write(`devstack serving on ${kind}… `);
-  serving.push(await benchServing(kind));
+if (only.has('devstack')) {
+  process.stdout.write('\ndevstack start-up… ');
+  const startup = await benchStartup();
   process.stdout.write('done\n');
-}
-console.log(
-  '\ndevstack serving (small RPC, 50 concurrent clients, 3 s; realtime UPDATE → callback, 100 events)',
-);
-console.table(
-  serving.map((r) => ({
-    engine: r.engine,
-    'rpc requests': fmt(r.rpcRequests),
-    'rpc/s': fmt(r.rpcPerSec),
-    'rpc errors': r.rpcErrors,
-    'realtime p50 ms': fmt(r.realtimeP50Ms, 1),
-    'realtime p95 ms': fmt(r.realtimeP95Ms, 1),
-    'events received': `${r.realtimeReceived}/100`,
-  })),
-);
+  console.log('devstack start-up, in-memory PGlite (ms)');
+  console.table([
+    {
+      'cold (bootstrap + migrations + seed)': fmt(startup.coldMs),
+      'from snapshot': fmt(startup.warmMs),
+    },
+  ]);
 
-process.stdout.write('\nsync engine (devstack on Postgres 15 → fake-indexeddb)… ');
-const engine = await benchSyncEngine();
-process.stdout.write('done\n');
-console.log('sync engine: initial sync of 100k tasks vs raw Dexie bulkPut of the same rows');
-console.table([
-  {
-    rows: fmt(engine.initialRows),
-    'engine ms': fmt(engine.initialMs),
-    'engine rows/s': fmt((engine.initialRows / engine.initialMs) * 1000),
-    'bulkPut ms': fmt(engine.bulkPutMs),
-    'bulkPut rows/s': fmt((engine.initialRows / engine.bulkPutMs) * 1000),
-  },
-]);
-console.log('sync engine: push of queued edits; local write latency (repository write + enqueue)');
-console.table([
-  {
-    'queued edits': fmt(engine.pushEdits),
-    'push requests': engine.pushRequests,
-    'push ms': fmt(engine.pushMs),
-    'write p50 ms': fmt(engine.writeP50Ms, 2),
-    'write p95 ms': fmt(engine.writeP95Ms, 2),
-  },
-]);
+  const serving = [];
+  for (const kind of ENGINES) {
+    process.stdout.write(`devstack serving on ${kind}… `);
+    serving.push(await benchServing(kind));
+    process.stdout.write('done\n');
+  }
+  console.log(
+    '\ndevstack serving (small RPC, 50 concurrent clients, 3 s; realtime UPDATE → callback, 100 events)',
+  );
+  console.table(
+    serving.map((r) => ({
+      engine: r.engine,
+      'rpc requests': fmt(r.rpcRequests),
+      'rpc/s': fmt(r.rpcPerSec),
+      'rpc errors': r.rpcErrors,
+      'realtime p50 ms': fmt(r.realtimeP50Ms, 1),
+      'realtime p95 ms': fmt(r.realtimeP95Ms, 1),
+      'events received': `${r.realtimeReceived}/100`,
+    })),
+  );
+}
+
+if (only.has('engine')) {
+  process.stdout.write('\nsync engine (devstack on Postgres 15 → fake-indexeddb)… ');
+  const engine = await benchSyncEngine();
+  process.stdout.write('done\n');
+  console.log('sync engine: initial sync of 100k tasks vs raw Dexie bulkPut of the same rows');
+  console.table([
+    {
+      rows: fmt(engine.initialRows),
+      'engine ms': fmt(engine.initialMs),
+      'engine rows/s': fmt((engine.initialRows / engine.initialMs) * 1000),
+      'bulkPut ms': fmt(engine.bulkPutMs),
+      'bulkPut rows/s': fmt((engine.initialRows / engine.bulkPutMs) * 1000),
+    },
+  ]);
+  console.log(
+    'sync engine: push of queued edits; local write latency (repository write + enqueue)',
+  );
+  console.table([
+    {
+      'queued edits': fmt(engine.pushEdits),
+      'push requests': engine.pushRequests,
+      'push ms': fmt(engine.pushMs),
+      'write p50 ms': fmt(engine.writeP50Ms, 2),
+      'write p95 ms': fmt(engine.writeP95Ms, 2),
+    },
+  ]);
+}
+
+if (only.has('app')) {
+  process.stdout.write('\napp in Chromium (production build, devstack on Postgres 15)… ');
+  const app = await benchApp();
+  process.stdout.write('done\n');
+  const row = (what: string, p: Percentiles) => ({
+    measure: what,
+    'p50 ms': fmt(p.p50, 1),
+    'p95 ms': fmt(p.p95, 1),
+    samples: p.n,
+  });
+  console.log(
+    'app: navigation → first tasks rendered; search keystroke → list updated; remote edit',
+  );
+  console.table([
+    row('first tasks, list of 10,000 tasks', app.firstTasksBig),
+    row('first tasks, list of 30 tasks (baseline)', app.firstTasksSmall),
+    row('search keystroke → list updated (10,000 tasks)', app.keystroke),
+    row("remote edit in bob's browser → visible in alice's", app.remoteEdit),
+  ]);
+  console.log(
+    'app: offline cold start (browser restarted on its profile, network cut) → first tasks',
+  );
+  console.table([
+    row('offline cold start, list of 30 tasks', app.offlineColdStart),
+    row('offline cold start, list of 10,000 tasks', app.offlineColdStartBig),
+  ]);
+}

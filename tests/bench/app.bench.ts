@@ -1,0 +1,368 @@
+// The app's figures (issues 5 and 6), measured in Debian's Chromium against the production
+// build and an in-process devstack on Postgres 15:
+// - navigation → first tasks rendered, for a list of 10,000 tasks, next to the seeded list
+//   of 30 tasks as the baseline;
+// - search keystroke → list updated on screen, on the 10,000-task list;
+// - a remote edit made in bob's browser → visible in alice's (50 edits);
+// - offline cold start → first tasks rendered: the browser is started afresh on the same
+//   profile with the network cut, 20 times (issue 6).
+// Times are taken inside the pages (performance.now(), navigation start = 0; wall-clock
+// epoch ms with sub-ms precision across the two pages of the remote-edit figure).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { createClient, type Session } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { startStaticServer } from '../support/static-server';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIG_TASKS = 10_000;
+const NAV_RUNS = 10;
+const KEYSTROKES = 40;
+const REMOTE_EDITS = 50;
+const COLD_STARTS = 20;
+/** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
+const AUTH_STORAGE_KEY = 'outpost-auth';
+const BIG_LIST_ID = 'b1600000-0000-4000-8000-000000000001';
+
+export interface Percentiles {
+  p50: number;
+  p95: number;
+  n: number;
+}
+
+export interface AppFigures {
+  firstTasksBig: Percentiles;
+  firstTasksSmall: Percentiles;
+  keystroke: Percentiles;
+  remoteEdit: Percentiles;
+  offlineColdStart: Percentiles;
+  offlineColdStartBig: Percentiles;
+}
+
+/** Progress on stderr: the app benchmark takes minutes, and a stall should show where. */
+function progress(step: string): void {
+  process.stderr.write(`  [app bench ${new Date().toISOString().slice(11, 19)}] ${step}\n`);
+}
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  return { p50: at(0.5), p95: at(0.95), n: sorted.length };
+}
+
+/**
+ * Records, in every page of the context, when the first task row appears (ms since
+ * navigation). Also defines `__name`: tsx compiles this file with esbuild's keepNames, which
+ * wraps named functions inside page.evaluate callbacks in a helper the page lacks.
+ */
+const FIRST_ROW_PROBE = `
+  window.__name = (fn) => fn;
+  (() => {
+    const record = () => {
+      if (window.__firstTaskAt === undefined && document.querySelector('[data-task-id]')) {
+        window.__firstTaskAt = performance.now();
+        return true;
+      }
+      return false;
+    };
+    const start = () => {
+      if (record()) return;
+      new MutationObserver((_, observer) => { if (record()) observer.disconnect(); })
+        .observe(document.documentElement, { childList: true, subtree: true });
+    };
+    if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
+  })();
+`;
+
+async function firstTaskAt(page: Page): Promise<number> {
+  await page.waitForFunction(
+    () => (window as { __firstTaskAt?: number }).__firstTaskAt !== undefined,
+    undefined,
+    {
+      timeout: 60_000,
+    },
+  );
+  return page.evaluate(() => (window as unknown as { __firstTaskAt: number }).__firstTaskAt);
+}
+
+async function sessionOf(stack: TestDevstack, email: string): Promise<Session> {
+  const client = createClient(stack.url, stack.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  const { data, error } = await client.auth.signInWithPassword({ email, password: 'outpost-demo' });
+  if (error || !data.session) throw error ?? new Error('no session');
+  return data.session;
+}
+
+async function signedIn(context: BrowserContext, session: Session): Promise<void> {
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+    },
+    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
+  );
+  await context.addInitScript(FIRST_ROW_PROBE);
+}
+
+/** Waits until the page's device holds `count` live tasks of the list (initial sync done). */
+async function waitForTasks(page: Page, listId: string, count: number): Promise<void> {
+  await page.waitForFunction(
+    async ([id, expected]) => {
+      const open = indexedDB.open('outpost');
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
+      });
+      try {
+        if (!db.objectStoreNames.contains('tasks')) return false;
+        const request = db.transaction('tasks').objectStore('tasks').index('list_id').count(id);
+        const n = await new Promise<number>(
+          (resolve) => (request.onsuccess = () => resolve(request.result)),
+        );
+        return n >= expected;
+      } finally {
+        db.close();
+      }
+    },
+    [listId, count] as const,
+    { timeout: 120_000, polling: 250 },
+  );
+}
+
+function buildApp(apiUrl: string, anonKey: string, outDir: string): void {
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, VITE_SUPABASE_URL: apiUrl, VITE_SUPABASE_ANON_KEY: anonKey },
+      stdio: 'ignore',
+    },
+  );
+}
+
+async function seedBigList(stack: TestDevstack): Promise<void> {
+  await stack.db.query(
+    `insert into public.lists (id, name, color, created_by) values ($1, 'Ten thousand', 'blue', $2)`,
+    [BIG_LIST_ID, SEED.alice],
+  );
+  await stack.db.query(
+    `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
+    [BIG_LIST_ID, SEED.bob],
+  );
+  await stack.db.query(
+    `insert into public.tasks (list_id, title, notes, status, position, created_by)
+     select $1, 'Task ' || i, 'Notes for task ' || i,
+            (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
+       from generate_series(0, $3::int - 1) i`,
+    [BIG_LIST_ID, SEED.alice, BIG_TASKS],
+  );
+  await stack.db.query('analyze');
+}
+
+async function measureNavigation(page: Page, url: string, runs: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await page.goto(url);
+    samples.push(await firstTaskAt(page));
+  }
+  return samples;
+}
+
+/** Search keystroke → the list on screen has changed (the frame after the DOM update). */
+async function measureKeystrokes(page: Page): Promise<number[]> {
+  const search = page.getByLabel('Search tasks');
+  await search.fill('');
+  await page.evaluate(() => {
+    const w = window as unknown as { __keyAt: number; __samples: number[] };
+    w.__samples = [];
+    const list = document.querySelector('[data-task-list]') ?? document.body;
+    document.addEventListener('keydown', () => (w.__keyAt = performance.now()), true);
+    new MutationObserver(() => {
+      const at = w.__keyAt;
+      if (!at) return;
+      w.__keyAt = 0;
+      requestAnimationFrame(() => w.__samples.push(performance.now() - at));
+    }).observe(list, { childList: true, subtree: true, characterData: true });
+  });
+  // Task numbers typed one digit at a time: every keystroke changes which rows match, so
+  // every one is measured (a key that leaves the rows as they were changes nothing to draw).
+  const words = ['4217', '1378', '9001', '5555', '2468', '7771', '3141', '8888', '6060', '1234'];
+  let typed = 0;
+  for (const word of words) {
+    await search.fill('');
+    await page.waitForTimeout(100);
+    for (const key of word) {
+      if (typed >= KEYSTROKES) break;
+      await search.press(key === ' ' ? 'Space' : key);
+      await page.waitForTimeout(120);
+      typed += 1;
+    }
+  }
+  return page.evaluate(() => (window as unknown as { __samples: number[] }).__samples);
+}
+
+/** bob renames a task on the task screen; alice, on the list, sees the new title. */
+async function measureRemoteEdits(alice: Page, bob: Page, appUrl: string): Promise<number[]> {
+  const samples: number[] = [];
+  await alice.goto(`${appUrl}/lists/${SEED.list}`);
+  await firstTaskAt(alice);
+  for (let i = 0; i < REMOTE_EDITS; i++) {
+    // The first rows: alice's list is virtualised, so only rows in her viewport are rendered.
+    const taskId = SEED.task(i % 5);
+    const title = `Remote edit ${i} ${Date.now()}`;
+    await bob.goto(`${appUrl}/lists/${SEED.list}/tasks/${taskId}`);
+    await bob.getByRole('button', { name: 'Edit title' }).click();
+    const field = bob.getByLabel('Title', { exact: true });
+    await field.fill(title);
+    const seen = alice.evaluate(
+      (text) =>
+        new Promise<number>((resolve, reject) => {
+          setTimeout(() => reject(new Error(`not seen within 30 s: ${text}`)), 30_000);
+          const check = () => {
+            if (document.body.innerText.includes(text)) {
+              resolve(performance.timeOrigin + performance.now());
+              return true;
+            }
+            return false;
+          };
+          if (check()) return;
+          new MutationObserver((_, observer) => {
+            if (check()) observer.disconnect();
+          }).observe(document.body, { childList: true, subtree: true, characterData: true });
+        }),
+      title,
+    );
+    const editedAt = await bob.evaluate(() => performance.timeOrigin + performance.now());
+    await field.press('Enter');
+    samples.push((await seen) - editedAt);
+  }
+  return samples;
+}
+
+async function measureOfflineColdStarts(
+  appUrl: string,
+  session: Session,
+  listId: string,
+  expectedTasks: number,
+): Promise<number[]> {
+  const profile = mkdtempSync(join(tmpdir(), 'outpost-bench-profile-'));
+  const launch = (offline: boolean) =>
+    chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      offline,
+    });
+  try {
+    // Online once: sign in, install the worker, sync the list, let the worker take control.
+    const first = await launch(false);
+    await signedIn(first, session);
+    const page = first.pages()[0] ?? (await first.newPage());
+    await page.goto(`${appUrl}/lists/${listId}`);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await waitForTasks(page, listId, expectedTasks);
+    await page.reload();
+    await firstTaskAt(page);
+    await first.close();
+
+    const samples: number[] = [];
+    for (let i = 0; i < COLD_STARTS; i++) {
+      const context = await launch(true);
+      await context.addInitScript(FIRST_ROW_PROBE);
+      const cold = context.pages()[0] ?? (await context.newPage());
+      await cold.goto(`${appUrl}/lists/${listId}`);
+      samples.push(await firstTaskAt(cold));
+      await context.close();
+    }
+    return samples;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+export async function benchApp(): Promise<AppFigures> {
+  const stack = await startTestDevstack('postgres');
+  const outDir = mkdtempSync(join(tmpdir(), 'outpost-bench-app-'));
+  let browser: Browser | undefined;
+  const server = await startStaticServer(0, outDir);
+  try {
+    progress('seeding 10,000 tasks');
+    await seedBigList(stack);
+    progress('building the app');
+    buildApp(stack.url, stack.anonKey, outDir);
+    const appUrl = server.url;
+    const [aliceSession, bobSession] = await Promise.all([
+      sessionOf(stack, 'alice@example.com'),
+      sessionOf(stack, 'bob@example.com'),
+    ]);
+
+    progress('initial sync in the browser');
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const aliceContext = await browser.newContext();
+    await signedIn(aliceContext, aliceSession);
+    const alice = await aliceContext.newPage();
+    await alice.goto(`${appUrl}/lists/${BIG_LIST_ID}`);
+    await waitForTasks(alice, BIG_LIST_ID, BIG_TASKS);
+    await waitForTasks(alice, SEED.list, 30);
+
+    progress('navigation → first tasks');
+    const firstTasksBig = await measureNavigation(
+      alice,
+      `${appUrl}/lists/${BIG_LIST_ID}`,
+      NAV_RUNS,
+    );
+    const firstTasksSmall = await measureNavigation(
+      alice,
+      `${appUrl}/lists/${SEED.list}`,
+      NAV_RUNS,
+    );
+    await alice.goto(`${appUrl}/lists/${BIG_LIST_ID}`);
+    await firstTaskAt(alice);
+    progress('search keystrokes');
+    const keystroke = await measureKeystrokes(alice);
+
+    const bobContext = await browser.newContext();
+    await signedIn(bobContext, bobSession);
+    const bob = await bobContext.newPage();
+    await bob.goto(`${appUrl}/lists/${SEED.list}`);
+    await waitForTasks(bob, SEED.list, 30);
+    progress('remote edits');
+    const remoteEdit = await measureRemoteEdits(alice, bob, appUrl);
+    await aliceContext.close();
+    await bobContext.close();
+    await browser.close();
+    browser = undefined;
+
+    progress('offline cold starts');
+    const offlineColdStart = await measureOfflineColdStarts(appUrl, aliceSession, SEED.list, 30);
+    const offlineColdStartBig = await measureOfflineColdStarts(
+      appUrl,
+      aliceSession,
+      BIG_LIST_ID,
+      BIG_TASKS,
+    );
+    return {
+      firstTasksBig: percentiles(firstTasksBig),
+      firstTasksSmall: percentiles(firstTasksSmall),
+      keystroke: percentiles(keystroke),
+      remoteEdit: percentiles(remoteEdit),
+      offlineColdStart: percentiles(offlineColdStart),
+      offlineColdStartBig: percentiles(offlineColdStartBig),
+    };
+  } finally {
+    await browser?.close();
+    await server.close();
+    await stack.stop();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
