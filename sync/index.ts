@@ -96,6 +96,28 @@ export function browserOnline(): OnlineSignal {
   };
 }
 
+/** An online signal set by hand (tests; apps with their own connectivity checks). */
+export interface SwitchableOnline extends OnlineSignal {
+  set(online: boolean): void;
+}
+
+export function switchableOnline(initial = true): SwitchableOnline {
+  let online = initial;
+  const listeners = new Set<(online: boolean) => void>();
+  return {
+    isOnline: () => online,
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    set(next) {
+      if (next === online) return;
+      online = next;
+      for (const listener of [...listeners]) listener(next);
+    },
+  };
+}
+
 /** Tab focus/visibility: a pull when the user comes back. */
 function browserFocus(): OutpostSyncOptions['focus'] {
   if (typeof document === 'undefined') return undefined;

@@ -2,7 +2,7 @@
 // account opens the lists; unknown paths say so with a way home; the header's sync status
 // reads "on this device only" for local-only use and "Offline" (not an error) otherwise.
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   createTestServices,
@@ -13,10 +13,6 @@ import {
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 describe('app frame', () => {
   it('sends a first-time visitor to the welcome screen, keeping where they were going', async () => {

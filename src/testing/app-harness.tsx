@@ -16,32 +16,18 @@ import {
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
-import { createOutpostSync, type OnlineSignal, type OutpostSync } from '@sync/index';
+import {
+  createOutpostSync,
+  switchableOnline,
+  type OutpostSync,
+  type SwitchableOnline,
+} from '@sync/index';
 import { AppRoutes } from '@/app/routes';
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 
-export interface SwitchableOnline extends OnlineSignal {
-  set(online: boolean): void;
-}
-
-export function switchableOnline(initial: boolean): SwitchableOnline {
-  let online = initial;
-  const listeners = new Set<(online: boolean) => void>();
-  return {
-    isOnline: () => online,
-    subscribe(onChange) {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    set(next) {
-      if (next === online) return;
-      online = next;
-      for (const listener of [...listeners]) listener(next);
-    },
-  };
-}
+import { trackServices, untrackServices } from './open-services';
 
 export interface TestServices extends AppServices {
   readonly online: SwitchableOnline;
@@ -131,18 +117,21 @@ export function createTestServices(
     },
   });
   if (options.startEngine) sync.start();
-  return {
+  const services: TestServices = {
     supabase,
     sync,
     online,
     now: options.now ?? (() => Date.now()),
     origin: 'http://localhost:4173',
     async close() {
+      untrackServices(services);
       cleanup(); // unmount first: live queries must not outlive the database
       await sync.close();
       await supabase.removeAllChannels();
     },
   };
+  trackServices(services);
+  return services;
 }
 
 /** Marks the device as used without an account (skips the welcome screen). */

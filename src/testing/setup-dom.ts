@@ -10,8 +10,11 @@ import { afterEach } from 'vitest';
 
 import { useToasts } from '@/lib/toasts';
 
-afterEach(() => {
+import { closeAllTestServices } from './open-services';
+
+afterEach(async () => {
   cleanup();
+  await closeAllTestServices();
   localStorage.clear();
   // App-wide stores outlive a test; a toast of one test must not show up in the next.
   useToasts.setState({ toasts: [] });

@@ -9,29 +9,15 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import WebSocket from 'ws';
 
-import { createOutpostSync, type OutpostSync, type OnlineSignal } from '../../sync/index';
+import {
+  createOutpostSync,
+  switchableOnline,
+  type OutpostSync,
+  type SwitchableOnline,
+} from '../../sync/index';
 import type { TestDevstack } from './devstack';
 
-export interface SwitchableOnline extends OnlineSignal {
-  set(online: boolean): void;
-}
-
-export function switchableOnline(initial = true): SwitchableOnline {
-  let online = initial;
-  const listeners = new Set<(online: boolean) => void>();
-  return {
-    isOnline: () => online,
-    subscribe(onChange) {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    set(next) {
-      if (next === online) return;
-      online = next;
-      for (const listener of [...listeners]) listener(next);
-    },
-  };
-}
+export { switchableOnline, type SwitchableOnline };
 
 export interface Device {
   sync: OutpostSync;

@@ -1,7 +1,7 @@
 // A change the server refuses while the app is open gets a toast saying what and why, even
 // when it is the first rejection this device has ever logged; old ones are not repeated.
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   createTestServices,
@@ -12,10 +12,6 @@ import {
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 /** A fresh record each time: Dexie writes the new key into the object it adds. */
 const refusal = (title = 'Rig the lights (done by Bob)') => ({

@@ -2,7 +2,7 @@
 // styled as an error, a retry after a failure still reads "retrying" until it succeeds.
 import { act, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '@sync/index';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
@@ -16,10 +16,6 @@ import {
 import { SyncStatus } from './sync-status';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function render(s: TestServices) {
   renderWithServices(

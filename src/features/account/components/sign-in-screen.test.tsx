@@ -3,7 +3,7 @@
 // would delete this device's unsynced changes.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
@@ -20,10 +20,6 @@ const SEED_LIST = '11570000-0000-4000-8000-000000000001';
 const PASSWORD = 'outpost-demo';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function online(): TestServices {
   services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });

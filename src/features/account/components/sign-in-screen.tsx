@@ -1,7 +1,7 @@
 // /sign-in — email and password. Needs a connection (says so offline and waits for one);
 // after an expired session it names the changes waiting to sync; and it asks before a
 // different account's sign-in would delete this device's unsynced changes.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -11,12 +11,11 @@ import { useSyncStatus } from '@/hooks/use-sync-status';
 import { deviceOwnerEmail, signIn, validateSignIn } from '@/lib/auth';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import type { FieldErrors } from '@sync/schema';
 
 import '../account.css';
-import { useFirstErrorFocus, withoutError } from '../hooks/use-first-error-focus';
+import { useAccountSubmit } from '../hooks/use-account-submit';
+import { withoutError } from '../hooks/use-first-error-focus';
 import { useNextPath } from '../hooks/use-next-path';
-import { useUnsyncedGuard, type UnsyncedRisk } from '../hooks/use-unsynced-guard';
 import { OfflineNotice } from './offline-notice';
 import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
 
@@ -34,65 +33,26 @@ export function SignInScreen() {
   const { pending } = useSyncStatus();
   const navigate = useNavigate();
   const { next, query } = useNextPath();
-  const guard = useUnsyncedGuard();
   const expired = session.mode === 'expired';
 
   // null until typed in: an expired session's email is filled in once the mode is known.
   const [typedEmail, setTypedEmail] = useState<string | null>(null);
   const email = typedEmail ?? (expired ? (deviceOwnerEmail() ?? '') : '');
   const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const [risk, setRisk] = useState<UnsyncedRisk | null>(null);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
   const ids = { email: useId(), password: useId(), form: useId() };
-  const focusFirstError = useFirstErrorFocus(errors, [
-    ['email', ids.email],
-    ['password', ids.password],
-    ['_', ids.form],
-  ]);
-
-  function showErrors(found: FieldErrors) {
-    setErrors(found);
-    focusFirstError();
-  }
-
-  async function proceed(value: { email: string; password: string }) {
-    setSubmitting(true);
-    const result = await signIn(supabase, value.email, value.password);
-    if (!mounted.current) return;
-    setSubmitting(false);
-    if (result.ok) {
-      void navigate(next, { replace: true });
-      return;
-    }
-    showErrors({ [result.field ?? '_']: result.message });
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!online || submitting) return;
-    const checked = validateSignIn({ email, password });
-    if (!checked.ok) {
-      showErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    const atRisk = await guard(checked.value.email);
-    if (!mounted.current) return;
-    if (atRisk) {
-      setRisk(atRisk);
-      return;
-    }
-    await proceed(checked.value);
-  }
+  const { errors, setErrors, submitting, risk, submit, confirmRisk, cancelRisk } = useAccountSubmit(
+    {
+      fields: [
+        ['email', ids.email],
+        ['password', ids.password],
+        ['_', ids.form],
+      ],
+      enabled: online,
+      check: () => validateSignIn({ email, password }),
+      send: (value) => signIn(supabase, value.email, value.password),
+      onSent: () => void navigate(next, { replace: true }),
+    },
+  );
 
   return (
     <section className="screen screen--narrow account">
@@ -156,11 +116,8 @@ export function SignInScreen() {
         risk={risk}
         email={email.trim()}
         confirmLabel="Sign in and discard them"
-        onCancel={() => setRisk(null)}
-        onConfirm={() => {
-          setRisk(null);
-          void proceed({ email: email.trim(), password });
-        }}
+        onCancel={cancelRisk}
+        onConfirm={confirmRisk}
       />
     </section>
   );

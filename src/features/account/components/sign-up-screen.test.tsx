@@ -2,7 +2,7 @@
 // rules, the offline state, and local-only data claimed by the new account and uploaded.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
 import { deviceOwnerEmail } from '@/lib/auth';
@@ -16,10 +16,6 @@ import {
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function online(): TestServices {
   services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });

@@ -1,7 +1,7 @@
 // /sign-up — name, email, password. Needs a connection. From local-only use, what is on the
 // device is claimed by the new account and uploaded by the sync engine on its own; where the
 // project confirms emails first, the screen says to check the inbox instead of moving on.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -10,12 +10,12 @@ import { useOnline } from '@/hooks/use-online';
 import { PASSWORD_RULE, signUp, validateSignUp, type SignUpInput } from '@/lib/auth';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { DISPLAY_NAME_MAX, type FieldErrors } from '@sync/schema';
+import { DISPLAY_NAME_MAX } from '@sync/schema';
 
 import '../account.css';
-import { useFirstErrorFocus, withoutError } from '../hooks/use-first-error-focus';
+import { useAccountSubmit } from '../hooks/use-account-submit';
+import { withoutError } from '../hooks/use-first-error-focus';
 import { useNextPath } from '../hooks/use-next-path';
-import { useUnsyncedGuard, type UnsyncedRisk } from '../hooks/use-unsynced-guard';
 import { OfflineNotice } from './offline-notice';
 import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
 
@@ -25,70 +25,33 @@ export function SignUpScreen() {
   const online = useOnline();
   const navigate = useNavigate();
   const { next, query } = useNextPath();
-  const guard = useUnsyncedGuard();
-
   const [values, setValues] = useState<SignUpInput>({ name: '', email: '', password: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const [risk, setRisk] = useState<UnsyncedRisk | null>(null);
   /** Set when the account exists but its email must be confirmed before signing in. */
   const [confirmEmailTo, setConfirmEmailTo] = useState<string | null>(null);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
   const ids = { name: useId(), email: useId(), password: useId(), form: useId() };
-  const focusFirstError = useFirstErrorFocus(errors, [
-    ['name', ids.name],
-    ['email', ids.email],
-    ['password', ids.password],
-    ['_', ids.form],
-  ]);
-
-  function showErrors(found: FieldErrors) {
-    setErrors(found);
-    focusFirstError();
-  }
+  // A new account is never the one an expired session's unsynced changes belong to, so the
+  // same question is asked before it would delete them.
+  const { errors, setErrors, submitting, risk, submit, confirmRisk, cancelRisk } = useAccountSubmit(
+    {
+      fields: [
+        ['name', ids.name],
+        ['email', ids.email],
+        ['password', ids.password],
+        ['_', ids.form],
+      ],
+      enabled: online,
+      check: () => validateSignUp(values),
+      send: (value) => signUp(supabase, value),
+      onSent: (result, value) => {
+        if (result.session) void navigate(next, { replace: true });
+        else setConfirmEmailTo(value.email);
+      },
+    },
+  );
 
   function edit(field: keyof SignUpInput, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => withoutError(current, field));
-  }
-
-  async function proceed(value: SignUpInput) {
-    setSubmitting(true);
-    const result = await signUp(supabase, value);
-    if (!mounted.current) return;
-    setSubmitting(false);
-    if (!result.ok) {
-      showErrors({ [result.field ?? '_']: result.message });
-      return;
-    }
-    if (result.session) void navigate(next, { replace: true });
-    else setConfirmEmailTo(value.email);
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!online || submitting) return;
-    const checked = validateSignUp(values);
-    if (!checked.ok) {
-      showErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    // A new account is never the one an expired session's unsynced changes belong to.
-    const atRisk = await guard(checked.value.email);
-    if (!mounted.current) return;
-    if (atRisk) {
-      setRisk(atRisk);
-      return;
-    }
-    await proceed(checked.value);
   }
 
   if (confirmEmailTo) {
@@ -169,11 +132,8 @@ export function SignUpScreen() {
         risk={risk}
         email={values.email.trim()}
         confirmLabel="Create account and discard them"
-        onCancel={() => setRisk(null)}
-        onConfirm={() => {
-          setRisk(null);
-          void proceed(values);
-        }}
+        onCancel={cancelRisk}
+        onConfirm={confirmRisk}
       />
     </section>
   );

@@ -2,7 +2,7 @@
 // device that already chose.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { LOCAL_ONLY_KEY } from '@/lib/session';
 import {
@@ -15,10 +15,6 @@ import {
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 describe('welcome screen', () => {
   it('"Use without an account" opens the lists in local-only mode', async () => {

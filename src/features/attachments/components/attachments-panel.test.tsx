@@ -8,7 +8,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { LOCAL_USER_ID } from '@sync/index';
 import { ATTACHMENTS_PER_TASK_MAX } from '@sync/schema';
 import {
   createTestServices,
@@ -16,6 +15,7 @@ import {
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
+import { putMembership } from '@/testing/fixtures';
 
 import { AttachmentsPanel } from './attachments-panel';
 
@@ -59,18 +59,7 @@ async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } =
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
   if (options.role) {
     // As the server's membership row would arrive: it wins over the local owner stand-in.
-    const at = new Date().toISOString();
-    await db.rows('memberships').put({
-      id: crypto.randomUUID(),
-      list_id: listId,
-      user_id: LOCAL_USER_ID,
-      role: options.role,
-      created_at: at,
-      updated_at: at,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    });
+    await putMembership(services, listId, options.role);
   }
   return { listId, taskId, repos, db, services };
 }

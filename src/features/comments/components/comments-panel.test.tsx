@@ -4,7 +4,7 @@
 // devstack, the seeded conversation with its authors' names.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
 import {
@@ -14,14 +14,11 @@ import {
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
+import { putMembership } from '@/testing/fixtures';
 
 import { CommentsPanel } from './comments-panel';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 const BOB = 'b0b00000-0000-4000-8000-000000000002';
 const HOUR_MS = 3_600_000;
@@ -38,17 +35,7 @@ async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
     await db.rows('memberships').where('list_id').equals(listId).modify({ deleted_at: at });
   } else if (options.role) {
     // As the server's membership row would arrive: it wins over the local owner stand-in.
-    await db.rows('memberships').put({
-      id: crypto.randomUUID(),
-      list_id: listId,
-      user_id: LOCAL_USER_ID,
-      role: options.role,
-      created_at: at,
-      updated_at: at,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    });
+    await putMembership(services, listId, options.role);
   }
   return { listId, taskId, repos, db };
 }

@@ -3,9 +3,8 @@
 // "New task" shortcut, and the seeded shared list from a real devstack.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { LOCAL_USER_ID } from '@sync/index';
 import {
   createTestServices,
   devstackClient,
@@ -15,12 +14,9 @@ import {
   waitFor,
   type TestServices,
 } from '@/testing/app-harness';
+import { sharedList } from '@/testing/fixtures';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function local(): TestServices {
   markLocalOnly();
@@ -127,29 +123,7 @@ describe('lists screen', () => {
 
   it('shows a viewer no edit or delete controls', async () => {
     const s = local();
-    const now = new Date().toISOString();
-    await s.sync.db.rows('lists').put({
-      id: 'a0000000-0000-4000-8000-000000000001',
-      name: 'Shared plan',
-      color: 'blue',
-      created_by: 'b0b00000-0000-4000-8000-000000000002',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      version: 3,
-      _v: 3,
-    });
-    await s.sync.db.rows('memberships').put({
-      id: 'a0000000-0000-4000-8000-000000000002',
-      list_id: 'a0000000-0000-4000-8000-000000000001',
-      user_id: LOCAL_USER_ID,
-      role: 'viewer',
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    });
+    await sharedList(s, 'viewer', 'Shared plan');
     renderApp(s, '/lists');
     await screen.findByRole('link', { name: 'Shared plan' });
     expect(screen.queryByRole('button', { name: /Edit Shared plan/ })).toBeNull();

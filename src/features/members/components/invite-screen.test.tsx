@@ -4,7 +4,7 @@
 // and already-member tokens are plain sentences and change nothing.
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   createTestServices,
@@ -18,10 +18,6 @@ import { errorMessage } from '@/lib/error-messages';
 import { inviteToken, ownList, sideClient, signInAs, signUpNew } from '../members-test-support';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 /** Alice, on a client of her own, with a new list to invite people to. */
 async function aliceWithList(name: string) {

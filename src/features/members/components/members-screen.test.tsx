@@ -3,7 +3,7 @@
 // rule, and leaving a list.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   createTestServices,
@@ -23,10 +23,6 @@ import {
 } from '../members-test-support';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 async function openMembers(who: 'alice' | 'bob', listId = SEEDED_LIST) {
   const supabase = await signInAs(devstackClient(), who);

@@ -3,7 +3,7 @@
 // the welcome screen. The edit is made offline, so nothing reaches the shared devstack.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
@@ -16,10 +16,6 @@ import {
 import { SEEDED_LIST, signedInClient } from '../settings-test-support';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function section(name: string): HTMLElement {
   const element = screen.getByRole('heading', { level: 2, name }).closest('section');

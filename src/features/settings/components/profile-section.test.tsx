@@ -3,7 +3,7 @@
 // what the bucket would, and uploads to the public avatars bucket.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   createTestServices,
@@ -18,10 +18,6 @@ const BOB = 'b0b00000-0000-4000-8000-000000000002';
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function section(name: string): HTMLElement {
   const element = screen.getByRole('heading', { level: 2, name }).closest('section');

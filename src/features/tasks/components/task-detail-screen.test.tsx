@@ -3,7 +3,7 @@
 // gone says so.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { MemoryRouter, Route, Routes } from 'react-router';
 
@@ -18,10 +18,6 @@ import { addMember, localListDevice, seedTasks, sharedList } from '../testing/fi
 import { TaskDetailScreen } from './task-detail-screen';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 async function openTask(input: Parameters<TestServices['sync']['repos']['tasks']['create']>[1]) {
   const device = await localListDevice();

@@ -3,17 +3,13 @@
 // the database holds must show.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
 
 import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 async function openList(titles: string[] = [], path?: (listId: string) => string) {
   const device = await localListDevice();

@@ -1,12 +1,13 @@
 // Test fixtures for the tasks screens: a local-only device with a list made through the
-// repositories, and rows written straight into the device database where a test needs
-// what the repositories cannot make on their own (a list shared with us as a viewer, other
-// members, 10,000 tasks).
+// repositories, and tasks written straight into the device database (10,000 of them).
 import { generateNKeysBetween } from 'fractional-indexing';
 
 import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
 import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
+import { serverStamp as stamp } from '@/testing/fixtures';
+
+export { addMember, sharedList } from '@/testing/fixtures';
 
 export async function localListDevice(name = 'Groceries'): Promise<{
   services: TestServices;
@@ -17,61 +18,6 @@ export async function localListDevice(name = 'Groceries'): Promise<{
   const services = createTestServices();
   const listId = await services.sync.repos.lists.create({ name, color: 'teal' });
   return { services, listId };
-}
-
-function stamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {
-  const at = new Date().toISOString();
-  return { created_at: at, updated_at: at, deleted_at: null, version: 1, _v: 1 };
-}
-
-/** A list someone else owns, shared with this device's user as `role`. */
-export async function sharedList(
-  services: TestServices,
-  role: 'owner' | 'editor' | 'viewer',
-  name = 'Site visit',
-): Promise<string> {
-  const listId = crypto.randomUUID();
-  const owner = crypto.randomUUID();
-  await services.sync.db.rows('lists').put({
-    id: listId,
-    name,
-    color: 'blue',
-    created_by: owner,
-    ...stamp(),
-  });
-  await addMember(services, listId, owner, 'owner', 'Olivia Owner');
-  await services.sync.db.rows('memberships').put({
-    id: crypto.randomUUID(),
-    list_id: listId,
-    user_id: LOCAL_USER_ID,
-    role,
-    ...stamp(),
-  });
-  return listId;
-}
-
-/** Another person on a list (membership + profile); returns their user id. */
-export async function addMember(
-  services: TestServices,
-  listId: string,
-  userId: string,
-  role: 'owner' | 'editor' | 'viewer',
-  displayName: string,
-): Promise<string> {
-  await services.sync.db.rows('profiles').put({
-    id: userId,
-    display_name: displayName,
-    avatar_path: null,
-    ...stamp(),
-  });
-  await services.sync.db.rows('memberships').put({
-    id: crypto.randomUUID(),
-    list_id: listId,
-    user_id: userId,
-    role,
-    ...stamp(),
-  });
-  return userId;
 }
 
 /** `count` synced tasks titled "Task 1"…, in order, written in one bulk put. */

@@ -1,0 +1,67 @@
+// Rows written straight into a test device's database, as the server would send them, for
+// what the repositories cannot make on their own: lists shared with this device's user in a
+// given role, other members.
+import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
+import type { Role } from '@sync/schema';
+
+import type { TestServices } from './app-harness';
+
+/** The columns a row has once it came from the server (version 1, synced). */
+export function serverStamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {
+  const at = new Date().toISOString();
+  return { created_at: at, updated_at: at, deleted_at: null, version: 1, _v: 1 };
+}
+
+/** A list someone else owns, shared with this device's user as `role`. */
+export async function sharedList(
+  services: TestServices,
+  role: 'owner' | 'editor' | 'viewer',
+  name = 'Site visit',
+): Promise<string> {
+  const listId = crypto.randomUUID();
+  const owner = crypto.randomUUID();
+  await services.sync.db.rows('lists').put({
+    id: listId,
+    name,
+    color: 'blue',
+    created_by: owner,
+    ...serverStamp(),
+  });
+  await addMember(services, listId, owner, 'owner', 'Olivia Owner');
+  await putMembership(services, listId, role);
+  return listId;
+}
+
+/** Another person on a list (membership + profile); returns their user id. */
+export async function addMember(
+  services: TestServices,
+  listId: string,
+  userId: string,
+  role: 'owner' | 'editor' | 'viewer',
+  displayName: string,
+): Promise<string> {
+  await services.sync.db.rows('profiles').put({
+    id: userId,
+    display_name: displayName,
+    avatar_path: null,
+    ...serverStamp(),
+  });
+  await putMembership(services, listId, role, userId);
+  return userId;
+}
+
+/** A membership of `userId` (default: this device's local user) as the server would send it. */
+export async function putMembership(
+  services: TestServices,
+  listId: string,
+  role: Role,
+  userId: string = LOCAL_USER_ID,
+): Promise<void> {
+  await services.sync.db.rows('memberships').put({
+    id: crypto.randomUUID(),
+    list_id: listId,
+    user_id: userId,
+    role,
+    ...serverStamp(),
+  });
+}
