@@ -114,6 +114,9 @@ describe('settings › profile, signed in', () => {
     await user.click(within(profile).getByRole('button', { name: 'Remove picture' }));
     expect(await within(profile).findByText('Picture removed.')).toBeInTheDocument();
     expect((await app.sync.db.rows('profiles').get(me))?.avatar_path).toBeNull();
-    expect(within(profile).getByRole('img', { name: 'Casey Picture' }).tagName).toBe('SPAN');
+    // The avatar follows the profile row through a live query, a frame or more later.
+    await waitFor(() =>
+      expect(within(profile).getByRole('img', { name: 'Casey Picture' }).tagName).toBe('SPAN'),
+    );
   });
 });
