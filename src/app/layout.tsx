@@ -21,6 +21,8 @@ export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
   ['/', 'Search tasks'],
   ['j / k', 'Next / previous task'],
   ['x', 'Select the focused task'],
+  ['F2', "Edit the focused task's title"],
+  ['Esc', 'Cancel editing, close a dialog'],
   ['Alt + ↑ / ↓', 'Move the focused task up or down'],
   ['g then l', 'Go to lists'],
   ['g then s', 'Go to settings'],
@@ -81,7 +83,10 @@ export function AppLayout() {
       <header className="app-header">
         <Link to="/lists" className="app-header__brand">
           <img src="/icon.svg" alt="" width={24} height={24} />
-          <span>Outpost</span>
+          {/* Beside the navigation on a phone, the word gives way (the icon stays). */}
+          <span className={mode === 'none' ? undefined : 'app-header__brand-text--collapsible'}>
+            Outpost
+          </span>
         </Link>
         {mode !== 'none' ? (
           <nav aria-label="Main" className="app-header__nav">
@@ -91,6 +96,8 @@ export function AppLayout() {
             <NavLink to="/settings">Settings</NavLink>
           </nav>
         ) : null}
+        {/* Takes the free space, so the status and "?" sit at the right, signed in or not. */}
+        <span className="app-header__spacer" />
         {mode !== 'none' ? <SyncStatus /> : null}
         <button
           type="button"
@@ -111,8 +118,10 @@ export function AppLayout() {
           </Suspense>
         </RouteErrorBoundary>
       </main>
-      <Toaster />
-      <ServiceWorkerNotices />
+      <div className="app-overlays">
+        <ServiceWorkerNotices />
+        <Toaster />
+      </div>
       <InstallCard />
       <RejectionToasts />
       <Dialog

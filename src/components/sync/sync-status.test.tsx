@@ -57,6 +57,18 @@ describe('sync status', () => {
     expect(status()).toHaveAttribute('data-state', 'local');
   });
 
+  it('never counts waiting changes without an account: they wait for one, not for a network', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    const s = services;
+    const status = render(s);
+    await screen.findAllByText('On this device only');
+    act(() => s.sync.engine.status.set({ phase: 'offline', pending: 1 }));
+    expect(status()).toHaveAttribute('data-state', 'local');
+    expect(status()).not.toHaveTextContent(/waiting/);
+    expect(screen.getByRole('link')).toHaveAccessibleName('On this device only');
+  });
+
   it('is plainly offline, with the waiting count, when there is no network', async () => {
     const s = await ownedDevice(false);
     const status = render(s);

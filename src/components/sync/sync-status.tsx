@@ -1,6 +1,8 @@
 // The header's sync status (SPEC §4 "Connection"): one icon and one label per state, with the
 // number of changes waiting. Being offline is a normal state here, never styled as an error.
-// Screen readers hear state changes that matter (not every syncing ↔ synced flicker).
+// Screen readers hear state changes that matter (not every syncing ↔ synced flicker). On
+// phones it shrinks to the icon and a word or the waiting count; the full text stays in the
+// link for assistive technology. Without an account nothing ever syncs, so no count there.
 import { Link } from 'react-router';
 
 import { useNow } from '@/hooks/use-now';
@@ -22,6 +24,17 @@ const ICONS: Record<SyncBadgeState, string> = {
   retrying: '!',
   'sign-in': '→',
   outdated: '↑',
+};
+
+/** The word phones show beside the icon. */
+const SHORT_LABELS: Record<SyncBadgeState, string> = {
+  local: 'This device',
+  offline: 'Offline',
+  syncing: 'Syncing',
+  synced: 'Synced',
+  retrying: 'Retrying',
+  'sign-in': 'Sign in',
+  outdated: 'Update',
 };
 
 function pendingText(pending: number): string {
@@ -65,7 +78,8 @@ export function SyncStatus() {
     state = 'synced';
     label = status.lastSyncedAt ? `Synced ${relativeTime(status.lastSyncedAt, now)}` : 'Synced';
   }
-  const pending = pendingText(status.pending);
+  // Local-only changes wait for an account, not for a connection: counting them says nothing.
+  const pending = state === 'local' ? '' : pendingText(status.pending);
   const detail =
     state === 'offline'
       ? pending
@@ -84,6 +98,13 @@ export function SyncStatus() {
       </span>
       <span className="sync-status__label">{label}</span>
       {detail ? <span className="sync-status__detail">{detail}</span> : null}
+      {/* Drawn from attributes by CSS: visual only, so the text is never said or found twice. */}
+      <span
+        className="sync-status__short"
+        aria-hidden="true"
+        data-label={SHORT_LABELS[state]}
+        data-count={pending ? status.pending.toLocaleString() : undefined}
+      />
     </>
   );
 

@@ -1,7 +1,7 @@
 import type { ComponentPropsWithRef } from 'react';
 
 export interface ButtonProps extends ComponentPropsWithRef<'button'> {
-  variant?: 'primary' | 'secondary' | 'ghost' | 'danger';
+  variant?: 'primary' | 'secondary' | 'ghost' | 'danger' | 'danger-outline';
   size?: 'md' | 'sm';
 }
 

@@ -5,7 +5,6 @@ import { useEffect, useRef, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { EmptyState } from '@/components/ui/empty-state';
 import { FormError } from '@/components/ui/field';
 import { useListAccess } from '@/hooks/use-list-access';
 import { usePendingRows } from '@/hooks/use-pending-rows';
@@ -54,29 +53,40 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
       <h2 id={`attachments-${taskId}`} ref={heading} tabIndex={-1} className="attachments__title">
         Photos and files
       </h2>
-      {attachments === undefined ? null : attachments.length === 0 ? (
-        <EmptyState title="No photos or files yet">
-          {canEditTasks ? <p>Take a photo or add a PDF to keep it with this task.</p> : null}
-        </EmptyState>
-      ) : (
-        <ul className="attachments__list">
-          {attachments.map((attachment) => (
-            <AttachmentItem
-              key={attachment.id}
-              attachment={attachment}
-              pending={pending.has(attachment.id)}
-              canRemove={canEditTasks}
-              onRemove={(chosen) => {
-                setRemoveError(undefined);
-                setRemoving(chosen);
-              }}
-            />
-          ))}
-        </ul>
+      {attachments === undefined ? null : (
+        // One box whether empty or not, so the pickers keep their place in the tree (and
+        // what they are saying: a refused file, "Added 2 files") when the first file lands.
+        // Empty, the way to add one sits right in the empty box.
+        <div className={attachments.length === 0 ? 'empty-state attachments__empty' : undefined}>
+          {attachments.length === 0 ? (
+            <>
+              <p className="empty-state__title">No photos or files yet</p>
+              {canEditTasks ? (
+                <p className="attachments__empty-text">
+                  Take a photo or add a PDF to keep it with this task.
+                </p>
+              ) : null}
+            </>
+          ) : null}
+          {attachments.length > 0 ? (
+            <ul className="attachments__list">
+              {attachments.map((attachment) => (
+                <AttachmentItem
+                  key={attachment.id}
+                  attachment={attachment}
+                  pending={pending.has(attachment.id)}
+                  canRemove={canEditTasks}
+                  onRemove={(chosen) => {
+                    setRemoveError(undefined);
+                    setRemoving(chosen);
+                  }}
+                />
+              ))}
+            </ul>
+          ) : null}
+          {canEditTasks ? <AttachmentPicker taskId={taskId} count={attachments.length} /> : null}
+        </div>
       )}
-      {canEditTasks && attachments !== undefined ? (
-        <AttachmentPicker taskId={taskId} count={attachments.length} />
-      ) : null}
 
       <Dialog
         open={removing !== null}

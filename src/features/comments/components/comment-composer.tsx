@@ -55,7 +55,8 @@ export function CommentComposer({ taskId }: { taskId: string }) {
         error={error}
         hint={
           <span className="comments__hint">
-            <span>{submitShortcutLabel()} to post</span>
+            {/* A key combination means nothing on a touch screen. */}
+            <span className="keyboard-only">{submitShortcutLabel()} to post</span>
             {counter ? (
               <span className={counter.over ? 'comments__counter--over' : undefined}>
                 {counter.text}

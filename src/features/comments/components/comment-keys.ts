@@ -15,8 +15,12 @@ export function isSubmitShortcut(event: KeyboardEvent): boolean {
 
 /** "⌘ + Enter" on Apple devices, "Ctrl + Enter" elsewhere. */
 export function submitShortcutLabel(): string {
-  const platform =
-    typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent;
+  if (typeof navigator === 'undefined') return 'Ctrl + Enter';
+  // userAgentData where there is one (Chromium); platform and the user agent elsewhere.
+  const hints = navigator as Navigator & { userAgentData?: { platform?: string } };
+  const platform = [hints.userAgentData?.platform, navigator.platform, navigator.userAgent]
+    .filter(Boolean)
+    .join(' ');
   return /Mac|iPhone|iPad/i.test(platform) ? '⌘ + Enter' : 'Ctrl + Enter';
 }
 

@@ -1,6 +1,6 @@
 // "New list": a name and a colour. Opens the new list at once (it exists on this device
 // immediately; the server hears of it when there is a connection).
-import { useState, type Ref } from 'react';
+import { useId, useState, type Ref } from 'react';
 import { useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -17,17 +17,24 @@ export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> 
   const [name, setName] = useState('');
   const [color, setColor] = useState<ListColor>('teal');
   const [errors, setErrors] = useState<FieldErrors>({});
+  const nameId = useId();
+
+  /** Puts the cursor where the problem is (a refused name), ready to fix. */
+  function showErrors(next: FieldErrors) {
+    setErrors(next);
+    if (next.name) document.getElementById(nameId)?.focus();
+  }
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(listInput, { name, color });
     if (!checked.ok) {
-      setErrors(checked.errors);
+      showErrors(checked.errors);
       return;
     }
     const result = await attempt(() => sync.repos.lists.create(checked.value), { creates: true });
     if (!result.ok) {
-      setErrors(result.errors);
+      showErrors(result.errors);
       return;
     }
     setName('');
@@ -42,6 +49,7 @@ export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> 
       <FormError message={errors._} />
       <TextField
         ref={inputRef}
+        id={nameId}
         label="List name"
         name="name"
         value={name}

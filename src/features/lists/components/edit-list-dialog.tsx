@@ -1,5 +1,5 @@
 // Rename and recolour a list (owners and editors). One save writes both changes.
-import { useState } from 'react';
+import { useId, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -21,23 +21,30 @@ export function EditListDialog({
   const [name, setName] = useState(list.name);
   const [color, setColor] = useState<ListColor>(list.color);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const nameId = useId();
+
+  /** Puts the cursor where the problem is (a refused name), ready to fix. */
+  function showErrors(next: FieldErrors) {
+    setErrors(next);
+    if (next.name) document.getElementById(nameId)?.focus();
+  }
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(listInput, { name, color });
     if (!checked.ok) {
-      setErrors(checked.errors);
+      showErrors(checked.errors);
       return;
     }
     if (checked.value.name !== list.name) {
       const renamed = await attempt(() => sync.repos.lists.rename(list.id, checked.value.name));
-      if (!renamed.ok) return setErrors(renamed.errors);
+      if (!renamed.ok) return showErrors(renamed.errors);
     }
     if (checked.value.color !== list.color) {
       const recoloured = await attempt(() =>
         sync.repos.lists.recolor(list.id, checked.value.color),
       );
-      if (!recoloured.ok) return setErrors(recoloured.errors);
+      if (!recoloured.ok) return showErrors(recoloured.errors);
     }
     onClose();
   }
@@ -47,6 +54,7 @@ export function EditListDialog({
       <form onSubmit={(event) => void save(event)} noValidate>
         <FormError message={errors._} />
         <TextField
+          id={nameId}
           label="List name"
           value={name}
           error={errors.name}

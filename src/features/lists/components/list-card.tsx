@@ -1,5 +1,6 @@
 // One list on the lists screen: name and colour, open/done counts, members, and whether
 // its changes have reached the server yet. Editing and deleting follow the role (SPEC §6).
+// The whole card opens the list (the name's link stretches over it); the buttons sit above.
 import { useState } from 'react';
 import { Link } from 'react-router';
 
@@ -104,6 +105,7 @@ export function ListCard({ list, mode }: { list: ListOverview; mode: SessionMode
               <Button
                 size="sm"
                 variant="ghost"
+                className="lists-card__delete"
                 aria-label={`Delete ${list.name}`}
                 onClick={() => setConfirmDelete(true)}
               >

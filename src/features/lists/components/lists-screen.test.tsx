@@ -57,6 +57,8 @@ describe('lists screen', () => {
     const field = screen.getByLabelText('List name');
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText("List name can't be empty.")).toBeInTheDocument();
+    // The cursor goes where the problem is, not left on the button.
+    expect(field).toHaveFocus();
 
     await user.type(field, 'x'.repeat(81));
     await user.click(screen.getByRole('button', { name: 'Create list' }));

@@ -84,6 +84,10 @@ describe('invite screen', () => {
     const { user, services: app } = await openAsNewUser(token);
     await user.click(screen.getByRole('button', { name: 'Accept invite' }));
     expect(await screen.findByText(errorMessage('INVITE_USED'))).toBeInTheDocument();
+    // The heading no longer invites: it says what became of the link.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      'This invite link has been used',
+    );
     expect(screen.getByRole('link', { name: 'Go to your lists' })).toHaveAttribute(
       'href',
       '/lists',
@@ -97,6 +101,9 @@ describe('invite screen', () => {
     const { user } = await openAsNewUser('not-a-real-token');
     await user.click(screen.getByRole('button', { name: 'Accept invite' }));
     expect(await screen.findByText(errorMessage('INVITE_INVALID'))).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      "This invite link isn't valid",
+    );
     expect(screen.getByRole('link', { name: 'Go to your lists' })).toBeInTheDocument();
   });
 
@@ -110,6 +117,9 @@ describe('invite screen', () => {
     await findHeading("You're invited to a list");
     await user.click(await screen.findByRole('button', { name: 'Accept invite' }));
     expect(await screen.findByText(errorMessage('ALREADY_MEMBER'))).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(
+      "You're already on this list",
+    );
     expect(screen.getByRole('link', { name: 'Open the list' })).toHaveAttribute(
       'href',
       `/lists/${listId}`,

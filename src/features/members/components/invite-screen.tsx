@@ -25,8 +25,16 @@ type State =
   | { step: 'joining'; listId: string }
   | { step: 'failed'; failure: ApiFailure };
 
-/** Codes after which the same token can never work: no button to try again. */
-const FINAL = new Set(['INVITE_INVALID', 'INVITE_EXPIRED', 'INVITE_USED', 'ALREADY_MEMBER']);
+/** Codes after which the same token can never work: no button to try again, and the
+ * heading says what became of the invite. */
+const FINAL_HEADINGS: Readonly<Record<string, string>> = {
+  INVITE_INVALID: "This invite link isn't valid",
+  INVITE_EXPIRED: 'This invite link has expired',
+  INVITE_USED: 'This invite link has been used',
+  ALREADY_MEMBER: "You're already on this list",
+};
+
+export const INVITE_HEADING = "You're invited to a list";
 
 function failureText(failure: ApiFailure): string {
   switch (failure.code) {
@@ -54,7 +62,7 @@ function SignedOut({ next }: { next: string }) {
         Someone shared a list with you on Outpost. Sign in or create an account to join it; the list
         is then kept on your device, so you can work on it offline too.
       </p>
-      <p className="invite__actions">
+      <p className="invite__actions invite__actions--stacked">
         <Link to={`/sign-in?next=${encoded}`} className="btn btn--primary">
           Sign in
         </Link>
@@ -104,7 +112,11 @@ export function InviteScreen() {
     sync.engine.requestSync();
   }
 
-  const heading = <h1>You're invited to a list</h1>;
+  const failure = state.step === 'failed' ? state.failure : null;
+  const finalHeading = failure ? FINAL_HEADINGS[failure.code] : undefined;
+  const final = finalHeading !== undefined;
+  // The same element throughout (the layout focuses it), its text following the outcome.
+  const heading = <h1>{finalHeading ?? INVITE_HEADING}</h1>;
   if (!session.ready) return <section className="screen screen--narrow invite">{heading}</section>;
   if (session.mode !== 'signed-in') {
     return (
@@ -115,8 +127,6 @@ export function InviteScreen() {
     );
   }
 
-  const failure = state.step === 'failed' ? state.failure : null;
-  const final = failure !== null && FINAL.has(failure.code);
   const showButton = state.step === 'idle' || state.step === 'accepting' || (failure && !final);
 
   return (

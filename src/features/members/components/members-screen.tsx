@@ -87,7 +87,12 @@ function MemberRow({
           <span className="members__role">{ROLE_LABELS[member.role]}</span>
         )}
         {editable && !isMe ? (
-          <Button variant="ghost" size="sm" onClick={() => onRemove(member)}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="members__remove"
+            onClick={() => onRemove(member)}
+          >
             Remove <span className="visually-hidden">{member.name}</span>
           </Button>
         ) : null}
@@ -110,6 +115,7 @@ export function MembersScreen() {
   const [leaveOpen, setLeaveOpen] = useState(false);
   const [leaveError, setLeaveError] = useState<string | undefined>();
   const leaveErrorId = useId();
+  const leaveBlockedId = useId();
   const firstSyncDone = useFirstSyncDone();
 
   // Not here yet on a device whose first sync is still running: it may be on its way.
@@ -155,13 +161,6 @@ export function MembersScreen() {
 
   function startLeave() {
     setLeaveError(undefined);
-    // Asking to confirm something the list's rules refuse would only waste a step.
-    if (lastOwner) {
-      setLeaveError(
-        'A list needs an owner. Make someone else an owner before you leave, or delete the list.',
-      );
-      return;
-    }
     setLeaveOpen(true);
   }
 
@@ -181,8 +180,8 @@ export function MembersScreen() {
   return (
     <section className="screen members">
       <p className="members__back">
-        <Link to={`/lists/${listId}`}>
-          <span aria-hidden="true">← </span>Back to {list.name}
+        <Link to={`/lists/${listId}`} className="back-link">
+          <span aria-hidden="true">←</span> Back to {list.name}
         </Link>
       </p>
       <h1>Members of {list.name}</h1>
@@ -222,21 +221,32 @@ export function MembersScreen() {
         <h2 id="members-leave" className="members__heading">
           Leave this list
         </h2>
-        <p className="members__hint">
-          The list and its tasks are removed from your devices. You need a new invite to come back.
-        </p>
-        <Button
-          variant="danger"
-          onClick={startLeave}
-          aria-describedby={leaveError ? leaveErrorId : undefined}
-        >
-          Leave list
-        </Button>
-        {leaveError ? (
-          <p id={leaveErrorId} className="form-error" role="alert">
-            {leaveError}
+        {/* The last owner can't leave (SPEC §6): said before they try, not after. */}
+        {lastOwner ? (
+          <p id={leaveBlockedId} className="members__hint">
+            A list needs an owner. Make someone else an owner before you leave, or delete the list.
           </p>
-        ) : null}
+        ) : (
+          <p className="members__hint">
+            The list and its tasks are removed from your devices. You need a new invite to come
+            back.
+          </p>
+        )}
+        <div className="members__leave">
+          <Button
+            variant="danger-outline"
+            disabled={lastOwner}
+            onClick={startLeave}
+            aria-describedby={lastOwner ? leaveBlockedId : leaveError ? leaveErrorId : undefined}
+          >
+            Leave list
+          </Button>
+          {leaveError ? (
+            <p id={leaveErrorId} className="form-error" role="alert">
+              {leaveError}
+            </p>
+          ) : null}
+        </div>
       </section>
 
       <Dialog

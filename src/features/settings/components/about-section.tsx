@@ -5,7 +5,10 @@ import { SettingsSection } from './settings-section';
 
 function buildTimeText(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  // Short date and time: one line beside its label even on a 320 px phone.
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 }
 
 export function AboutSection() {
@@ -29,7 +32,7 @@ export function AboutSection() {
           <dd>{OUTPOST_SCHEMA_VERSION}</dd>
         </div>
       </dl>
-      <p className="settings-muted">
+      <p className="settings-muted keyboard-only">
         Press <kbd>?</kbd> for keyboard shortcuts.
       </p>
     </SettingsSection>

@@ -22,6 +22,9 @@ async function keptFiles(sync: OutpostSync): Promise<{ count: number; bytes: num
   return { count: await sync.db._files.count(), bytes };
 }
 
+/** The storage bar shows from this share of the quota on (1 %). */
+const METER_FROM_SHARE = 0.01;
+
 function usageSentence(info: StorageInfo): string {
   if (info.usage === null) return "This browser doesn't say how much space Outpost uses.";
   if (info.quota === null) return `Outpost uses ${formatBytes(info.usage)} on this device.`;
@@ -61,7 +64,11 @@ export function StorageSection() {
       ) : (
         <>
           <p>{usageSentence(info)}</p>
-          {info.quota !== null && info.usage !== null && info.quota > 0 ? (
+          {/* Below 1 % the bar is an empty track: it says nothing the sentence doesn't. */}
+          {info.quota !== null &&
+          info.usage !== null &&
+          info.quota > 0 &&
+          info.usage / info.quota >= METER_FROM_SHARE ? (
             <meter
               className="settings-meter"
               min={0}

@@ -44,3 +44,24 @@ export function TrashIcon() {
     </svg>
   );
 }
+
+/** "Not synced yet": a cloud with an up arrow (waiting to go up). */
+export function CloudUpIcon() {
+  return (
+    <svg {...common} width={14} height={14}>
+      <path d="M7 18a4.5 4.5 0 0 1-.5-9 6 6 0 0 1 11.5 1.5A3.75 3.75 0 0 1 17.5 18" />
+      <path d="M12 20v-7M9.5 15.5 12 13l2.5 2.5" />
+    </svg>
+  );
+}
+
+/** Members: two people. */
+export function PeopleIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <circle cx="9" cy="8" r="3.5" />
+      <path d="M2.5 20c0-3.6 2.9-6.5 6.5-6.5s6.5 2.9 6.5 6.5" />
+      <path d="M16 4.8a3.5 3.5 0 0 1 0 6.4M18 13.8c2.1.8 3.5 3.1 3.5 6.2" />
+    </svg>
+  );
+}

@@ -11,9 +11,12 @@ import { attempt } from '@/lib/writes';
 export function QuickAdd({
   listId,
   inputRef,
+  onAdded,
 }: {
   listId: string;
   inputRef: Ref<HTMLInputElement>;
+  /** The new task's id, once it is written. */
+  onAdded?: (taskId: string) => void;
 }) {
   const { sync } = useServices();
   const [title, setTitle] = useState('');
@@ -24,6 +27,8 @@ export function QuickAdd({
     event.preventDefault();
     const checked = validate(taskPatch, { title });
     if (!checked.ok) {
+      // "Added …" was about an earlier task; next to an error it would read as this one's.
+      setAdded('');
       setError(checked.errors.title ?? checked.errors._);
       return;
     }
@@ -36,7 +41,9 @@ export function QuickAdd({
     });
     if (result.ok) {
       setAdded(`Added “${typed.trim()}”`);
+      onAdded?.(result.value);
     } else {
+      setAdded('');
       setTitle((now) => (now === '' ? typed : now));
       setError(result.errors.title ?? result.errors._ ?? "Couldn't add the task.");
     }
@@ -62,7 +69,7 @@ export function QuickAdd({
           Add
         </Button>
       </div>
-      <p className="tasks-quick-add__status" role="status">
+      <p className="tasks-quick-add__status" role="status" title={added || undefined}>
         {added}
       </p>
     </form>

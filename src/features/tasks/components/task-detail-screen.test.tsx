@@ -49,6 +49,9 @@ describe('task detail screen', () => {
     await user.click(screen.getByRole('button', { name: 'Edit title' }));
     const field = screen.getByRole('textbox', { name: 'Title' });
     expect(field).toHaveFocus();
+    expect(field).toHaveAccessibleDescription('Enter to save · Esc to cancel');
+    // Long titles wrap as they do in the heading, rather than scrolling out of sight.
+    expect(field.tagName).toBe('TEXTAREA');
     await user.clear(field);
     await user.keyboard('{Enter}');
     expect(await screen.findByText("Title can't be empty.")).toBeInTheDocument();
@@ -65,12 +68,13 @@ describe('task detail screen', () => {
     expect((await stored(services, taskId))?.title).toBe('Fix the back gate');
   });
 
-  it('saves notes after a pause, counts them, and refuses more than 10,000 characters', async () => {
+  it('saves notes after a pause, counts them near the limit, and refuses more than 10,000 characters', async () => {
     const { user, services, taskId } = await openTask({ title: 'Fix the gate' });
     const notes = screen.getByRole('textbox', { name: 'Notes' });
     await user.click(notes);
     await user.keyboard('Hinge is broken');
-    expect(screen.getByText('15 / 10,000')).toBeInTheDocument();
+    // Far from the limit, a counter is only noise.
+    expect(screen.queryByText(/\/ 10,000/)).not.toBeInTheDocument();
     // Saved while the field still has focus, once typing pauses.
     await waitFor(
       async () => expect((await stored(services, taskId))?.notes).toBe('Hinge is broken'),
@@ -82,6 +86,7 @@ describe('task detail screen', () => {
     (notes as HTMLTextAreaElement).select();
     await user.paste('y'.repeat(10_001));
     expect(await screen.findByText('Notes can be at most 10,000 characters.')).toBeInTheDocument();
+    expect(screen.getByText('10,001 / 10,000')).toBeInTheDocument();
     await user.tab();
     expect((notes as HTMLTextAreaElement).value.length).toBe(10_001);
     expect((await stored(services, taskId))?.notes).toBe('Hinge is broken');
@@ -105,6 +110,7 @@ describe('task detail screen', () => {
       due_on: '2020-01-02',
     });
     const status = screen.getByRole('combobox', { name: 'Status' });
+    expect(screen.getByText(/Overdue · /)).toBeInTheDocument();
     const options = () =>
       within(status)
         .getAllByRole('option')
@@ -120,7 +126,14 @@ describe('task detail screen', () => {
 
     const due = screen.getByLabelText('Due date');
     expect(due).toHaveValue('2020-01-02');
-    expect(screen.getByText(/Overdue/)).toBeInTheDocument();
+    // Done, it is not late any more: the plain date.
+    expect(screen.queryByText(/Overdue/)).not.toBeInTheDocument();
+    expect(due).toHaveAccessibleDescription(
+      new Date('2020-01-02T00:00:00').toLocaleDateString(undefined, {
+        day: 'numeric',
+        month: 'short',
+      }),
+    );
     await user.click(screen.getByRole('button', { name: 'Clear due date' }));
     await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBeNull());
     expect(due).toHaveValue('');
@@ -222,7 +235,7 @@ describe('task detail screen', () => {
     );
   });
 
-  it('renders the extras (files, comments) for this task after its fields', async () => {
+  it('renders the extras (files, comments) for this task after its fields, and Delete last', async () => {
     const device = await localListDevice();
     services = device.services;
     const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
@@ -249,5 +262,7 @@ describe('task detail screen', () => {
     const extras = screen.getByText(`Extras of ${taskId} in ${device.listId}`);
     const notes = screen.getByRole('textbox', { name: 'Notes' });
     expect(notes.compareDocumentPosition(extras) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const remove = screen.getByRole('button', { name: 'Delete task' });
+    expect(extras.compareDocumentPosition(remove) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

@@ -24,16 +24,19 @@ import { displayName, useProfiles } from '@/hooks/use-profiles';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';
-import { formatDue, relativeTime } from '@/utils/format';
+import { relativeTime } from '@/utils/format';
 
 import '../tasks.css';
 import { useDeleteTask } from '../hooks/use-task-actions';
 import { useSyncedDraft } from '../hooks/use-synced-draft';
 import { useTask } from '../hooks/use-task';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
+import { dueText } from './due-text';
 
 /** Notes are saved this long after the last keystroke (ms). */
 const NOTES_IDLE_SAVE_MS = 600;
+/** The notes counter appears from this length on (90 % of the limit): noise before that. */
+const NOTES_COUNTER_FROM_CHARS = Math.floor(TASK_NOTES_MAX * 0.9);
 
 type Errors = Partial<Record<string, string>>;
 
@@ -52,11 +55,14 @@ export function TaskDetailScreen({
   // Set while this screen deletes the task, so its own delete never reads as someone else's.
   const [leaving, setLeaving] = useState(false);
 
-  const onDelete = useCallback(async () => {
-    setLeaving(true);
-    if (await deleteTask(taskId)) void navigate(`/lists/${listId}`);
-    else setLeaving(false);
-  }, [deleteTask, navigate, listId, taskId]);
+  const onDelete = useCallback(
+    async (title: string) => {
+      setLeaving(true);
+      if (await deleteTask(taskId, title)) void navigate(`/lists/${listId}`);
+      else setLeaving(false);
+    },
+    [deleteTask, navigate, listId, taskId],
+  );
 
   if (list === undefined || lookup === undefined || access.role === undefined || leaving)
     return null;
@@ -79,26 +85,27 @@ export function TaskDetailScreen({
       </section>
     );
   }
+  const title = lookup.task.title;
   return (
     <section className="screen task-detail">
-      <Link to={`/lists/${listId}`} className="task-detail__back">
+      <Link to={`/lists/${listId}`} className="back-link">
         <span aria-hidden="true">←</span> {list.name}
       </Link>
-      <TaskFields key={taskId} task={lookup.task} access={access} onDelete={onDelete} />
+      <TaskFields key={taskId} task={lookup.task} access={access} />
       {renderExtras?.({ taskId, listId })}
+      {/* Last on the screen: destructive, and rarely what a visit is for. */}
+      {access.canEditTasks ? (
+        <div className="task-detail__actions">
+          <Button variant="danger-outline" onClick={() => void onDelete(title)}>
+            Delete task
+          </Button>
+        </div>
+      ) : null}
     </section>
   );
 }
 
-function TaskFields({
-  task,
-  access,
-  onDelete,
-}: {
-  task: TaskRow;
-  access: ListAccess;
-  onDelete: () => Promise<void>;
-}) {
+function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
   const { sync } = useServices();
   const { userId } = useSession();
   const members = useMembers(task.list_id);
@@ -168,7 +175,7 @@ function TaskFields({
 
   // ---- Due date: a draft, because a date typed part-way is empty until it is complete. ----
   const [due, setDue] = useSyncedDraft(task.due_on ?? '');
-  const dueInfo = task.due_on ? formatDue(task.due_on, now) : null;
+  const dueInfo = task.due_on ? dueText(task.due_on, now, task.status === 'done') : null;
 
   // ---- Assignee: live members only; a former member stays visible but can't be picked. ----
   const assigneeIsMember =
@@ -196,7 +203,7 @@ function TaskFields({
           <button
             ref={editTitleButton}
             type="button"
-            className="btn btn--ghost btn--sm"
+            className="btn btn--ghost btn--sm task-detail__edit-title"
             onClick={() => setEditingTitle(true)}
           >
             Edit title
@@ -270,11 +277,7 @@ function TaskFields({
               error={errors.due_on}
               hint={
                 dueInfo ? (
-                  <span
-                    className={
-                      dueInfo.overdue && task.status !== 'done' ? 'task-detail__overdue' : ''
-                    }
-                  >
+                  <span className={dueInfo.overdue ? 'task-detail__overdue' : ''}>
                     {dueInfo.text}
                   </span>
                 ) : undefined
@@ -336,31 +339,38 @@ function TaskFields({
           readOnly={!canEdit}
           rows={6}
           error={notesError}
-          hint={`${notes.length.toLocaleString('en-US')} / ${TASK_NOTES_MAX.toLocaleString('en-US')}`}
+          hint={
+            notes.length >= NOTES_COUNTER_FROM_CHARS
+              ? `${notes.length.toLocaleString('en-US')} / ${TASK_NOTES_MAX.toLocaleString('en-US')}`
+              : undefined
+          }
           placeholder={canEdit ? 'Details, links, steps…' : undefined}
           onChange={(event) => setNotes(event.currentTarget.value)}
           onBlur={() => void saveNotes()}
         />
-
-        {canEdit ? (
-          <div className="task-detail__actions">
-            <Button variant="danger" onClick={() => void onDelete()}>
-              Delete task
-            </Button>
-          </div>
-        ) : null}
       </div>
     </>
   );
 }
 
-/** The title in place: Enter or leaving the field saves, Escape cancels. */
+/**
+ * The title in place: a textarea that grows with the text (long titles wrap, as in the
+ * heading), Enter or leaving the field saves, Escape cancels. Titles are one line, so line
+ * breaks (pasted ones) become spaces.
+ */
 function TitleEditor({ task, onClose }: { task: TaskRow; onClose: () => void }) {
   const { sync } = useServices();
   const [draft, setDraft] = useState(task.title);
   const [error, setError] = useState<string | undefined>();
   // Escape closes without saving; the blur that follows must not save either.
   const closed = useRef(false);
+  const field = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const element = field.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight + 2}px`;
+  }, [draft]);
 
   async function commit() {
     if (closed.current) return;
@@ -386,19 +396,22 @@ function TitleEditor({ task, onClose }: { task: TaskRow; onClose: () => void }) 
 
   return (
     <div className="task-detail__title-editor">
-      <TextField
+      <TextAreaField
+        ref={field}
         label="Title"
+        rows={1}
         value={draft}
         error={error}
+        hint="Enter to save · Esc to cancel"
         // Opened by the user's own "Edit title", so taking focus is expected.
         autoFocus
         onFocus={(event) => event.currentTarget.select()}
         onChange={(event) => {
-          setDraft(event.currentTarget.value);
+          setDraft(event.currentTarget.value.replace(/\r?\n/g, ' '));
           if (error) setError(undefined);
         }}
         onKeyDown={(event) => {
-          if (event.key === 'Enter') {
+          if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
             event.preventDefault();
             void commit();
           } else if (event.key === 'Escape') {

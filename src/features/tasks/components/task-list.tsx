@@ -53,6 +53,10 @@ export interface TaskListProps {
   onToggleSelected: (id: string) => void;
   pending: ReadonlySet<string>;
   assignees: ReadonlyMap<string, Assignee>;
+  /** Selection mode: every row shows its select box (phones show them only then). */
+  selecting: boolean;
+  /** A task just added: highlighted, and scrolled to when it is off-screen. */
+  highlightId: string | null;
 }
 
 /** Keys typed into these belong to the field, not to the list's shortcuts. */
@@ -81,6 +85,8 @@ export function TaskList({
   onToggleSelected,
   pending,
   assignees,
+  selecting,
+  highlightId,
 }: TaskListProps) {
   const { sync } = useServices();
   const now = useNow(60_000);
@@ -254,7 +260,7 @@ export function TaskList({
       const index = list.findIndex((t) => t.id === task.id);
       const next = list[index + 1] ?? list[index - 1];
       pendingFocus.current = next?.id ?? null;
-      void deleteTask(task.id).then((ok) => {
+      void deleteTask(task.id, task.title).then((ok) => {
         if (!ok) pendingFocus.current = null;
       });
     },
@@ -262,6 +268,23 @@ export function TaskList({
   }));
 
   const tabbableId = activeId && ids.includes(activeId) ? activeId : (ids[0] ?? null);
+
+  // A task just added lands at the end, often below the fold: bring it into view, unless the
+  // user is typing the next one (scrolling away from the field they type in would jump back
+  // and forth with every key). Its highlight shows either way once it is on screen.
+  const revealed = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    // Once per added task, as soon as the live query has brought its row.
+    if (!highlightId || revealed.current === highlightId) return;
+    const index = ordered.findIndex((task) => task.id === highlightId);
+    if (index < 0) return;
+    revealed.current = highlightId;
+    const active = document.activeElement;
+    if (active && isFieldTarget(active)) return;
+    const box = rowElement(highlightId)?.getBoundingClientRect();
+    if (box && box.top >= 0 && box.bottom <= window.innerHeight) return;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  });
 
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
     if (dragging || event.defaultPrevented || isFieldTarget(event.target)) return;
@@ -361,7 +384,7 @@ export function TaskList({
           <ul
             ref={listRef}
             role="list"
-            className="tasks-list"
+            className={selecting ? 'tasks-list tasks-list--selecting' : 'tasks-list'}
             aria-label="Tasks"
             style={{
               paddingTop: first * ROW_HEIGHT_PX,
@@ -386,6 +409,7 @@ export function TaskList({
                   edit={edit?.id === task.id ? edit : null}
                   assignee={task.assignee_id ? (assignees.get(task.assignee_id) ?? null) : null}
                   now={now}
+                  highlighted={task.id === highlightId}
                   actions={actions}
                 />
               );

@@ -1,6 +1,7 @@
-// One row of the virtualised task list: select, drag handle, done checkbox, title (a link,
-// or an inline editor), and a meta line (status, priority, due date, assignee, sync mark).
-// Rows have a fixed height so the virtualiser never has to measure them.
+// One row of the virtualised task list: select, drag handle, done tick, title (a link, or an
+// inline editor), and a meta line (status, priority, due date, assignee, sync mark).
+// Rows have a fixed height so the virtualiser never has to measure them: the meta line never
+// wraps; the due date gives way first, the assignee and the sync mark never do.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useId, useState } from 'react';
@@ -9,11 +10,11 @@ import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/schema';
-import { formatDue } from '@/utils/format';
 
 import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
-import { GripIcon, PencilIcon, TrashIcon } from './icons';
+import { dueText } from './due-text';
+import { CloudUpIcon, GripIcon, PencilIcon, TrashIcon } from './icons';
 
 /** Height of a row (px); the CSS row box uses the same number through a style. */
 export const ROW_HEIGHT_PX = 64;
@@ -55,6 +56,8 @@ export interface TaskRowProps {
   edit: TitleEdit | null;
   assignee: Assignee | null;
   now: number;
+  /** Just added: shown with a brief highlight. */
+  highlighted: boolean;
   actions: RowActions;
 }
 
@@ -80,6 +83,7 @@ export const TaskRowItem = memo(function TaskRowItem({
   edit,
   assignee,
   now,
+  highlighted,
   actions,
 }: TaskRowProps) {
   const ids = useId();
@@ -92,7 +96,6 @@ export const TaskRowItem = memo(function TaskRowItem({
     transition,
     isDragging,
   } = useSortable({ id: task.id, disabled: !canEdit, data: { title: task.title } });
-  const due = task.due_on ? formatDue(task.due_on, now) : null;
   // The status shows the user's choice at once, before the write comes back through the
   // live query (a checkbox that snaps back for a frame looks broken). The override only
   // applies while the stored status is still the one it was chosen over.
@@ -102,6 +105,7 @@ export const TaskRowItem = memo(function TaskRowItem({
   if (override && override.over !== task.status) setOverride(null);
   const status = override?.over === task.status ? override.to : task.status;
   const done = status === 'done';
+  const due = task.due_on ? dueText(task.due_on, now, done) : null;
   const chooseStatus = (next: TaskStatus) => {
     if (next === status) return;
     setOverride({ over: task.status, to: next });
@@ -120,6 +124,7 @@ export const TaskRowItem = memo(function TaskRowItem({
         done ? 'tasks-row--done' : '',
         selected ? 'tasks-row--selected' : '',
         isDragging ? 'tasks-row--dragging' : '',
+        highlighted ? 'tasks-row--new' : '',
       ]
         .filter(Boolean)
         .join(' ')}
@@ -236,14 +241,21 @@ export const TaskRowItem = memo(function TaskRowItem({
             ) : null}
             {due ? (
               <span
-                className={`tasks-row__due${due.overdue && !done ? ' tasks-row__due--overdue' : ''}`}
+                className={`tasks-row__due${due.overdue ? ' tasks-row__due--overdue' : ''}`}
+                title={`Due: ${due.text}`}
               >
                 <span className="visually-hidden">Due: </span>
-                {due.text}
+                {due.overdue ? <span className="tasks-row__due-prefix">Overdue · </span> : null}
+                {due.date}
               </span>
             ) : null}
             {assignee ? <AssigneeAvatar assignee={assignee} /> : null}
-            {pending ? <span className="badge badge--pending">Not synced yet</span> : null}
+            {pending ? (
+              <span className="badge badge--pending tasks-row__pending" title="Not synced yet">
+                <CloudUpIcon />
+                <span className="tasks-row__pending-text">Not synced yet</span>
+              </span>
+            ) : null}
           </div>
         )}
       </div>
@@ -252,7 +264,7 @@ export const TaskRowItem = memo(function TaskRowItem({
         <div className="tasks-row__actions">
           <button
             type="button"
-            className="tasks-row__icon-btn"
+            className="tasks-row__icon-btn tasks-row__icon-btn--edit"
             aria-label={`Edit ${task.title}`}
             title="Edit title (F2)"
             onClick={() => actions.startEdit(task)}

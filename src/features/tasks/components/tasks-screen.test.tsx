@@ -5,7 +5,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
+import {
+  createTestServices,
+  devstackClient,
+  findHeading,
+  renderApp,
+  SEEDED_LIST,
+  SEEDED_LIST_NAME,
+  signInDemo,
+  type TestServices,
+} from '@/testing/app-harness';
 
 import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
 
@@ -36,15 +45,27 @@ async function titleOf(services: TestServices, listId: string, title: string) {
 }
 
 describe('tasks screen', () => {
-  it('shows the list, its members link and its counts', async () => {
+  it('shows the list and its counts; without an account, no members link', async () => {
     const { listId, services } = await openList(['Milk', 'Bread']);
     const bread = await titleOf(services, listId, 'Bread');
     await services.sync.repos.tasks.setStatus(bread!.id, 'done');
     expect(await screen.findByText('1 open · 1 done')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Members (1)' })).toHaveAttribute(
-      'href',
-      `/lists/${listId}/members`,
-    );
+    // Local-only: there is no one to see or invite.
+    expect(screen.queryByRole('link', { name: /Members/ })).not.toBeInTheDocument();
+  });
+
+  it("shows a done task's due date plainly, an open one's as overdue", async () => {
+    const { listId, services } = await openList(['Late', 'Finished']);
+    for (const title of ['Late', 'Finished']) {
+      const task = await titleOf(services, listId, title);
+      await services.sync.repos.tasks.update(task!.id, { due_on: '2020-01-02' });
+    }
+    const finished = await titleOf(services, listId, 'Finished');
+    await services.sync.repos.tasks.setStatus(finished!.id, 'done');
+    const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
+    await waitFor(() => expect(row('Late')).toHaveTextContent(/Overdue · /));
+    await waitFor(() => expect(row('Finished')).toHaveTextContent(/Due: \S/));
+    expect(row('Finished')).not.toHaveTextContent(/Overdue/);
   });
 
   it('says so when the list is not on this device', async () => {
@@ -236,7 +257,7 @@ describe('tasks screen', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete Buy milk' }));
     await waitFor(() => expect(shownTitles()).toEqual(['Eggs']));
     expect(await dbTasks(services, listId)).toHaveLength(1);
-    expect(screen.getByText('Task deleted')).toBeInTheDocument();
+    expect(screen.getByText('Deleted “Buy milk”')).toBeInTheDocument();
     // Focus moves to the next task rather than getting lost.
     await waitFor(() =>
       expect(within(taskList()).getByRole('listitem', { name: 'Eggs' })).toHaveFocus(),
@@ -326,6 +347,51 @@ describe('tasks screen', () => {
     }
   });
 
+  it('says what was added, highlights the new row, and drops "Added" when the next is refused', async () => {
+    const { user } = await openList(['First']);
+    const input = await screen.findByRole('textbox', { name: 'Add a task' });
+    await user.type(input, 'Second{Enter}');
+    const status = await screen.findByText('Added “Second”');
+    const row = await within(taskList()).findByRole('listitem', { name: 'Second' });
+    expect(row).toHaveClass('tasks-row--new');
+    expect(within(taskList()).getByRole('listitem', { name: 'First' })).not.toHaveClass(
+      'tasks-row--new',
+    );
+    await user.type(input, '   {Enter}');
+    expect(await screen.findByText("Title can't be empty.")).toBeInTheDocument();
+    expect(status).toBeEmptyDOMElement();
+  });
+
+  it('hides filter and search for a list with no tasks, and shows them once there is one', async () => {
+    const { user } = await openList();
+    await screen.findByText('No tasks yet');
+    expect(screen.queryByRole('searchbox', { name: 'Search tasks' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Show tasks' })).not.toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Add a task' }), 'Milk{Enter}');
+    expect(await screen.findByRole('searchbox', { name: 'Search tasks' })).toHaveAttribute(
+      'placeholder',
+      'Search tasks',
+    );
+  });
+
+  it('"Select" turns on selection mode for every row, and off again clearing the selection', async () => {
+    const { user } = await openList(['One', 'Two']);
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two']));
+    const toggle = screen.getByRole('button', { name: 'Select' });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    expect(taskList()).not.toHaveClass('tasks-list--selecting');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(taskList()).toHaveClass('tasks-list--selecting');
+    await user.click(screen.getByRole('checkbox', { name: 'Select Two' }));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    expect(taskList()).not.toHaveClass('tasks-list--selecting');
+    expect(screen.getByRole('checkbox', { name: 'Select Two' })).not.toBeChecked();
+    expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
+  });
+
   it('has a labelled drag handle per row for reordering', async () => {
     await openList(['One', 'Two']);
     const handle = await screen.findByRole('button', { name: 'Reorder One' });
@@ -372,5 +438,16 @@ describe('tasks screen', () => {
     expect(rows[0]).toHaveAttribute('aria-setsize', '10000');
     expect(screen.getByRole('link', { name: 'Task 2' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Task 9999' })).toBeNull();
+  });
+});
+
+describe('tasks screen with an account', () => {
+  it('links to the members of a shared list', async () => {
+    const supabase = await signInDemo(devstackClient(), 'bob');
+    services = createTestServices({ supabase, online: true, startEngine: true });
+    renderApp(services, `/lists/${SEEDED_LIST}`);
+    await findHeading(SEEDED_LIST_NAME);
+    const link = await screen.findByRole('link', { name: /^Members/ }, { timeout: 15_000 });
+    expect(link).toHaveAttribute('href', `/lists/${SEEDED_LIST}/members`);
   });
 });

@@ -1,6 +1,8 @@
 // /lists/:listId — a list's tasks: quick add, status filter and search (both in the URL),
 // bulk complete, and the virtualised, sortable list. Everything reads the device database;
 // the whole list is loaded once and filtered in memory, so typing in search never waits.
+// Select boxes show on hover (or always while selecting); phones reach them through the
+// toolbar's "Select".
 import {
   useCallback,
   useDeferredValue,
@@ -23,6 +25,7 @@ import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useServices } from '@/lib/services';
+import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
@@ -37,9 +40,13 @@ import {
   STATUS_FILTERS,
   type StatusFilter,
 } from '../task-filter';
+import { PeopleIcon } from './icons';
 import { QuickAdd } from './quick-add';
 import { TaskList } from './task-list';
 import type { Assignee } from './task-row';
+
+/** How long a task just added stays highlighted (ms). */
+const NEW_TASK_HIGHLIGHT_MS = 2_000;
 
 export function TasksScreen({ presence }: { presence?: ReactNode }) {
   const { listId = '' } = useParams();
@@ -82,6 +89,7 @@ function ListTasks({
   presence: ReactNode;
 }) {
   const { sync } = useServices();
+  const { mode } = useSession();
   const [params, setParams] = useSearchParams();
   const access = useListAccess(listId);
   const members = useMembers(listId);
@@ -97,6 +105,14 @@ function ListTasks({
   const [query, setQuery] = useState(() => params.get('q') ?? '');
   const deferredQuery = useDeferredValue(query);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [selectMode, setSelectMode] = useState(false);
+  const [justAdded, setJustAdded] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!justAdded) return;
+    const timer = setTimeout(() => setJustAdded(null), NEW_TASK_HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [justAdded]);
 
   useShortcut('n', () => quickAddRef.current?.focus(), access.canEditTasks);
   useShortcut('/', () => searchRef.current?.focus());
@@ -178,6 +194,7 @@ function ListTasks({
     const result = await attempt(() => sync.repos.tasks.completeMany(ids));
     if (result.ok) {
       setSelected(new Set());
+      setSelectMode(false);
       // The bar (and its focused button) goes away: keep focus on the screen.
       headingRef.current?.focus();
       showToast({ message: ids.length === 1 ? 'Task completed' : `${ids.length} tasks completed` });
@@ -189,59 +206,103 @@ function ListTasks({
   const memberCount = members?.length;
   const filtering = status !== 'all' || deferredQuery.trim() !== '';
   const stale = query !== deferredQuery;
+  const selecting = access.canEditTasks && (selectMode || liveSelected.length > 0);
+  // Filters and search have nothing to work on in a list with no tasks at all.
+  const hasTasks = tasks === undefined || all.length > 0;
+
+  function clearSelection() {
+    setSelected(new Set());
+    setSelectMode(false);
+  }
 
   return (
     <section className="screen tasks-screen">
       <header className="tasks-screen__header">
-        <h1 className="tasks-screen__title" ref={headingRef} tabIndex={-1}>
-          <ColorDot color={color} size={14} />
-          <span>{name}</span>
-        </h1>
+        <div className="tasks-screen__heading">
+          <h1 className="tasks-screen__title" ref={headingRef} tabIndex={-1}>
+            <ColorDot color={color} size={14} />
+            <span>{name}</span>
+          </h1>
+          <p className="tasks-screen__counts">
+            {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
+            {access.role === 'viewer' ? <span className="badge">View only</span> : null}
+          </p>
+        </div>
         <div className="tasks-screen__header-side">
           {presence}
-          <Link to={`/lists/${listId}/members`} className="btn btn--secondary btn--sm">
-            Members{memberCount === undefined ? '' : ` (${memberCount})`}
-          </Link>
+          {/* Without an account a list has no one else to see or invite. */}
+          {mode === 'local' ? null : (
+            <Link
+              to={`/lists/${listId}/members`}
+              className="btn btn--secondary btn--sm tasks-screen__members"
+            >
+              <PeopleIcon />
+              {/* Phones show the icon and the count; the name stays for screen readers. */}
+              <span className="tasks-screen__members-text">Members</span>
+              {memberCount === undefined ? null : (
+                <span>
+                  <span className="tasks-screen__members-text"> (</span>
+                  {memberCount}
+                  <span className="tasks-screen__members-text">)</span>
+                </span>
+              )}
+            </Link>
+          )}
         </div>
       </header>
-      <p className="tasks-screen__counts">
-        {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
-        {access.role === 'viewer' ? <span className="badge">View only</span> : null}
-      </p>
 
-      {access.canEditTasks ? <QuickAdd listId={listId} inputRef={quickAddRef} /> : null}
+      {access.canEditTasks ? (
+        <QuickAdd listId={listId} inputRef={quickAddRef} onAdded={setJustAdded} />
+      ) : null}
 
-      <div className="tasks-toolbar">
-        <div className="tasks-toolbar__filters" role="group" aria-label="Show tasks">
-          {STATUS_FILTERS.map((filter: StatusFilter) => (
+      {hasTasks ? (
+        <div className="tasks-toolbar">
+          <div className="tasks-toolbar__filters" role="group" aria-label="Show tasks">
+            {STATUS_FILTERS.map((filter: StatusFilter) => (
+              <button
+                key={filter}
+                type="button"
+                className="tasks-toolbar__filter"
+                aria-pressed={status === filter}
+                onClick={() => setParam('status', filter === 'all' ? null : filter)}
+              >
+                {FILTER_LABELS[filter]}
+              </button>
+            ))}
+          </div>
+          {access.canEditTasks ? (
             <button
-              key={filter}
               type="button"
-              className="tasks-toolbar__filter"
-              aria-pressed={status === filter}
-              onClick={() => setParam('status', filter === 'all' ? null : filter)}
+              className="tasks-toolbar__select-toggle"
+              aria-pressed={selecting}
+              onClick={() => (selecting ? clearSelection() : setSelectMode(true))}
             >
-              {FILTER_LABELS[filter]}
+              Select
             </button>
-          ))}
+          ) : null}
+          <div className="tasks-toolbar__search">
+            <TextField
+              ref={searchRef}
+              type="search"
+              label="Search tasks"
+              hideLabel
+              placeholder="Search tasks"
+              autoComplete="off"
+              value={query}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                setQuery(value);
+                setParam('q', value.trim() ? value : null);
+              }}
+            />
+            {query ? null : (
+              <kbd className="tasks-toolbar__search-key keyboard-only" aria-hidden="true">
+                /
+              </kbd>
+            )}
+          </div>
         </div>
-        <div className="tasks-toolbar__search">
-          <TextField
-            ref={searchRef}
-            type="search"
-            label="Search tasks"
-            hideLabel
-            placeholder="Search tasks  /"
-            autoComplete="off"
-            value={query}
-            onChange={(event) => {
-              const value = event.currentTarget.value;
-              setQuery(value);
-              setParam('q', value.trim() ? value : null);
-            }}
-          />
-        </div>
-      </div>
+      ) : null}
 
       {liveSelected.length > 0 && access.canEditTasks ? (
         <div className="tasks-selection" role="region" aria-label="Selection">
@@ -251,7 +312,7 @@ function ListTasks({
           <Button variant="primary" size="sm" onClick={() => void completeSelected()}>
             Complete
           </Button>
-          <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
+          <Button variant="ghost" size="sm" onClick={clearSelection}>
             Clear
           </Button>
         </div>
@@ -265,9 +326,14 @@ function ListTasks({
         {tasks === undefined ? null : all.length === 0 ? (
           <EmptyState title="No tasks yet">
             <p>
-              {access.canEditTasks
-                ? 'Add the first one above (press n). It is saved on this device at once.'
-                : 'Tasks added by the list’s editors will show here.'}
+              {access.canEditTasks ? (
+                <>
+                  Add the first one above<span className="keyboard-only"> (press n)</span>. It is
+                  saved on this device at once.
+                </>
+              ) : (
+                'Tasks added by the list’s editors will show here.'
+              )}
             </p>
           </EmptyState>
         ) : shown.length === 0 ? (
@@ -297,6 +363,8 @@ function ListTasks({
             onToggleSelected={toggleSelected}
             pending={pending}
             assignees={assignees}
+            selecting={selecting}
+            highlightId={justAdded}
           />
         )}
       </div>

@@ -7,18 +7,18 @@ import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
-/** Deletes a task and offers Undo for as long as the delete is held back. */
-export function useDeleteTask(): (taskId: string) => Promise<boolean> {
+/** Deletes a task and offers Undo (naming the task) for as long as the delete is held back. */
+export function useDeleteTask(): (taskId: string, title: string) => Promise<boolean> {
   const { sync } = useServices();
   return useCallback(
-    async (taskId: string) => {
+    async (taskId: string, title: string) => {
       const result = await attempt(() => sync.repos.tasks.delete(taskId));
       if (!result.ok) {
         showToast({ message: result.errors._ ?? "Couldn't delete the task.", tone: 'error' });
         return false;
       }
       showToast({
-        message: 'Task deleted',
+        message: `Deleted “${title}”`,
         durationMs: UNDO_WINDOW_MS,
         action: {
           label: 'Undo',
