@@ -51,19 +51,24 @@ function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
   }, [location.pathname, main]);
 }
 
+/** How long after `g` the second key of a "go to" shortcut counts (ms). */
+const GO_KEY_WINDOW_MS = 1_200;
+
+/** `g` then `l` → lists, `g` then `s` → settings; a lone `l` or `s` does nothing. */
 function useGoShortcuts() {
   const navigate = useNavigate();
-  const pendingG = useRef(false);
+  /** When `g` was pressed, or null: one `g` leads to one place, not to every key after it. */
+  const pendingGAt = useRef<number | null>(null);
+  const go = (path: string) => {
+    const at = pendingGAt.current;
+    pendingGAt.current = null;
+    if (at !== null && performance.now() - at <= GO_KEY_WINDOW_MS) void navigate(path);
+  };
   useShortcut('g', () => {
-    pendingG.current = true;
-    setTimeout(() => (pendingG.current = false), 1200);
+    pendingGAt.current = performance.now();
   });
-  useShortcut('l', () => {
-    if (pendingG.current) void navigate('/lists');
-  });
-  useShortcut('s', () => {
-    if (pendingG.current) void navigate('/settings');
-  });
+  useShortcut('l', () => go('/lists'));
+  useShortcut('s', () => go('/settings'));
 }
 
 export function AppLayout() {

@@ -1,6 +1,15 @@
 // What the user reads for each error code of SPEC §8. Codes are values (sync/errors.ts,
 // the edge functions' `error.code`); text is chosen here, once, never matched back.
 import type { SyncErrorCode } from '@sync/index';
+import {
+  attachmentInput,
+  commentInput,
+  listInput,
+  profilePatch,
+  taskPatch,
+  validate,
+  type FieldErrors,
+} from '@sync/schema';
 
 export type InviteErrorCode =
   'INVITE_INVALID' | 'INVITE_EXPIRED' | 'INVITE_USED' | 'ALREADY_MEMBER';
@@ -43,14 +52,22 @@ export const ROW_NOUNS: Readonly<Record<string, string>> = {
   profiles: 'profile',
 };
 
+/** What describeRejection reads of a logged rejection (sync's `Rejection`). */
+export interface RejectionFacts {
+  table: string;
+  op: string;
+  code: string;
+  /** The database's own words: read for which rule broke, never shown. */
+  message: string;
+  /** What the device sent (full row on insert, changed columns on patch). */
+  data?: Record<string, unknown>;
+}
+
 /**
  * One sentence on why the server refused a change and what the device did about it, for the
  * "Rejected changes" view and the revert toast. `label` names the row ("“Fix the door”").
  */
-export function describeRejection(
-  rejection: { table: string; op: string; code: string; message: string },
-  label?: string,
-): string {
+export function describeRejection(rejection: RejectionFacts, label?: string): string {
   const noun = ROW_NOUNS[rejection.table] ?? 'item';
   const what = label ? `the ${noun} ${label}` : `this ${noun}`;
   switch (rejection.code) {
@@ -59,17 +76,116 @@ export function describeRejection(
     case 'NOT_FOUND':
       return `${capitalise(what)} was deleted by someone else, so your change could not be saved.`;
     case 'VALIDATION_FAILED':
-      return `The server refused your change to ${what}: ${serverRule(rejection.message)} Your change was undone.`;
+      return `The server refused your change to ${what}: ${rejectionRule(rejection)} Your change was undone.`;
     default:
       return `Your change to ${what} was not saved (${errorMessage(rejection.code)}).`;
   }
 }
 
-/** The database's rule message, as a sentence ("value too long for type…" → kept verbatim). */
-function serverRule(message: string): string {
-  const trimmed = message.trim();
-  if (!trimmed) return 'it breaks a rule.';
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+/** When neither the schema nor the database's message says which rule broke. */
+export const GENERIC_RULE = "It doesn't meet the server's rules for this item.";
+
+/**
+ * The rule a VALIDATION_FAILED change broke, as a sentence for people (SPEC §8 "the field's
+ * rule"). The database's message is SQL ("new row for relation … violates check constraint
+ * …"), so it is only read, never shown: first the change is checked again with the shared
+ * schema (which says exactly what is wrong when this app knows the rule), then the
+ * constraint, column or trigger the message names picks that field's rule, and otherwise a
+ * plain generic sentence.
+ */
+export function rejectionRule(rejection: RejectionFacts): string {
+  return (
+    (rejection.data ? schemaRule(rejection.table, rejection.data) : undefined) ??
+    databaseRule(rejection.table, rejection.message) ??
+    GENERIC_RULE
+  );
+}
+
+/** The shared schema's checks per table (patches are checked field by field, see below). */
+const SCHEMA_CHECKS: Readonly<Record<string, (data: unknown) => FieldErrors | undefined>> = {
+  lists: (data) => errorsOf(validate(listInput, data)),
+  tasks: (data) => errorsOf(validate(taskPatch, data)),
+  comments: (data) => errorsOf(validate(commentInput, data)),
+  profiles: (data) => errorsOf(validate(profilePatch, data)),
+  attachments: (data) => errorsOf(validate(attachmentInput, data)),
+};
+
+function errorsOf(result: { ok: true } | { ok: false; errors: FieldErrors }) {
+  return result.ok ? undefined : result.errors;
+}
+
+/** The schema's message for a field the change carried, if the schema refuses it too. */
+function schemaRule(table: string, data: Record<string, unknown>): string | undefined {
+  const errors = SCHEMA_CHECKS[table]?.(data);
+  if (!errors) return undefined;
+  // Only fields the change carried: a patch of a list's name is not missing its colour.
+  for (const [field, message] of Object.entries(errors)) {
+    if (message && Object.hasOwn(data, field.split('.')[0] ?? field)) return message;
+  }
+  return undefined;
+}
+
+/**
+ * Each column's rule as the database enforces it (supabase/migrations/…_schema.sql and the
+ * rules triggers), for when the schema passed the change: the row on the server broke the
+ * rule, or the server's rules are newer than this app's. Keyed `table.column`.
+ */
+const COLUMN_RULES: Readonly<Record<string, string>> = {
+  'lists.name': 'List name must be 1 to 80 characters, with no spaces at either end.',
+  'lists.color': 'Pick one of the palette colours.',
+  'tasks.title': 'Title must be 1 to 200 characters, with no spaces at either end.',
+  'tasks.notes': 'Notes can be at most 10,000 characters.',
+  'tasks.status': 'Status must be To do, Doing or Done.',
+  'tasks.priority': 'Priority must be none, low, medium or high.',
+  'tasks.due_on': 'Use a date like 2026-01-31.',
+  'tasks.assignee_id': 'Tasks can only be assigned to members of the list.',
+  'tasks.position': "The task's place in the list couldn't be saved.",
+  // The table's own check: done ⇔ completed_at set (server-enforced, SPEC §4).
+  'tasks.': 'Only done tasks have a completion time.',
+  'comments.body': 'A comment must be 1 to 4,000 characters, with no spaces at either end.',
+  'attachments.file_name': 'File names must be 1 to 255 characters, without slashes.',
+  'attachments.mime_type': 'Only JPEG, PNG, WebP, GIF images and PDF files can be attached.',
+  'attachments.size_bytes': 'Files can be at most 10 MB, and not empty.',
+  'attachments.width': 'Image sizes must be 1 to 100,000 pixels.',
+  'attachments.height': 'Image sizes must be 1 to 100,000 pixels.',
+  'attachments.list_id': 'A file must belong to the same list as its task.',
+  // The table's own check: the storage path follows {list}/{task}/{id}.{ext}.
+  'attachments.': "The file's storage place doesn't match the task it belongs to.",
+  'profiles.display_name': 'Name must be 1 to 60 characters, with no spaces at either end.',
+  'profiles.avatar_path': "The picture's path is too long.",
+  'memberships.role': 'Role must be owner, editor or viewer.',
+};
+
+/** The rules the database's triggers raise (P0001), by their message. */
+const TRIGGER_RULES: readonly (readonly [pattern: RegExp, rule: string])[] = [
+  [/at most 50 members/i, 'A list can have at most 50 members.'],
+  [/at least one owner/i, 'A list must keep at least one owner.'],
+  [/assignee must be a member/i, 'Tasks can only be assigned to members of the list.'],
+  [/at most 20 attachments/i, 'A task can have at most 20 files.'],
+];
+
+/** The rule named by the database's message (constraint, column, domain or trigger). */
+function databaseRule(table: string, message: string): string | undefined {
+  for (const [pattern, rule] of TRIGGER_RULES) if (pattern.test(message)) return rule;
+  const relation = /relation "([^"]+)"/.exec(message)?.[1] ?? table;
+  const constraint = /constraint "([^"]+)"/.exec(message)?.[1];
+  // A check constraint Postgres named itself: `{table}_{column}_check`, `{table}_check`.
+  if (constraint?.startsWith(`${relation}_`) && /_check\d*$/.test(constraint)) {
+    const column = constraint.slice(relation.length + 1).replace(/_?check\d*$/, '');
+    const rule = COLUMN_RULES[`${relation}.${column}`];
+    if (rule) return rule;
+  }
+  // A domain's check: list_color is lists.color's.
+  if (/domain "?list_color"?/.test(message)) return COLUMN_RULES['lists.color'];
+  const column = /column "([^"]+)"/.exec(message)?.[1];
+  if (column) {
+    const rule = COLUMN_RULES[`${relation}.${column}`];
+    // A column named but no rule known for it: not-null means it was left empty.
+    if (rule) return rule;
+    if (/not-null/.test(message)) return 'A required field was left empty.';
+  }
+  if (/type date\b/.test(message)) return COLUMN_RULES['tasks.due_on'];
+  return undefined;
 }
 
 function capitalise(text: string): string {

@@ -1,7 +1,12 @@
 // A change the server refuses while the app is open gets a toast saying what and why, even
 // when it is the first rejection this device has ever logged; old ones are not repeated.
-import { screen } from '@testing-library/react';
+// Changes refused together are one toast that leads to Settings, and never push an Undo off
+// the screen; a refused value is explained by its rule, never by the database's SQL.
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+
+import { showToast } from '@/lib/toasts';
 
 import {
   createTestServices,
@@ -25,6 +30,10 @@ const refusal = (title = 'Rig the lights (done by Bob)') => ({
   at: Date.now(),
 });
 
+function notifications(): HTMLElement {
+  return screen.getByRole('status', { name: 'Notifications' });
+}
+
 describe('rejection toasts', () => {
   it('toasts the first rejection a device ever logs, with the reason', async () => {
     markLocalOnly();
@@ -47,5 +56,57 @@ describe('rejection toasts', () => {
     await services.sync.db._rejections.add(refusal('Newer one'));
     expect(await screen.findByText(/“Newer one”/)).toBeInTheDocument();
     expect(screen.queryByText(/Rig the lights/)).toBeNull();
+  });
+
+  it('explains a refused value by its rule, not by SQL', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    renderApp(services, '/lists');
+    await findHeading('Lists');
+    await services.sync.db._rejections.add({
+      ...refusal('x'.repeat(201)),
+      code: 'VALIDATION_FAILED',
+      sqlState: '23514',
+      message: 'new row for relation "tasks" violates check constraint "tasks_title_check"',
+    });
+    const toast = await within(notifications()).findByText(/The server refused your change/);
+    expect(toast).toHaveTextContent('Title can be at most 200 characters. Your change was undone.');
+    expect(notifications()).not.toHaveTextContent(/violates|constraint|relation/);
+  });
+
+  it('groups changes refused together into one toast that keeps the Undo on screen', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    const { router } = renderApp(services, '/lists');
+    await findHeading('Lists');
+    const user = userEvent.setup();
+    showToast({
+      message: 'Deleted “Fix the door”',
+      durationMs: 60_000,
+      action: { label: 'Undo', run: () => undefined },
+    });
+    showToast({ message: 'Link copied', durationMs: 60_000 });
+    showToast({ message: 'Task completed', durationMs: 60_000 });
+
+    await services.sync.db._rejections.bulkAdd([refusal('One'), refusal('Two'), refusal('Three')]);
+    await within(notifications()).findByText('3 changes were refused and undone.');
+    const items = within(notifications()).getAllByRole('listitem');
+    expect(items).toHaveLength(3);
+    expect(notifications()).toHaveTextContent('Deleted “Fix the door”');
+    expect(within(notifications()).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(notifications()).not.toHaveTextContent(/“One”|“Two”|“Three”/);
+
+    // More refusals while it shows: the same toast counts them.
+    await services.sync.db._rejections.add(refusal('Four'));
+    expect(
+      await within(notifications()).findByText('4 changes were refused and undone.'),
+    ).toBeInTheDocument();
+    expect(within(notifications()).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(notifications()).queryByText('3 changes were refused and undone.')).toBeNull();
+    expect(within(notifications()).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
+
+    await user.click(within(notifications()).getByRole('button', { name: 'See why' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(router.state.location.hash).toBe('#rejected');
   });
 });

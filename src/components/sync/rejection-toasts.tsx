@@ -1,15 +1,24 @@
-// A toast for each change the server refuses while the app is open (SPEC §4 "rejected":
-// reverted, and the reason shown). The full log is in Settings › Rejected changes.
+// A toast when the server refuses changes while the app is open (SPEC §4 "rejected":
+// reverted, and the reason shown): one change is explained in the toast; changes refused
+// together are one toast ("3 changes were refused — See why"), so a burst never pushes an
+// Undo off the screen. The full log is in Settings › Rejected changes.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 
 import { describeRejection } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
-import { showToast } from '@/lib/toasts';
+import { showToast, useToasts, type ToastAction } from '@/lib/toasts';
 
 /** How long a rejection toast stays (ms): long enough to read a sentence and act. */
 const REJECTION_TOAST_MS = 10_000;
+
+/** The grouped toast's text for `count` refused changes. */
+export function refusedCountMessage(count: number): string {
+  return count === 1
+    ? '1 change was refused and undone.'
+    : `${count} changes were refused and undone.`;
+}
 
 /** A short name for the row a rejection is about, from what was sent or what is stored. */
 export function rejectionLabel(data: Record<string, unknown>, row?: Record<string, unknown>) {
@@ -35,6 +44,10 @@ export function RejectionToasts() {
     [sync],
   );
   const seen = useRef<number | null>(null);
+  /** The rejection toast on screen and how many changes it speaks for. */
+  const current = useRef<{ toastId: number; count: number } | null>(null);
+  /** Bursts are toasted one after another, in the order they were logged. */
+  const queue = useRef<Promise<void>>(Promise.resolve());
 
   useEffect(() => {
     if (newest === undefined) return;
@@ -45,21 +58,49 @@ export function RejectionToasts() {
     if (newest <= seen.current) return;
     const from = seen.current;
     seen.current = newest;
-    void sync.db._rejections
-      .where('id')
-      .above(from)
-      .toArray()
-      .then(async (fresh) => {
-        for (const rejection of fresh) {
-          const row = await sync.db.rows(rejection.table).get(rejection.rowId);
-          showToast({
-            tone: 'error',
-            message: describeRejection(rejection, rejectionLabel(rejection.data, row)),
-            durationMs: REJECTION_TOAST_MS,
-            action: { label: 'Details', run: () => void navigate('/settings#rejected') },
-          });
+    // The log lives in Settings: losing the toast loses nothing, so it never evicts an Undo.
+    const details = (label: string): ToastAction => ({
+      label,
+      alsoElsewhere: true,
+      run: () => void navigate('/settings#rejected'),
+    });
+    queue.current = queue.current.then(async () => {
+      const fresh = await sync.db._rejections
+        .where('id')
+        .between(from, newest, false, true)
+        .toArray();
+      if (fresh.length === 0) return;
+      const shown = current.current;
+      if (shown) {
+        // Still on screen: it now counts these too, instead of a toast per change.
+        const count = shown.count + fresh.length;
+        const updated = useToasts.getState().update(shown.toastId, {
+          message: refusedCountMessage(count),
+          action: details('See why'),
+        });
+        if (updated) {
+          current.current = { toastId: shown.toastId, count };
+          return;
         }
+      }
+      let message = refusedCountMessage(fresh.length);
+      const only = fresh.length === 1 ? fresh[0] : undefined;
+      if (only) {
+        const row = await sync.db.rows(only.table).get(only.rowId);
+        message = describeRejection(only, rejectionLabel(only.data, row));
+      }
+      const toastId = showToast({
+        tone: 'error',
+        message,
+        durationMs: REJECTION_TOAST_MS,
+        action: details(only ? 'Details' : 'See why'),
       });
+      current.current = { toastId, count: fresh.length };
+    });
+    // A failed read must not stop the toasts of later bursts (the log still has them all).
+    queue.current = queue.current.catch((error: unknown) =>
+      console.error('[outpost] could not toast a rejection', error),
+    );
   }, [newest, sync, navigate]);
 
   return null;

@@ -1,8 +1,9 @@
 // The toasts of src/lib/toasts.ts, bottom of the screen, in a polite live region so they
-// never interrupt typing. Each goes away by itself; hovering or focusing one holds it.
+// never interrupt typing. Each goes away by itself; hovering or focusing one holds it. Only
+// the first few show; the others wait (src/lib/toasts.ts), and their time starts on screen.
 import { useEffect, useState } from 'react';
 
-import { useToasts, type Toast } from '@/lib/toasts';
+import { TOASTS_SHOWN_MAX, useToasts, type Toast } from '@/lib/toasts';
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useToasts((state) => state.dismiss);
@@ -11,7 +12,8 @@ function ToastItem({ toast }: { toast: Toast }) {
     if (held) return;
     const timer = setTimeout(() => dismiss(toast.id), toast.durationMs);
     return () => clearTimeout(timer);
-  }, [held, dismiss, toast.id, toast.durationMs]);
+    // `revision`: new text starts the time again.
+  }, [held, dismiss, toast.id, toast.durationMs, toast.revision]);
   return (
     <li
       className={`toast toast--${toast.tone}`}
@@ -50,7 +52,7 @@ export function Toaster() {
   return (
     <div className="toaster" role="status" aria-live="polite" aria-label="Notifications">
       <ul className="toaster__list">
-        {toasts.map((toast) => (
+        {toasts.slice(0, TOASTS_SHOWN_MAX).map((toast) => (
           <ToastItem key={toast.id} toast={toast} />
         ))}
       </ul>
