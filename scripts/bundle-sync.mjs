@@ -1,6 +1,7 @@
 // Bundles the sync library alone (sync/index.ts, minified) into .tmp/ so size-limit can hold
-// it to its budget. Dexie, supabase-js and zod stay out: the app ships them anyway (zod is
-// the validation library the UI shares), so they are not the engine's own weight.
+// it to its budget. Dexie and supabase-js stay out: they are the storage and the server
+// client the engine drives, not its own weight. Everything else it imports (valibot for the
+// shared validation, fractional-indexing) is bundled and counted.
 import { build } from 'esbuild';
 
 await build({
@@ -11,6 +12,6 @@ await build({
   format: 'esm',
   platform: 'browser',
   target: 'es2022',
-  external: ['dexie', '@supabase/supabase-js', 'zod'],
+  external: ['dexie', '@supabase/supabase-js'],
   logLevel: 'warning',
 });

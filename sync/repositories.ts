@@ -25,7 +25,7 @@ import {
   type Role,
   type TaskStatus,
 } from './schema';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 
 /** A write refused before anything was queued, with messages per field. */
 export class ValidationError extends SyncError {
@@ -55,7 +55,10 @@ export interface RepoContext {
 /** How long after a delete "Undo" still works: the engine holds the delete back this long. */
 export const UNDO_WINDOW_MS = 5_000;
 
-function parse<T>(schema: z.ZodMiniType<T>, input: unknown): T {
+function parse<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
   const result = validate(schema, input);
   if (!result.ok) throw new ValidationError(result.errors);
   return result.value;
@@ -233,7 +236,7 @@ export function createRepositories(ctx: RepoContext) {
     /** Adds a task at the end of its list; returns its id. */
     async create(
       listId: string,
-      input: { title: string } & Partial<z.input<typeof taskInput>>,
+      input: { title: string } & Partial<v.InferInput<typeof taskInput>>,
     ): Promise<string> {
       const value = parse(taskInput, {
         notes: '',
@@ -263,7 +266,7 @@ export function createRepositories(ctx: RepoContext) {
       return id;
     },
     /** Changes fields of a task (status through setStatus rules). */
-    async update(id: string, changes: Partial<z.input<typeof taskInput>>): Promise<void> {
+    async update(id: string, changes: Partial<v.InferInput<typeof taskInput>>): Promise<void> {
       const value = parse(taskPatch, changes);
       await rw(['tasks'], async () => {
         const task = await live('tasks', id);

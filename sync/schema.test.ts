@@ -56,6 +56,64 @@ describe('shared validation', () => {
     expect(validate(listInput, { name: 'A list', color: 'pink' }).ok).toBe(false);
   });
 
+  it('takes only due dates that are on the calendar', () => {
+    const dueOn = (due_on: string | null) => validate(taskPatch, { due_on });
+    for (const real of ['2026-01-31', '2028-02-29', '2000-02-29', '2026-12-31', null]) {
+      expect(dueOn(real), String(real)).toEqual({ ok: true, value: { due_on: real } });
+    }
+    for (const unreal of [
+      '2026-02-30',
+      '2026-02-29',
+      '1900-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-1-5',
+    ]) {
+      expect(dueOn(unreal), unreal).toEqual({
+        ok: false,
+        errors: { due_on: 'Use a date like 2026-01-31.' },
+      });
+    }
+  });
+
+  it('takes any hex id of the uuid shape for an assignee', () => {
+    for (const id of [
+      '00000000-0000-0000-0000-000000000000',
+      'ABCDEF01-2345-6789-abcd-ef0123456789',
+    ]) {
+      expect(validate(taskPatch, { assignee_id: id }), id).toEqual({
+        ok: true,
+        value: { assignee_id: id },
+      });
+    }
+    expect(validate(taskPatch, { assignee_id: '0000000-00000-0000-0000-000000000000' })).toEqual({
+      ok: false,
+      errors: { assignee_id: 'Must be an id.' },
+    });
+  });
+
+  it('names a missing field in its own words', () => {
+    expect(validate(listInput, { name: 'Groceries' })).toEqual({
+      ok: false,
+      errors: { color: 'Pick one of the palette colours.' },
+    });
+    expect(validate(commentInput, {})).toEqual({
+      ok: false,
+      errors: { body: 'Comment must be text.' },
+    });
+  });
+
+  it('drops keys it does not know and reports a wrong shape at the root', () => {
+    expect(validate(commentInput, { body: 'Hi', list_id: 'x' })).toEqual({
+      ok: true,
+      value: { body: 'Hi' },
+    });
+    expect(validate(commentInput, 'Hi')).toMatchObject({
+      ok: false,
+      errors: { _: expect.any(String) as string },
+    });
+  });
+
   it('allows exactly the status transitions of SPEC §4', () => {
     const allowed = ['todo>doing', 'todo>done', 'doing>todo', 'doing>done', 'done>todo'];
     for (const from of ['todo', 'doing', 'done'] as const) {

@@ -78,6 +78,30 @@ describe('auth error messages', () => {
     ).toEqual({ ok: true, value: { name: 'Dana', email: 'dana@example.com', password: 'secret' } });
   });
 
+  it('accepts the addresses people have and refuses what is not one', () => {
+    for (const address of [
+      "o'brien@example.com",
+      'a.b+tag@mail.example.co.uk',
+      'x_y@ex-ample.org',
+    ]) {
+      expect(validateSignIn({ email: address, password: 'x' }), address).toMatchObject({
+        ok: true,
+      });
+    }
+    for (const address of [
+      'dana@',
+      '@example.com',
+      'dana@example',
+      'da na@example.com',
+      'a..b@example.com',
+    ]) {
+      expect(validateSignIn({ email: address, password: 'x' }), address).toEqual({
+        ok: false,
+        errors: { email: 'Enter an email address like name@example.com.' },
+      });
+    }
+  });
+
   it('only follows ?next= within the site', () => {
     expect(safeNext('/lists/1?x=2')).toBe('/lists/1?x=2');
     expect(safeNext('//evil.example.com')).toBe('/lists');
