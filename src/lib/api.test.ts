@@ -1,5 +1,8 @@
 // The edge-function wrappers: error bodies of every shape read into codes (unit), and the
-// three real functions on the test devstack (owner-only invites, single use, exports).
+// three real functions on the test devstack (owner-only invites, single use, exports). The
+// avatar upload wrapper against the devstack's avatars bucket: a picture lands in the
+// user's own folder; the bucket's limits, another's folder and no connection come back as
+// codes, never as thrown errors.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
@@ -12,8 +15,10 @@ import {
   createInvite,
   exportList,
   failureFromResponse,
+  failureFromStorageError,
   fileNameFromDisposition,
   safeFileName,
+  uploadAvatar,
 } from './api';
 
 const LIST = '11570000-0000-4000-8000-000000000001';
@@ -212,6 +217,66 @@ describe('the edge functions on the devstack', () => {
     expect(await exportList(stranger, LIST, 'json')).toMatchObject({
       ok: false,
       code: 'NOT_FOUND',
+    });
+  });
+});
+
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+describe('uploading a profile picture', () => {
+  it("puts a picture in the owner's folder, and answers codes for what the bucket refuses", async () => {
+    const me = await newUser();
+    const myId = (await me.auth.getUser()).data.user?.id ?? '';
+    const path = `${myId}/avatar-1.png`;
+    expect(await uploadAvatar(me, path, new Blob([PNG], { type: 'image/png' }))).toEqual({
+      ok: true,
+      path,
+    });
+    const stored = await fetch(me.storage.from('avatars').getPublicUrl(path).data.publicUrl);
+    expect(new Uint8Array(await stored.arrayBuffer())).toEqual(PNG);
+
+    // The bucket's own limits (2 MiB, images only), checked by the server too.
+    const big = new Blob([new Uint8Array(2 * 1024 * 1024 + 1)], { type: 'image/png' });
+    expect(await uploadAvatar(me, `${myId}/avatar-2.png`, big)).toMatchObject({
+      ok: false,
+      code: 'FILE_TOO_LARGE',
+    });
+    expect(
+      await uploadAvatar(me, `${myId}/avatar-3.txt`, new Blob(['hi'], { type: 'text/plain' })),
+    ).toMatchObject({ ok: false, code: 'FILE_TYPE' });
+    // Someone else's folder: refused by the bucket's policy.
+    const someoneElse = '0000aaaa-0000-4000-8000-000000000009';
+    expect(
+      await uploadAvatar(me, `${someoneElse}/avatar-4.png`, new Blob([PNG], { type: 'image/png' })),
+    ).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+
+    const nowhere = createClient('http://127.0.0.1:9', 'anon', {
+      auth: { persistSession: false, autoRefreshToken: false },
+    });
+    expect(
+      await uploadAvatar(nowhere, `${myId}/avatar-5.png`, new Blob([PNG], { type: 'image/png' })),
+    ).toMatchObject({ ok: false, code: 'OFFLINE' });
+  });
+
+  it('reads the body\'s statusCode before the HTTP status (hosted RLS refusals are 400 "403")', () => {
+    const apiError = (status: number, statusCode: string, message: string) =>
+      Object.assign(new Error(message), { status, statusCode });
+    expect(
+      failureFromStorageError(apiError(400, '403', 'new row violates row-level security')),
+    ).toMatchObject({
+      code: 'PERMISSION_DENIED',
+    });
+    expect(failureFromStorageError(apiError(400, 'InvalidJWT', 'jwt expired'))).toMatchObject({
+      code: 'AUTH_EXPIRED',
+    });
+    expect(failureFromStorageError(apiError(413, '413', 'Payload too large'))).toMatchObject({
+      code: 'FILE_TOO_LARGE',
+    });
+    expect(failureFromStorageError(apiError(503, '503', 'down'))).toMatchObject({
+      code: 'SERVER_ERROR',
+    });
+    expect(failureFromStorageError(new Error('Failed to fetch'))).toMatchObject({
+      code: 'OFFLINE',
     });
   });
 });

@@ -1,12 +1,16 @@
 // Typed calls to Outpost's edge functions (SPEC §7): create-invite, accept-invite and
-// export-list. Each answers a value, never throws: `{ ok: true, … }` or `{ ok: false, code,
-// message }` with a SPEC §8 code, so screens pick their sentence by code, not by text.
+// export-list, and the one storage call a screen makes itself (a profile picture; task files
+// go through the sync library). Each answers a value, never throws: `{ ok: true, … }` or
+// `{ ok: false, code, message }` with a SPEC §8 code, so screens pick their sentence by
+// code, not by text.
 import {
   FunctionsFetchError,
   FunctionsHttpError,
   FunctionsRelayError,
   type SupabaseClient,
 } from '@supabase/supabase-js';
+
+import { AVATARS_BUCKET } from '@/hooks/use-avatar-url';
 
 import { ERROR_MESSAGES, type AppErrorCode } from './error-messages';
 
@@ -30,6 +34,8 @@ export type AcceptInviteResult = { ok: true; listId: string; role: InviteRole } 
 export type ExportListResult = { ok: true; blob: Blob; fileName: string } | ApiFailure;
 
 export type ExportFormat = 'json' | 'csv';
+
+export type UploadAvatarResult = { ok: true; path: string } | ApiFailure;
 
 function isAppErrorCode(code: unknown): code is AppErrorCode {
   return typeof code === 'string' && code in ERROR_MESSAGES;
@@ -193,4 +199,54 @@ export async function exportList(
     fileName:
       fromHeader ?? safeFileName(typeof listName === 'string' ? listName : undefined, 'json'),
   };
+}
+
+/**
+ * The failure a storage-js error describes. An HTTP answer is a StorageApiError with the
+ * response's `status` and the body's `statusCode` (hosted storage answers an RLS refusal as
+ * HTTP 400 with statusCode "403", so the body's number wins); no answer at all (fetch
+ * failed) has neither, and means the server could not be reached.
+ */
+export function failureFromStorageError(error: unknown): ApiFailure {
+  const fields = record(error) ?? NO_FIELDS;
+  const message = error instanceof Error ? error.message : String(error);
+  const fromBody = Number(fields.statusCode);
+  const status =
+    fromBody >= 400 && fromBody < 600
+      ? fromBody
+      : typeof fields.status === 'number'
+        ? fields.status
+        : undefined;
+  if (status === undefined) return { ok: false, code: 'OFFLINE', message };
+  if (status === 413) return { ok: false, code: 'FILE_TOO_LARGE', message };
+  if (status === 415) return { ok: false, code: 'FILE_TYPE', message };
+  // An expired or bad token is "400 InvalidJWT" from storage, not a 401.
+  const errorName = typeof fields.error === 'string' ? fields.error : '';
+  if (/jwt/i.test(`${message} ${errorName}`)) {
+    return { ok: false, code: 'AUTH_EXPIRED', message };
+  }
+  return { ok: false, code: codeForStatus(status), message };
+}
+
+/**
+ * Uploads a profile picture to the public avatars bucket at `path` (`{user_id}/…`: only its
+ * owner may write there). The bytes, not the Blob, are sent: supabase-js then sends them as
+ * the raw body with the type as content-type, rather than as multipart form data.
+ */
+export async function uploadAvatar(
+  supabase: SupabaseClient,
+  path: string,
+  file: Blob,
+): Promise<UploadAvatarResult> {
+  try {
+    const { error } = await supabase.storage
+      .from(AVATARS_BUCKET)
+      .upload(path, await file.arrayBuffer(), { contentType: file.type });
+    if (error) return failureFromStorageError(error);
+    return { ok: true, path };
+  } catch (error) {
+    // storage-js returns its own errors; anything thrown is local (the file unreadable).
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, code: 'SERVER_ERROR', message };
+  }
 }

@@ -1,14 +1,19 @@
 // Settings › Profile against the devstack: the name is checked inline (the field stays
 // editable) and saved through the repositories; the picture needs a connection, refuses
 // what the bucket would, and uploads to the public avatars bucket.
+import { createClient } from '@supabase/supabase-js';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
+
+import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 
 import {
   createTestServices,
   findHeading,
   renderApp,
+  signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
 
@@ -118,5 +123,38 @@ describe('settings › profile, signed in', () => {
     await waitFor(() =>
       expect(within(profile).getByRole('img', { name: 'Casey Picture' }).tagName).toBe('SPAN'),
     );
+  });
+
+  it('says in plain words when the picture cannot reach the server, and keeps the old one', async () => {
+    // The app's client with storage cut off (as on a network that drops uploads): auth,
+    // sync and realtime still reach the devstack.
+    const { url, anonKey } = inject('devstack');
+    const supabase = createClient(url, anonKey, {
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+      auth: { autoRefreshToken: false, detectSessionInUrl: false, storageKey: AUTH_STORAGE_KEY },
+      global: {
+        fetch: (input, init) =>
+          String(input instanceof Request ? input.url : input).includes('/storage/v1/')
+            ? Promise.reject(new TypeError('Failed to fetch'))
+            : fetch(input, init),
+      },
+    });
+    const me = await signUpFresh(supabase, 'Casey Offline');
+    const { app, user } = await openSettings(supabase);
+    const profile = section('Profile');
+    await within(profile).findByRole('textbox', { name: 'Display name' }, { timeout: 15_000 });
+
+    await user.upload(
+      within(profile).getByLabelText('Change picture'),
+      new File([PNG], 'me.png', { type: 'image/png' }),
+    );
+    expect(
+      await within(profile).findByText(
+        "Couldn't reach the server to upload the picture. Try again when you're online.",
+      ),
+    ).toBeVisible();
+    expect(profile).not.toHaveTextContent('Failed to fetch');
+    expect((await app.sync.db.rows('profiles').get(me.id))?.avatar_path ?? null).toBeNull();
+    expect(within(profile).getByLabelText('Change picture')).toBeEnabled();
   });
 });

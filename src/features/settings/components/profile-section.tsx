@@ -1,6 +1,7 @@
 // Settings › Profile: the name others see and a picture. The name is an ordinary synced
-// write (works offline); the picture's bytes go straight to the public `avatars` bucket,
-// which needs a connection, and then its path is written like the name.
+// write (works offline); the picture's bytes go to the public `avatars` bucket (through
+// src/lib/api.ts, never storage directly), which needs a connection, and then its path is
+// written like the name.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -8,8 +9,10 @@ import { Link } from 'react-router';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
-import { AVATARS_BUCKET, useAvatarUrl } from '@/hooks/use-avatar-url';
+import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useOnline } from '@/hooks/use-online';
+import { uploadAvatar } from '@/lib/api';
+import type { AppErrorCode } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';
@@ -35,6 +38,24 @@ export function avatarFileProblem(file: { type: string; size: number }): string 
   if (file.size > AVATAR_MAX_BYTES) return 'Pictures can be at most 2 MB.';
   if (file.size === 0) return 'That file is empty.';
   return undefined;
+}
+
+/** What the user reads when the bucket refuses a picture, by the wrapper's code. */
+export function avatarUploadProblem(code: AppErrorCode): string {
+  switch (code) {
+    case 'FILE_TOO_LARGE':
+      return 'Pictures can be at most 2 MB.';
+    case 'FILE_TYPE':
+      return 'Choose a JPEG, PNG, WebP or GIF image.';
+    case 'OFFLINE':
+      return "Couldn't reach the server to upload the picture. Try again when you're online.";
+    case 'AUTH_EXPIRED':
+      return 'Sign in again to change your picture.';
+    case 'PERMISSION_DENIED':
+      return "You can't change this picture.";
+    default:
+      return "Couldn't upload the picture. Try again in a moment.";
+  }
 }
 
 function NameForm({ profile }: { profile: LocalRow }) {
@@ -135,32 +156,21 @@ function PictureControls({ profile, userId }: { profile: LocalRow; userId: strin
     if (problem) return;
     setBusy(true);
     setStatus('Uploading…');
-    try {
-      // A new name per upload: the bucket is public and cached, so a replaced file at the
-      // same URL would keep showing the old picture. Old files are left: other devices show
-      // them until they have synced the new path.
-      const objectPath = `${userId}/avatar-${now()}.${AVATAR_TYPES[file.type] ?? 'img'}`;
-      // The bytes, not the File: supabase-js then sends them as the raw body with the type
-      // as content-type rather than as multipart form data (the same object either way).
-      const { error: uploadError } = await supabase.storage
-        .from(AVATARS_BUCKET)
-        .upload(objectPath, await file.arrayBuffer(), { contentType: file.type });
-      if (uploadError) {
-        setStatus('');
-        setError(`Couldn't upload the picture: ${uploadError.message}`);
-        return;
-      }
-      const result = await attempt(() => sync.repos.profile.update({ avatar_path: objectPath }));
-      setStatus(result.ok ? 'Picture changed.' : '');
-      if (!result.ok) setError(result.errors._ ?? result.errors.avatar_path);
-    } catch (cause) {
-      setStatus('');
-      setError(
-        `Couldn't upload the picture: ${cause instanceof Error ? cause.message : String(cause)}`,
-      );
-    } finally {
+    // A new name per upload: the bucket is public and cached, so a replaced file at the same
+    // URL would keep showing the old picture. Old files are left: other devices show them
+    // until they have synced the new path.
+    const objectPath = `${userId}/avatar-${now()}.${AVATAR_TYPES[file.type] ?? 'img'}`;
+    const uploaded = await uploadAvatar(supabase, objectPath, file);
+    if (!uploaded.ok) {
       setBusy(false);
+      setStatus('');
+      setError(avatarUploadProblem(uploaded.code));
+      return;
     }
+    const result = await attempt(() => sync.repos.profile.update({ avatar_path: uploaded.path }));
+    setBusy(false);
+    setStatus(result.ok ? 'Picture changed.' : '');
+    if (!result.ok) setError(result.errors._ ?? result.errors.avatar_path);
   }
 
   async function remove() {
