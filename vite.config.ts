@@ -45,11 +45,15 @@ export default defineConfig({
       injectRegister: false,
       // No service worker in dev: it would serve stale modules across reloads.
       devOptions: { enabled: false },
+      // Every file is precached once, from exactly one of three sources (the plugin does not
+      // merge them, so overlapping lists put a file in sw.js twice):
+      // - the build's own output: html (the navigation fallback needs index.html), js, css;
+      // - includeAssets: the public/ files index.html links that the manifest does not list;
+      // - the manifest's icons and the manifest itself, which the plugin adds on its own.
+      // Screenshots are none of these: they are for the install dialog only, never worth a
+      // device's storage.
       injectManifest: {
-        // html must be precached, or the navigation fallback to index.html fails.
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest}'],
-        // Screenshots are for the install dialog only: never worth a device's storage.
-        globIgnores: ['screenshots/**'],
+        globPatterns: ['**/*.{js,css,html}'],
       },
       includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
       manifest: {

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
+import { clearAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
 import type { AppServices } from '@/lib/services';
@@ -22,7 +23,8 @@ preloadScreen(window.location.pathname);
 
 const supabase = createAppSupabase();
 const online = browserOnline();
-const sync = createOutpostSync({ supabase, online });
+// Sign-out also empties the worker's cache of attachment downloads (the user's private files).
+const sync = createOutpostSync({ supabase, online, onWipe: clearAttachmentCache });
 const services: AppServices = {
   supabase,
   sync,

@@ -14,6 +14,13 @@ import {
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
 
+import {
+  ATTACHMENT_CACHE_NAME,
+  attachmentCacheKey,
+  isSignedAttachmentUrl,
+} from '@/lib/pwa/attachment-cache';
+import { API_PATH_DENYLIST } from '@/lib/pwa/navigation-denylist';
+
 // The few parts of ServiceWorkerGlobalScope used here (the DOM lib of this project has no
 // worker types, and mixing both libs in one program conflicts).
 declare const self: {
@@ -21,15 +28,6 @@ declare const self: {
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
   skipWaiting(): Promise<void>;
 };
-
-/** Paths the API owns: a navigation there must reach the server, never the app shell. */
-export const API_PATH_DENYLIST = [
-  /^\/auth\//,
-  /^\/rest\//,
-  /^\/storage\//,
-  /^\/functions\//,
-  /^\/realtime\//,
-];
 
 /** How long fetched attachment files stay cached (s), and how many at most. */
 const ATTACHMENT_CACHE_MAX_AGE_SEC = 7 * 24 * 60 * 60;
@@ -39,19 +37,19 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 registerRoute(
-  new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: API_PATH_DENYLIST }),
+  new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...API_PATH_DENYLIST] }),
 );
 
 // Signed attachment URLs carry a short-lived token in the query: the cache key drops it, so
-// the same object is served from cache after its URL was re-signed.
+// the same object is served from cache after its URL was re-signed. The page deletes this
+// cache at sign-out (clearAttachmentCache), so keep the name in attachment-cache.ts.
 registerRoute(
-  ({ url }) => url.pathname.includes('/storage/v1/object/sign/attachments/'),
+  ({ url }) => isSignedAttachmentUrl(url),
   new CacheFirst({
-    cacheName: 'outpost-attachments',
+    cacheName: ATTACHMENT_CACHE_NAME,
     plugins: [
       {
-        cacheKeyWillBeUsed: ({ request }) =>
-          Promise.resolve(request.url.split('?')[0] ?? request.url),
+        cacheKeyWillBeUsed: ({ request }) => Promise.resolve(attachmentCacheKey(request.url)),
       },
       // Workbox's plugin classes declare optional methods as `T | undefined`, which
       // exactOptionalPropertyTypes rejects; they are valid plugins.

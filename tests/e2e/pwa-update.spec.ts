@@ -1,14 +1,15 @@
-// Updating never loses an edit (issue 6): version A is installed and has a change it cannot
-// send (the API is cut off, so the change waits in the outbox); version B is deployed at the
-// same origin; the app says "New version ready"; "Reload" lets the engine settle, activates
-// B and reloads; the pending change is still there, B is running, and once the API is back
-// the change reaches the server.
+// Updating never loses an edit (issue 6). Version A is installed; version B is deployed at
+// the same origin; the app says "New version ready"; "Reload" lets the engine settle,
+// activates B and reloads. Two ways an edit can be at risk: it waits in the outbox because
+// the API is cut off (it must still be there in B and reach the server later), or its push is
+// on the wire when "Reload" is pressed (the page must wait for the answer, so the push
+// reaches the server once and B starts with it synced).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
-import { contextFor, newAccount } from './support/accounts';
+import { contextFor, newAccount, type Account } from './support/accounts';
 import { E2E_ANON_KEY, E2E_API_URL, E2E_UPDATE_PORT } from './support/env';
 import { startStaticServer, type SwitchableServer } from '../support/static-server';
 
@@ -49,21 +50,48 @@ test.afterAll(async () => {
   await server?.close();
 });
 
+/** How long the server's answer to the push in flight is held back (ms): well inside the
+ * 5 s the app waits for its engine (RELOAD_SETTLE_TIMEOUT_MS), with room for a loaded CI box. */
+const PUSH_ANSWER_HELD_MS = 2_000;
+
+/** Opens `path` of build A and reloads until the page is controlled by A's worker. */
+async function openOnVersionA(page: Page, path: string): Promise<void> {
+  await page.goto(`${server.url}/settings`);
+  await expect(page.getByText('0.1.0-A')).toBeVisible();
+  // The first load installs the worker; the next one is controlled by it.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.goto(`${server.url}${path}`);
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+}
+
+/** Deploys B and lets the open tab find it (the hourly check, run now). */
+async function deployVersionB(page: Page): Promise<void> {
+  server.serve(buildB);
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    await registration?.update();
+  });
+}
+
+/** The names of alice's lists on the server. */
+async function serverListNames(alice: Account): Promise<(string | undefined)[]> {
+  const pulled = await alice.api.rpc('sync_pull', { cursor: null, max_rows: 1000 });
+  expect(pulled.error).toBeNull();
+  return (pulled.data as { rows: { table: string; row: { name?: string } }[] }).rows
+    .filter((entry) => entry.table === 'lists')
+    .map((entry) => entry.row.name);
+}
+
 test('"Reload" into a new version keeps an edit that has not synced yet', async ({ browser }) => {
   test.setTimeout(120_000);
   const alice = await newAccount('Alice');
   const context = await contextFor(browser, alice);
   const page = await context.newPage();
   const app = server.url;
-
-  await page.goto(`${app}/settings`);
-  await expect(page.getByText('0.1.0-A')).toBeVisible();
-  // The first load installs the worker; the next one is controlled by it.
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.reload();
-  await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
-    .toBe(true);
+  server.serve(buildA);
+  await openOnVersionA(page, '/settings');
 
   // The API goes away: what alice does now can only wait on the device.
   await context.route(`${E2E_API_URL}/**`, (route) => route.abort('internetdisconnected'));
@@ -75,12 +103,7 @@ test('"Reload" into a new version keeps an edit that has not synced yet', async 
   const card = page.getByRole('listitem').filter({ hasText: 'Made before the update' });
   await expect(card.getByText(/changes? waiting/)).toBeVisible();
 
-  // Version B is deployed; the open tab finds it (the hourly check, run now).
-  server.serve(buildB);
-  await page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.getRegistration();
-    await registration?.update();
-  });
+  await deployVersionB(page);
   const notice = page.getByRole('status').filter({ hasText: 'New version ready' });
   await expect(notice).toBeVisible({ timeout: 20_000 });
   await notice.getByRole('button', { name: 'Reload' }).click();
@@ -97,11 +120,53 @@ test('"Reload" into a new version keeps an edit that has not synced yet', async 
   await context.unroute(`${E2E_API_URL}/**`);
   await page.reload();
   await expect(card.getByText('Synced')).toBeVisible({ timeout: 20_000 });
-  const pulled = await alice.api.rpc('sync_pull', { cursor: null, max_rows: 1000 });
-  expect(pulled.error).toBeNull();
-  const names = (pulled.data as { rows: { table: string; row: { name?: string } }[] }).rows
-    .filter((entry) => entry.table === 'lists')
-    .map((entry) => entry.row.name);
-  expect(names).toContain('Made before the update');
+  expect(await serverListNames(alice)).toContain('Made before the update');
+  await context.close();
+});
+
+test('"Reload" with a push in flight waits for its answer: sent once, synced in B', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const alice = await newAccount('Alice');
+  const context = await contextFor(browser, alice);
+  const page = await context.newPage();
+  const app = server.url;
+  server.serve(buildA);
+  await openOnVersionA(page, '/lists');
+  await deployVersionB(page);
+  const notice = page.getByRole('status').filter({ hasText: 'New version ready' });
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+
+  // Each push carrying the new list reaches the server at once; its answer is held back, so
+  // the push is still in flight in the page when alice presses Reload.
+  const name = 'Made while the update waits';
+  let pushesWithList = 0;
+  let pushArrived: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (pushArrived = resolve));
+  await context.route(`${E2E_API_URL}/rest/v1/rpc/sync_push`, async (route) => {
+    if (!route.request().postData()?.includes(name)) return route.continue();
+    pushesWithList += 1;
+    const response = await route.fetch();
+    pushArrived();
+    await new Promise((resolve) => setTimeout(resolve, PUSH_ANSWER_HELD_MS));
+    // A page that did not wait has gone by now: its answer has nowhere to go.
+    await route.fulfill({ response }).catch(() => undefined);
+  });
+  await page.getByLabel('List name').fill(name);
+  await page.getByRole('button', { name: 'Create list' }).click();
+  await arrived;
+  const reloaded = page.waitForEvent('load');
+  await notice.getByRole('button', { name: 'Reload' }).click();
+  await reloaded;
+
+  // B runs, and the list is synced there without being sent again.
+  await page.goto(`${app}/settings`);
+  await expect(page.getByText('0.1.0-B')).toBeVisible();
+  await page.goto(`${app}/lists`);
+  const card = page.getByRole('listitem').filter({ hasText: name });
+  await expect(card.getByText('Synced')).toBeVisible({ timeout: 20_000 });
+  expect(pushesWithList).toBe(1);
+  expect((await serverListNames(alice)).filter((listName) => listName === name)).toHaveLength(1);
   await context.close();
 });

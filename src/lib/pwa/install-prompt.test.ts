@@ -1,6 +1,7 @@
 // The install prompt's state: Chromium's event is captured (and its mini-infobar held back),
-// installing uses it once, an install by other means is noticed, a dismissal and "has created
-// something" are remembered across reloads.
+// installing uses it once, an install by other means is noticed, the display mode is followed,
+// a dismissal (the card's or the browser dialog's) and "has created something" are remembered
+// across reloads.
 import { beforeEach, describe, expect, it } from 'vitest';
 
 import {
@@ -25,8 +26,24 @@ function installEvent(outcome: 'accepted' | 'dismissed') {
   return event;
 }
 
-const target = new EventTarget() as unknown as Window;
-listenForInstallPrompt(target);
+/** A stand-in for matchMedia('(display-mode: standalone)') whose answer a test can change. */
+class FakeMediaQuery extends EventTarget {
+  matches = false;
+  change(matches: boolean): void {
+    this.matches = matches;
+    this.dispatchEvent(Object.assign(new Event('change'), { matches }));
+  }
+}
+
+const target = new EventTarget();
+const standaloneQuery = new FakeMediaQuery();
+listenForInstallPrompt({
+  target,
+  standaloneQuery: standaloneQuery as unknown as Pick<
+    MediaQueryList,
+    'matches' | 'addEventListener'
+  >,
+});
 
 beforeEach(() => {
   useInstallPrompt.setState({
@@ -50,9 +67,21 @@ describe('install prompt', () => {
     expect(await useInstallPrompt.getState().install()).toBe(false); // nothing left to use
   });
 
-  it('keeps the app uninstalled when the user says no', async () => {
+  it("remembers a no in the browser's own dialog like the card's Not now", async () => {
     target.dispatchEvent(installEvent('dismissed'));
     expect(await useInstallPrompt.getState().install()).toBe(false);
+    expect(useInstallPrompt.getState()).toMatchObject({
+      deferred: null,
+      standalone: false,
+      dismissed: true,
+    });
+    expect(localStorage.getItem(INSTALL_DISMISSED_KEY)).toBe('1');
+  });
+
+  it('follows the display mode: opened installed, then back in a browser tab', () => {
+    standaloneQuery.change(true);
+    expect(useInstallPrompt.getState().standalone).toBe(true);
+    standaloneQuery.change(false);
     expect(useInstallPrompt.getState().standalone).toBe(false);
   });
 
