@@ -1,6 +1,7 @@
 // Settings › Account: who is signed in and signing out, which wipes this device (the sync
 // library refuses while changes are unsynced, and this asks first); for local-only use, the
 // way to an account and to deleting the device's data; for an ended session, signing in.
+// A signed-in person can change their password here (SPEC §7).
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -12,6 +13,7 @@ import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
 import { DiscardChangesDialog } from './discard-changes-dialog';
+import { PasswordForm } from './password-form';
 import { SettingsSection } from './settings-section';
 
 export function AccountSection() {
@@ -93,6 +95,8 @@ export function AccountSection() {
             Sign out
           </Button>
         </div>
+        {/* On the current session: an ended one has to sign in again first. */}
+        {mode === 'signed-in' ? <PasswordForm email={user?.email ?? null} /> : null}
         {syncing && (livePending ?? 0) > 0 ? (
           <p className="settings-muted" role="status">
             Syncing… Sign out again once every change has synced.
