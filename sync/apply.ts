@@ -3,7 +3,7 @@
 // local edit is never hidden by an older or concurrent server state. Also the purges.
 // Every function here runs inside a rw transaction over all tables (db.allTables()).
 import type { SyncDatabase } from './db';
-import type { LocalRow, OutboxEntry, TableSpec } from './registry';
+import type { LocalRow, OutboxEntry, Rejection, TableSpec } from './registry';
 
 export type ServerRow = Record<string, unknown> & { id: string; version: number };
 
@@ -79,15 +79,54 @@ export async function applyServerRows(
   await local.bulkPut(puts);
 }
 
-/** Removes a list and everything under it from the device (revocation, I5). */
-export async function purgeList(db: SyncDatabase, listId: string): Promise<void> {
+/** Why queued changes of a list the user lost were dropped (shown in Rejected changes). */
+export const ACCESS_LOST_MESSAGE = 'You no longer have access to this list.';
+
+/**
+ * Removes a list and everything under it from the device (revocation, I5). Changes still
+ * queued for it can never be applied now: they go to the rejection log, not silently away
+ * (I1). (The engine pushes before it pulls, so none of them was sent without an answer.)
+ */
+export async function purgeList(db: SyncDatabase, listId: string, now: number): Promise<void> {
   const specs = [...db.registry].sort((a, b) => b.depth - a.depth);
   for (const spec of specs) {
     if (spec.scope.kind !== 'list') continue;
     await db.rows(spec.name).where(spec.scope.column).equals(listId).delete();
   }
+  const dropped = await db._outbox.where('listId').equals(listId).toArray();
+  await db._rejections.bulkAdd(
+    dropped.map((entry): Rejection => ({
+      table: entry.table,
+      rowId: entry.rowId,
+      op: entry.op,
+      data: entry.data,
+      code: 'PERMISSION_DENIED',
+      message: ACCESS_LOST_MESSAGE,
+      at: now,
+      listId,
+    })),
+  );
   await db._outbox.where('listId').equals(listId).delete();
   await db._files.where('listId').equals(listId).delete();
+}
+
+/**
+ * Drops the profiles the user no longer sees: the server shows a profile only while its
+ * owner shares a live list with the user, and sends no tombstone when that ends (a member
+ * left, or the user lost the list). Kept: the user's own and every member's of a list here.
+ */
+export async function dropUnsharedProfiles(db: SyncDatabase, userId: string): Promise<void> {
+  const keep = new Set([userId]);
+  await db
+    .rows('memberships')
+    .filter((row) => !row.deleted_at)
+    .each((row) => {
+      keep.add(String(row.user_id));
+    });
+  await db
+    .rows('profiles')
+    .filter((row) => !keep.has(row.id))
+    .delete();
 }
 
 /** The list a row belongs to, per its table's scope. */
@@ -97,16 +136,50 @@ export function listIdOf(spec: TableSpec, row: Record<string, unknown>): string 
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Drops every synced row that has no queued change (CURSOR_EXPIRED: resync from scratch). */
-export async function dropSyncedRows(db: SyncDatabase): Promise<void> {
+/**
+ * A resync from scratch (CURSOR_EXPIRED) keeps the device's rows on screen while it runs:
+ * every row a resync page delivers is stamped `_r` with the resync's mark, and once the
+ * last page is in, the synced rows that were not delivered (deleted on the server, or no
+ * longer visible) are swept. The mark is kept in `_meta`, so an interrupted resync goes on
+ * where it stopped and sweeps correctly at its end.
+ */
+export async function markDelivered(
+  db: SyncDatabase,
+  rows: readonly { table: string; row: { id: string } }[],
+  mark: number,
+): Promise<void> {
+  const byTable = new Map<string, string[]>();
+  for (const { table, row } of rows) byTable.set(table, [...(byTable.get(table) ?? []), row.id]);
+  for (const [table, ids] of byTable) {
+    if (!db.registry.some((spec) => spec.name === table)) continue;
+    await db
+      .rows(table)
+      .where(':id')
+      .anyOf(ids)
+      .modify((row) => {
+        row._r = mark;
+      });
+  }
+}
+
+/**
+ * The end of a resync: drops synced rows it did not deliver. Rows that never reached the
+ * server (`_v` 0: made here, or the stand-in owner membership of a list made here) and rows
+ * with changes still queued stay.
+ */
+export async function sweepUndelivered(db: SyncDatabase, mark: number): Promise<void> {
   const pendingKeys = new Set(
     (await db._outbox.toArray()).map((entry) => `${entry.table}/${entry.rowId}`),
   );
   for (const spec of db.registry) {
-    const rows = db.rows(spec.name);
-    const ids = await rows.toCollection().primaryKeys();
-    await rows.bulkDelete(ids.filter((id) => !pendingKeys.has(`${spec.name}/${id}`)));
+    await db
+      .rows(spec.name)
+      .filter((row) => row._v > 0 && row._r !== mark && !pendingKeys.has(`${spec.name}/${row.id}`))
+      .delete();
   }
+  // Blobs of attachments that are gone, unless still waiting to be uploaded.
+  const attachmentIds = new Set(await db.rows('attachments').toCollection().primaryKeys());
+  await db._files.filter((file) => !attachmentIds.has(file.id) && file.state === 'cached').delete();
 }
 
 /**

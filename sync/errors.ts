@@ -27,29 +27,50 @@ const TRANSIENT: ReadonlySet<SyncErrorCode> = new Set([
   'TIMEOUT',
 ]);
 
+/** A failure with its SPEC §8 code: what the engine and the screens decide by. */
 export class SyncError extends Error {
   constructor(
+    /** What kind of failure this is (SPEC §8). */
     readonly code: SyncErrorCode,
     message: string,
+    /** The HTTP status behind it, when there was a response. */
     readonly status?: number,
+    /** The server's SQLSTATE or PostgREST code, when it sent one. */
+    readonly serverCode?: string,
   ) {
     super(message);
     this.name = 'SyncError';
   }
+  /** Worth retrying later with backoff: nothing is wrong with the data itself. */
   get transient(): boolean {
     return TRANSIENT.has(this.code);
   }
 }
 
+/** Narrows an unknown thrown value to a SyncError. */
 export function isSyncError(error: unknown): error is SyncError {
   return error instanceof SyncError;
 }
 
-/** The SPEC §8 code of a mutation the server refused, from its SQLSTATE. */
-export function codeForSqlState(sqlState: string | undefined): SyncErrorCode {
+/** SQLSTATE sync_push raises when a whole batch is over its limits (500 mutations / 1 MiB). */
+export const BATCH_TOO_LARGE_SQLSTATE = '54000';
+
+/**
+ * The SPEC §8 code of a mutation the server refused, from its SQLSTATE. A unique violation
+ * of an insert's primary key is a replay of a row the server already has (DUPLICATE: treat
+ * as applied); any other unique violation is a real conflict.
+ */
+export function codeForSqlState(
+  sqlState: string | undefined,
+  context: { op?: string; message?: string } = {},
+): SyncErrorCode {
   switch (sqlState) {
     case 'DUPLICATE':
       return 'DUPLICATE';
+    case '23505':
+      return context.op === 'insert' && /_pkey\b/.test(context.message ?? '')
+        ? 'DUPLICATE'
+        : 'VALIDATION_FAILED';
     case '42501':
       return 'PERMISSION_DENIED';
     case 'P0002':
@@ -69,21 +90,18 @@ export function classifyRpcError(
 ): SyncError {
   const message = error?.message ?? 'request failed';
   const code = error?.code ?? '';
+  const make = (kind: SyncErrorCode) => new SyncError(kind, message, status, code || undefined);
   if (code === 'PT410' || message === 'CURSOR_EXPIRED') {
-    return new SyncError('CURSOR_EXPIRED', 'Refreshing all data', status);
+    return new SyncError('CURSOR_EXPIRED', 'Refreshing all data', status, code || undefined);
   }
-  if (status === 401 || code === 'PGRST301' || code === 'PGRST303') {
-    return new SyncError('AUTH_EXPIRED', message, status);
-  }
-  if (status === 429) return new SyncError('RATE_LIMITED', message, status);
-  if (status === 408 || status === 504) return new SyncError('TIMEOUT', message, status);
-  // supabase-js reports a failed fetch with status 0 and a TypeError-ish message.
-  if (!status) {
-    if (/abort|timeout/i.test(message)) return new SyncError('TIMEOUT', message, status);
-    return new SyncError('OFFLINE', message, status);
-  }
-  if (status >= 500) return new SyncError('SERVER_ERROR', message, status);
-  if (status === 403 || code === '42501')
-    return new SyncError('PERMISSION_DENIED', message, status);
-  return new SyncError('VALIDATION_FAILED', message, status);
+  if (status === 401 || code === 'PGRST301' || code === 'PGRST303') return make('AUTH_EXPIRED');
+  if (status === 429) return make('RATE_LIMITED');
+  if (status === 408 || status === 504) return make('TIMEOUT');
+  // supabase-js reports a failed fetch with status 0 and the fetch error's text; an aborted
+  // request (our request timeout) says AbortError / TimeoutError.
+  if (!status) return make(/abort|timeout/i.test(message) ? 'TIMEOUT' : 'OFFLINE');
+  // A batch over the server's limits is not the data's fault: the engine sends less.
+  if (status >= 500 || code === BATCH_TOO_LARGE_SQLSTATE) return make('SERVER_ERROR');
+  if (status === 403 || code === '42501') return make('PERMISSION_DENIED');
+  return make('VALIDATION_FAILED');
 }

@@ -1,6 +1,7 @@
 // Public API of the sync library: `createOutpostSync` wires the Dexie store, the
 // repositories (the only write API) and the engine over the app's supabase-js client.
 // The app reads `db` with liveQuery, writes through `repos`, and shows `engine.status`.
+// In a browser, one tab leads (Web Locks) and runs the engine; the others follow it.
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 import { SyncDatabase, type IndexedDbDeps } from './db';
@@ -17,7 +18,9 @@ import { pendingCount } from './outbox';
 import { joinListPresence, type PresenceMeta, type PresencePeer } from './presence';
 import { supabaseRemote, type Remote } from './remote';
 import { createRepositories, type Repositories } from './repositories';
+import { broadcastTabChannel, type TabChannel } from './tabs';
 
+/** How the sync library is wired; everything but `supabase` has a browser default. */
 export interface OutpostSyncOptions {
   /** The app's supabase-js client (its session is the engine's session). */
   supabase: SupabaseClient;
@@ -25,10 +28,15 @@ export interface OutpostSyncOptions {
   dbName?: string;
   /** fake-indexeddb in Node tests; the browser's own by default. */
   indexedDb?: IndexedDbDeps;
+  /** Time and timers (default: the real ones). */
   clock?: Clock;
+  /** Connectivity (default: navigator.onLine and its events). */
   online?: OnlineSignal;
+  /** Uniform in [0, 1), for backoff jitter (default Math.random). */
   random?: () => number;
+  /** New row and client ids (default crypto.randomUUID). */
   newId?: () => string;
+  /** Tab focus, for a pull when the user comes back (default: document visibility). */
   focus?: { subscribe(onFocus: () => void): () => void };
   /** fetch for signed-URL downloads (the app's own; tests inject faults). */
   fetch?: typeof fetch;
@@ -36,16 +44,32 @@ export interface OutpostSyncOptions {
   undoWindowMs?: number;
   /** Replace the Supabase port (tests of the engine alone). */
   remote?: Remote;
+  /** A request unanswered after this long counts as TIMEOUT and is retried (ms; default 30 s). */
+  requestTimeoutMs?: number;
   /**
    * Runs the engine only while `acquire` holds leadership (Web Locks in browsers: one tab
    * syncs, the others only write). Default: navigator.locks when present, else always leader.
    */
   leadership?: (onLeader: () => void) => () => void;
+  /**
+   * The other tabs of this device, so followers show the leader's status and pass it their
+   * sync requests. Default: a BroadcastChannel when leadership is the Web Locks default.
+   */
+  tabs?: TabChannel;
+  /**
+   * Called after sign-out has wiped the device's database: clear what the app keeps of the
+   * user elsewhere (the service worker's cache of attachment downloads).
+   */
+  onWipe?: () => Promise<void> | void;
 }
 
+/** The sync library for one device database: read `db`, write `repos`, watch `engine`. */
 export interface OutpostSync {
+  /** The device's database; screens read it with liveQuery. */
   readonly db: SyncDatabase;
+  /** The only write API: validate, write and queue in one transaction. */
   readonly repos: Repositories;
+  /** Push, pull and their schedule; `engine.status` for the UI. */
   readonly engine: SyncEngine;
   /** Queued changes not yet on the server (for the sign-out warning). */
   pendingCount(): Promise<number>;
@@ -59,13 +83,14 @@ export interface OutpostSync {
   dismissRejection(id: number): Promise<void>;
   /** Empties the log of rejected changes. */
   clearRejections(): Promise<void>;
-  /** Starts syncing (after leadership is granted). */
+  /** Starts syncing: this tab follows the leader until it is granted leadership itself. */
   start(): void;
-  /** Stops syncing; the database stays open. */
+  /** Stops syncing (an in-flight push finishes first); the database stays open. */
   stop(): Promise<void>;
   /**
-   * Signs out and wipes this device's data. With unsynced changes and no `force`, does
-   * nothing and returns their count so the UI can warn first.
+   * Signs out and wipes this device's data, then starts again, ready for the next sign-in.
+   * With unsynced changes and no `force`, does nothing and returns their count so the UI
+   * can warn first.
    */
   signOut(options?: { force?: boolean }): Promise<{ signedOut: boolean; pending: number }>;
   /**
@@ -98,9 +123,11 @@ export function browserOnline(): OnlineSignal {
 
 /** An online signal set by hand (tests; apps with their own connectivity checks). */
 export interface SwitchableOnline extends OnlineSignal {
+  /** Goes online or offline, telling the subscribers when that is a change. */
   set(online: boolean): void;
 }
 
+/** An online signal set by hand, starting at `initial`. */
 export function switchableOnline(initial = true): SwitchableOnline {
   let online = initial;
   const listeners = new Set<(online: boolean) => void>();
@@ -156,6 +183,10 @@ function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
 /** Lifetime of the signed URL used to fetch an attachment once (s). */
 const SIGNED_URL_TTL_SEC = 60;
 
+/**
+ * Opens the device's database and wires the repositories and the engine over the app's
+ * supabase-js client. Call `start()` to begin syncing.
+ */
 export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const fetchImpl =
     options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
@@ -163,12 +194,23 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const db = new SyncDatabase(dbName, OUTPOST_TABLES, options.indexedDb);
   const clock = options.clock ?? realClock;
   const newId = options.newId ?? (() => crypto.randomUUID());
-  const remote = options.remote ?? supabaseRemote(options.supabase);
+  const remote =
+    options.remote ??
+    supabaseRemote(
+      options.supabase,
+      options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs },
+    );
+  const defaultLeadership = options.leadership === undefined;
+  const leadership = options.leadership ?? webLocksLeadership(dbName);
+  const tabs =
+    options.tabs ??
+    (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
   let userId = LOCAL_USER_ID;
-  // Closing the database before this read finishes (a quick test, a sign-out) is fine.
-  db.getMeta<string>('userId')
+  // Writes wait for this (RepoContext.ready); closing the database before it settles is fine.
+  const ownerKnown = db
+    .getMeta<string>('userId')
     .then((id) => {
-      if (id) userId = id;
+      if (id && userId === LOCAL_USER_ID) userId = id;
     })
     .catch(() => undefined);
   const engine = new SyncEngine({
@@ -181,8 +223,15 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
     ...((options.focus ?? browserFocus()) ? { focus: options.focus ?? browserFocus()! } : {}),
+    ...(tabs ? { tabs } : {}),
   });
-  const repos = createRepositories({ db, now: () => clock.now(), userId: () => userId, newId });
+  const repos = createRepositories({
+    db,
+    now: () => clock.now(),
+    userId: () => userId,
+    newId,
+    ready: ownerKnown,
+  });
   const stopAuthWatch = remote.onAuthChange((id) => {
     if (id) userId = id;
   });
@@ -192,7 +241,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       if (id) userId = id;
     })
     .catch(() => undefined);
-  const leadership = options.leadership ?? webLocksLeadership(dbName);
   let resign: (() => void) | undefined;
 
   const sync: OutpostSync = {
@@ -233,12 +281,20 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     },
     start() {
       if (resign) return;
-      resign = leadership ? leadership(() => engine.start()) : (engine.start(), () => undefined);
+      if (!leadership) {
+        engine.start();
+        resign = () => undefined;
+        return;
+      }
+      engine.follow();
+      resign = leadership(() => engine.start());
     },
     async stop() {
+      // The engine first: its push in flight finishes while this tab still leads, or another
+      // tab would take over and send the same entries again.
+      await engine.stop();
       resign?.();
       resign = undefined;
-      await engine.stop();
     },
     async signOut({ force = false } = {}) {
       const pending = await pendingCount(db);
@@ -249,6 +305,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
         for (const table of db.allTables()) await table.clear();
       });
       userId = LOCAL_USER_ID;
+      await options.onWipe?.();
+      // Ready for the next account in this same tab: its sign-in wakes the engine.
+      sync.start();
       return { signedOut: true, pending };
     },
     presence(listId, me, onChange) {
@@ -257,6 +316,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     async close() {
       stopAuthWatch();
       await sync.stop();
+      if (!options.tabs) tabs?.close();
       db.close();
     },
   };
@@ -272,3 +332,4 @@ export type { SyncPhase, SyncStatus } from './status';
 export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
 export type { LocalRow, OutboxEntry, Rejection } from './registry';
 export type { PresenceMeta, PresencePeer } from './presence';
+export type { TabChannel, TabMessage } from './tabs';

@@ -23,6 +23,8 @@ export type LocalRow = Record<string, unknown> & {
   id: string;
   /** Server version this row is based on; 0 while it has never been on the server. */
   _v: number;
+  /** The mark of the last resync from scratch that delivered this row (apply.ts). */
+  _r?: number;
   deleted_at?: string | null;
 };
 

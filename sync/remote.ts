@@ -1,9 +1,9 @@
 // The engine's only door to the server: a small port over the app's supabase-js client.
 // All network I/O goes through supabase-js, so tests inject faults by handing it a faulty
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 
-import { classifyRpcError, SyncError } from './errors';
+import { classifyRpcError, SyncError, type SyncErrorCode } from './errors';
 import type { MutationOp } from './registry';
 import type { ServerRow } from './apply';
 
@@ -36,48 +36,90 @@ export interface PullResponse {
   schema_version: number;
 }
 
+/** What happened to the session: a new sign-in, a token refresh, or anything else. */
+export type AuthChange = 'signed-in' | 'refreshed' | 'other';
+
 export interface Remote {
-  /** The signed-in user's id, or null (local-only or signed out). */
+  /**
+   * The signed-in user's id, or null (local-only, or the session is gone for good). Throws a
+   * transient SyncError when the session only could not be renewed right now (the network
+   * failed during a token refresh): that is no reason to call the user signed out.
+   */
   userId(): Promise<string | null>;
   push(clientId: string, mutations: WireMutation[]): Promise<PushResponse>;
   pull(cursor: string | null, maxRows: number): Promise<PullResponse>;
-  /** One session refresh after a 401; false when the session cannot be renewed. */
+  /**
+   * One session refresh after a 401: true when renewed, false when the session cannot be
+   * renewed (signed out). Throws a transient SyncError when the network failed instead.
+   */
   refresh(): Promise<boolean>;
-  /** Calls `onChange` on any realtime change of the synced tables; returns unsubscribe. */
+  /**
+   * Calls `onChange` on any realtime change of the synced tables, and each time the channel
+   * is (re)subscribed: changes made while the socket was down are only found by a pull.
+   * Returns unsubscribe.
+   */
   subscribe(tables: readonly string[], onChange: () => void): () => void;
   /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
-  onAuthChange(onChange: (userId: string | null) => void): () => void;
+  onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   upload(bucket: string, path: string, blob: Blob): Promise<void>;
   signedUrl(bucket: string, path: string, expiresInSec: number): Promise<string>;
   download(bucket: string, path: string): Promise<Blob>;
 }
 
-export function supabaseRemote(supabase: SupabaseClient): Remote {
+export interface RemoteOptions {
+  /**
+   * A request that has not answered after this long is abandoned and counts as TIMEOUT
+   * (ms); without it a hung connection would hold the engine until the page reloads.
+   * The push gets twice as long: it carries up to 1 MiB and applies it in one transaction.
+   */
+  requestTimeoutMs?: number;
+}
+
+/** Default RemoteOptions.requestTimeoutMs (ms). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** supabase-js reports a network failure during a token refresh as this (auth-js). */
+function isRetryableAuthError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AuthRetryableFetchError';
+}
+
+export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions = {}): Remote {
+  const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
     async userId() {
-      const { data } = await supabase.auth.getSession();
+      const { data, error } = await supabase.auth.getSession();
+      if (!data.session && isRetryableAuthError(error)) {
+        throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
+      }
       return data.session?.user.id ?? null;
     },
     async push(clientId, mutations) {
-      const response = await supabase.rpc('sync_push', {
-        client_id: clientId,
-        mutations,
-      });
+      const response = await supabase
+        .rpc('sync_push', {
+          client_id: clientId,
+          mutations,
+        })
+        .abortSignal(AbortSignal.timeout(timeoutMs * 2));
       const data: unknown = response.data; // untyped: no generated database types here
       if (response.error) throw classifyRpcError(response.error, response.status);
       return data as PushResponse;
     },
     async pull(cursor, maxRows) {
-      const response = await supabase.rpc('sync_pull', {
-        cursor,
-        max_rows: maxRows,
-      });
+      const response = await supabase
+        .rpc('sync_pull', {
+          cursor,
+          max_rows: maxRows,
+        })
+        .abortSignal(AbortSignal.timeout(timeoutMs));
       const data: unknown = response.data; // untyped: no generated database types here
       if (response.error) throw classifyRpcError(response.error, response.status);
       return data as PullResponse;
     },
     async refresh() {
       const { data, error } = await supabase.auth.refreshSession();
+      if (isRetryableAuthError(error)) {
+        throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
+      }
       return !error && Boolean(data.session);
     },
     subscribe(tables, onChange) {
@@ -85,14 +127,18 @@ export function supabaseRemote(supabase: SupabaseClient): Remote {
       for (const table of tables) {
         channel.on('postgres_changes', { event: '*', schema: 'public', table }, () => onChange());
       }
-      channel.subscribe();
+      channel.subscribe((state) => {
+        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) onChange();
+      });
       return () => {
         void supabase.removeChannel(channel);
       };
     },
     onAuthChange(onChange) {
-      const { data } = supabase.auth.onAuthStateChange((_event, session) => {
-        onChange(session?.user.id ?? null);
+      const { data } = supabase.auth.onAuthStateChange((event, session) => {
+        const change: AuthChange =
+          event === 'SIGNED_IN' ? 'signed-in' : event === 'TOKEN_REFRESHED' ? 'refreshed' : 'other';
+        onChange(session?.user.id ?? null, change);
       });
       return () => data.subscription.unsubscribe();
     },
@@ -118,9 +164,27 @@ export function supabaseRemote(supabase: SupabaseClient): Remote {
   };
 }
 
-/** Storage errors carry their HTTP status as `status` or `statusCode` depending on the path. */
+/** Storage refusals that are about the file itself (SPEC §8), by HTTP status. */
+const FILE_REFUSALS: Readonly<Record<number, SyncErrorCode>> = {
+  413: 'FILE_TOO_LARGE',
+  415: 'FILE_TYPE',
+};
+
+/**
+ * Storage errors carry the real status in `statusCode` (the HTTP status is often 400) or in
+ * `status`, depending on the path; a refused file says so by its status or its error name.
+ */
 function storageError(error: Error): SyncError {
-  const fields = error as Error & { status?: unknown; statusCode?: unknown };
-  const status = Number(fields.status ?? fields.statusCode ?? 0) || undefined;
+  const fields = error as Error & { status?: unknown; statusCode?: unknown; error?: unknown };
+  const status = Number(fields.statusCode ?? fields.status ?? 0) || undefined;
+  const name = typeof fields.error === 'string' ? fields.error : '';
+  const fileCode =
+    (status ? FILE_REFUSALS[status] : undefined) ??
+    (/EntityTooLarge|too large/i.test(`${name} ${error.message}`)
+      ? 'FILE_TOO_LARGE'
+      : /mime type|InvalidMimeType/i.test(`${name} ${error.message}`)
+        ? 'FILE_TYPE'
+        : undefined);
+  if (fileCode) return new SyncError(fileCode, error.message, status);
   return classifyRpcError({ message: error.message }, status);
 }

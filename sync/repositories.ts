@@ -50,6 +50,12 @@ export interface RepoContext {
   /** The signed-in user's id, or the local-only placeholder. */
   userId(): string;
   newId(): string;
+  /**
+   * Settles once `userId()` is known (read from the device at start-up): writes wait for it,
+   * or a write in the first milliseconds would be stamped with the local-only placeholder
+   * and never claimed.
+   */
+  ready?: Promise<unknown>;
 }
 
 /** How long after a delete "Undo" still works: the engine holds the delete back this long. */
@@ -94,7 +100,8 @@ export function createRepositories(ctx: RepoContext) {
     }
   }
 
-  function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
+  async function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
+    await ctx.ready;
     return db.transaction('rw', [...tables.map((t) => db.table(t)), db._outbox], fn);
   }
 

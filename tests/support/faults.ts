@@ -1,8 +1,9 @@
 // Fault injection for sync tests: a fetch wrapper for supabase-js that can drop a request,
 // drop the response after the server applied it, duplicate, delay, answer 500/503/429 or an
 // expired-JWT 401 instead of the server, or be offline; scripted per path or at random from
-// a seeded PRNG. Counts what it forwarded and what fired, per path. Plus a WebSocket class
-// for realtime whose sockets a test can cut.
+// a seeded PRNG, or hang (never answer: only the client's own timeout ends it). Counts what
+// it forwarded and what fired, per path. Plus a WebSocket class for realtime whose sockets a
+// test can cut.
 import WebSocket from 'ws';
 
 export const FAULTS = [
@@ -14,6 +15,7 @@ export const FAULTS = [
   'status-503',
   'status-429',
   'expire-token',
+  'hang',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -117,6 +119,14 @@ export class FaultyNetwork {
           headers: { 'Content-Type': 'application/json' },
         });
       }
+      case 'hang':
+        // The connection stays open and silent until the client gives up on it.
+        return new Promise<Response>((_, reject) => {
+          const signal = request.signal;
+          const abort = () => reject(new DOMException('The request was aborted', 'AbortError'));
+          if (signal.aborted) abort();
+          signal.addEventListener('abort', abort, { once: true });
+        });
       case 'expire-token':
         return new Response(
           JSON.stringify({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }),

@@ -6,8 +6,8 @@ import { pullAll } from './sync-calls';
 
 type Row = Record<string, unknown> & { id: string };
 
-/** Fields only the device keeps. */
-const LOCAL_FIELDS = new Set(['_v', '_standIn']);
+/** Fields only the device keeps (`_v`, `_r`, `_standIn`…) start with an underscore. */
+const isLocalField = (key: string) => key.startsWith('_');
 
 /** `table/id` → row, for the live rows user `uid` may see on the server. */
 export async function serverView(db: SqlEngine, uid: string): Promise<Map<string, Row>> {
@@ -27,7 +27,7 @@ export async function deviceView(device: Device): Promise<Map<string, Row>> {
     for (const row of await device.sync.db.rows(spec.name).toArray()) {
       if (row.deleted_at) continue;
       const copy: Row = { id: row.id };
-      for (const [key, value] of Object.entries(row)) if (!LOCAL_FIELDS.has(key)) copy[key] = value;
+      for (const [key, value] of Object.entries(row)) if (!isLocalField(key)) copy[key] = value;
       view.set(`${spec.name}/${row.id}`, copy);
     }
   }

@@ -12,9 +12,12 @@ import WebSocket from 'ws';
 import {
   createOutpostSync,
   switchableOnline,
+  type Clock,
   type OutpostSync,
+  type OutpostSyncOptions,
   type SwitchableOnline,
 } from '../../sync/index';
+import { supabaseRemote, type Remote } from '../../sync/remote';
 import type { TestDevstack } from './devstack';
 
 export { switchableOnline, type SwitchableOnline };
@@ -43,6 +46,22 @@ export interface DeviceOptions {
   password?: string;
   /** Backoff jitter; default 0 here, so retries come at once. */
   random?: () => number;
+  /** The engine's clock (default: real time). */
+  clock?: Clock;
+  /** Abandon a request after this long (ms). */
+  requestTimeoutMs?: number;
+  /** Leadership (default: always the leader). */
+  leadership?: OutpostSyncOptions['leadership'];
+  /** The other tabs of this device. */
+  tabs?: OutpostSyncOptions['tabs'];
+  /** Tab focus events. */
+  focus?: OutpostSyncOptions['focus'];
+  /**
+   * Replaces parts of the real Supabase port (supabase-js against the devstack), for what
+   * the network cannot produce quickly: a refresh failing on the network, a write landing
+   * in the middle of a pull, a storm of realtime events.
+   */
+  wrapRemote?: (real: Remote) => Remote;
 }
 
 export function clientFor(
@@ -84,10 +103,30 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
     online,
     undoWindowMs: options.undoWindowMs ?? 0,
     random: options.random ?? (() => 0),
-    leadership: (onLeader) => {
-      onLeader();
-      return () => undefined;
-    },
+    leadership:
+      options.leadership ??
+      ((onLeader) => {
+        onLeader();
+        return () => undefined;
+      }),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.requestTimeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.tabs ? { tabs: options.tabs } : {}),
+    ...(options.focus ? { focus: options.focus } : {}),
+    ...(options.wrapRemote
+      ? {
+          remote: options.wrapRemote(
+            supabaseRemote(
+              supabase,
+              options.requestTimeoutMs === undefined
+                ? {}
+                : { requestTimeoutMs: options.requestTimeoutMs },
+            ),
+          ),
+        }
+      : {}),
   });
   sync.start();
   const device: Device = {

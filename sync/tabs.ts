@@ -1,0 +1,103 @@
+// Tabs of one device share one database, and only the leader tab (Web Locks) runs the
+// engine. The others still show the sync status and offer "Sync now": they hear the leader's
+// status and send it their requests over a BroadcastChannel. Queued-change counts are not
+// sent: every tab counts the shared outbox itself.
+import { SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
+import type { SyncPhase, SyncStatus } from './status';
+
+/** The part of the status a leader tells the others (an error travels as code + message). */
+export interface SharedStatus {
+  phase: SyncPhase;
+  lastSyncedAt: number | null;
+  lastError: { code: SyncErrorCode; message: string; status?: number } | null;
+}
+
+/** Messages between the tabs of one device. */
+export type TabMessage =
+  /**
+   * The leader's status, on every change and in answer to `hello` and `sync` (`answers`
+   * carries the id of the sync request it answers, once that sync is done).
+   */
+  | { type: 'status'; status: SharedStatus; answers?: string }
+  /** A follower asks for the leader's current status. */
+  | { type: 'hello' }
+  /** A follower asks the leader to sync now; `id` comes back in the answer. */
+  | { type: 'sync'; id?: string };
+
+/** A message bus between the tabs of one device (never delivers a tab its own messages). */
+export interface TabChannel {
+  post(message: TabMessage): void;
+  /** Calls `onMessage` for each message from another tab; returns unsubscribe. */
+  subscribe(onMessage: (message: TabMessage) => void): () => void;
+  /** Closes the channel for good. */
+  close(): void;
+}
+
+/** Whether two shared statuses say the same (a leader posts only changes). */
+export function sameSharedStatus(a: SharedStatus, b: SharedStatus): boolean {
+  return (
+    a.phase === b.phase &&
+    a.lastSyncedAt === b.lastSyncedAt &&
+    a.lastError?.code === b.lastError?.code &&
+    a.lastError?.message === b.lastError?.message
+  );
+}
+
+/** The status as it travels between tabs. */
+export function shareStatus(status: SyncStatus): SharedStatus {
+  const error = status.lastError;
+  return {
+    phase: status.phase,
+    lastSyncedAt: status.lastSyncedAt,
+    lastError: error
+      ? {
+          code: error.code,
+          message: error.message,
+          ...(error.status === undefined ? {} : { status: error.status }),
+        }
+      : null,
+  };
+}
+
+/** A shared status back as status fields (pending is the receiving tab's own count). */
+export function readSharedStatus(shared: SharedStatus): Omit<SyncStatus, 'pending'> {
+  const error = shared.lastError;
+  const known = error && (SYNC_ERROR_CODES as readonly string[]).includes(error.code);
+  return {
+    phase: shared.phase,
+    lastSyncedAt: shared.lastSyncedAt,
+    lastError: error && known ? new SyncError(error.code, error.message, error.status) : null,
+  };
+}
+
+function isTabMessage(data: unknown): data is TabMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const type = (data as { type?: unknown }).type;
+  return type === 'status' || type === 'hello' || type === 'sync';
+}
+
+/** A TabChannel over BroadcastChannel, or undefined where there is none. */
+export function broadcastTabChannel(name: string): TabChannel | undefined {
+  if (typeof BroadcastChannel === 'undefined') return undefined;
+  const channel = new BroadcastChannel(name);
+  // Node (tests) keeps the process alive while a channel is open; browsers have no unref.
+  (channel as BroadcastChannel & { unref?: () => void }).unref?.();
+  const listeners = new Set<(message: TabMessage) => void>();
+  channel.onmessage = (event: MessageEvent<unknown>) => {
+    if (!isTabMessage(event.data)) return;
+    for (const listener of [...listeners]) listener(event.data);
+  };
+  return {
+    post(message) {
+      channel.postMessage(message);
+    },
+    subscribe(onMessage) {
+      listeners.add(onMessage);
+      return () => listeners.delete(onMessage);
+    },
+    close() {
+      listeners.clear();
+      channel.close();
+    },
+  };
+}
