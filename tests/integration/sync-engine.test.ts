@@ -199,6 +199,95 @@ describe('sync engine', () => {
   });
 });
 
+describe('what the device keeps when access ends', () => {
+  /** A fresh user (signed up now) with a device. */
+  async function newcomer(name: string) {
+    const email = `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`;
+    const client = stack.client();
+    const { data, error } = await client.auth.signUp({ email, password: 'secret-123' });
+    if (error || !data.user) throw error ?? new Error('no user');
+    return { id: data.user.id, device: await device(email, { supabase: client }) };
+  }
+
+  it('drops the profile of someone who no longer shares a list (the server sends no tombstone for it)', async () => {
+    const alice = await device('alice@example.com');
+    const listId = await alice.sync.repos.lists.create({ name: 'Short share', color: 'teal' });
+    await alice.sync.engine.syncNow();
+    const dana = await newcomer('dana');
+    await stack.db.query(
+      `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
+      [listId, dana.id],
+    );
+    await dana.device.sync.engine.syncNow();
+    await alice.sync.engine.syncNow();
+    expect(await alice.sync.db.rows('profiles').get(dana.id)).toBeDefined();
+
+    // Dana leaves: her membership becomes a tombstone; her profile just stops being visible.
+    const mine = (await liveRows(dana.device, 'memberships')).find((m) => m.list_id === listId);
+    await dana.device.sync.repos.memberships.leave(listId);
+    await dana.device.sync.engine.syncNow();
+    expect(mine).toBeDefined();
+    await alice.sync.engine.syncNow();
+    expect(await alice.sync.db.rows('profiles').get(dana.id)).toBeUndefined();
+    // Alice's own and her co-members' (bob shares the seeded list) stay.
+    expect(await alice.sync.db.rows('profiles').get(SEED.alice)).toBeDefined();
+    expect(await alice.sync.db.rows('profiles').get(SEED.bob)).toBeDefined();
+  });
+
+  it('logs the changes still queued for a list the user lost, rather than dropping them', async () => {
+    const alice = await device('alice@example.com');
+    const listId = await alice.sync.repos.lists.create({ name: 'Taken away', color: 'red' });
+    const taskId = await alice.sync.repos.tasks.create(listId, { title: 'Before' });
+    await alice.sync.engine.syncNow();
+    const erin = await newcomer('erin');
+    const { rows } = await stack.db.query<{ id: string }>(
+      `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor') returning id`,
+      [listId, erin.id],
+    );
+    await erin.device.sync.engine.syncNow();
+    // Erin is removed while her device is busy: an edit lands after its push, before its pull
+    // brings her membership's tombstone (the window where nothing can send it any more).
+    await stack.db.query('update public.memberships set deleted_at = now() where id = $1', [
+      rows[0]?.id,
+    ]);
+    await erin.device.close();
+    devices.splice(devices.indexOf(erin.device), 1);
+    let wrote = false;
+    const again = await device(null, {
+      supabase: erin.device.supabase,
+      indexedDb: erin.device.indexedDb,
+      wrapRemote: (real) => ({
+        ...real,
+        async pull(cursor, maxRows) {
+          if (!wrote) {
+            wrote = true;
+            await again.sync.repos.tasks.update(taskId, { title: 'Written too late' });
+          }
+          return real.pull(cursor, maxRows);
+        },
+      }),
+    });
+    await waitFor(async () => (await again.sync.db._rejections.count()) > 0);
+    const [rejection] = await again.sync.db._rejections.toArray();
+    expect(rejection).toMatchObject({ rowId: taskId, code: 'PERMISSION_DENIED', listId });
+    expect(await again.sync.db.rows('tasks').get(taskId)).toBeUndefined();
+    expect(await again.sync.pendingCount()).toBe(0);
+  });
+});
+
+describe('start-up', () => {
+  it("stamps a write made in the first moment after start with the device's owner", async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    await alice.close();
+    devices.splice(devices.indexOf(alice), 1);
+    // Reopened with no session to ask (e.g. offline, token expired): only the device knows.
+    const reopened = await device(null, { indexedDb: alice.indexedDb, online: false });
+    const listId = await reopened.sync.repos.lists.create({ name: 'At once', color: 'blue' });
+    expect((await reopened.sync.db.rows('lists').get(listId))?.created_by).toBe(SEED.alice);
+  });
+});
+
 describe('the table registry', () => {
   it('matches public.sync_registry column for column', async () => {
     const { OUTPOST_TABLES } = await import('../../sync/outpost');

@@ -211,8 +211,123 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
   });
 });
 
+describe('batch limits', () => {
+  it('measures batches in bytes as the server does: long multi-byte notes split into more pushes', async () => {
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch });
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    // 9,000 "€" = 27,000 bytes of UTF-8 each: 120 tasks are ~3.2 MB, though only ~1.1 M
+    // characters (counted in characters, ~114 would fit one "1 MiB" batch).
+    const notes = '€'.repeat(9_000);
+    for (let i = 0; i < 120; i++) {
+      await alice.sync.repos.tasks.create(SEED.list, { title: `Euro ${i}`, notes });
+    }
+    const pushesBefore = net.count('/rest/v1/rpc/sync_push');
+    alice.online.set(true);
+    await settled(alice, 60_000);
+    const { rows } = await stack.db.query<{ n: string | number }>(
+      `select count(*) as n from public.tasks where title like 'Euro %' and notes = $1`,
+      [notes],
+    );
+    expect(Number(rows[0]?.n)).toBe(120);
+    expect(net.count('/rest/v1/rpc/sync_push') - pushesBefore).toBeGreaterThanOrEqual(4);
+  });
+
+  it('counts a mutation exactly as Postgres prints it as jsonb', async () => {
+    const { jsonbTextBytes } = await import('../../sync/engine');
+    const samples: unknown[] = [
+      { seq: 1, table: 'tasks', op: 'patch', id: SEED.task(1), data: { title: 'Zürich ☕', n: 3 } },
+      [{ a: null, b: [1, 2, { c: 'x"y\\z' }] }, 'tab\there', true, 1.5],
+      { notes: '€'.repeat(100), emoji: '🧭'.repeat(10), empty: {}, list: [] },
+    ];
+    for (const value of samples) {
+      const { rows } = await stack.db.query<{ n: string | number }>(
+        'select octet_length($1::jsonb::text) as n',
+        [JSON.stringify(value)],
+      );
+      expect(jsonbTextBytes(value), JSON.stringify(value)).toBe(Number(rows[0]?.n));
+    }
+  });
+});
+
+describe('files the server refuses', () => {
+  it("refuses an attachment whose file storage won't take, instead of pushing the row without it", async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    const png = new Blob([new Uint8Array(64).fill(7)], { type: 'image/png' });
+    const id = await alice.sync.repos.attachments.add(SEED.task(5), png, 'too-big.png');
+    await alice.sync.repos.tasks.update(SEED.task(5), { title: 'Sent beside a refused file' });
+    // The bucket's limit shrinks below the file while it waits (a project's own setting).
+    await stack.db.query(
+      `update storage.buckets set file_size_limit = 16 where id = 'attachments'`,
+    );
+    try {
+      alice.online.set(true);
+      await settled(alice);
+    } finally {
+      await stack.db.query(
+        `update storage.buckets set file_size_limit = 10485760 where id = 'attachments'`,
+      );
+    }
+    const { rows } = await stack.db.query('select 1 from public.attachments where id = $1', [id]);
+    expect(rows).toEqual([]);
+    expect(await alice.sync.db.rows('attachments').get(id)).toBeUndefined();
+    const rejections = await alice.sync.db._rejections.toArray();
+    expect(rejections).toEqual([
+      expect.objectContaining({ rowId: id, table: 'attachments', code: 'FILE_TOO_LARGE' }),
+    ]);
+    // The rest of the batch went on.
+    expect((await serverTask(SEED.task(5)))?.title).toBe('Sent beside a refused file');
+  });
+});
+
 describe('resync and outdated apps', () => {
-  it('CURSOR_EXPIRED: drops synced rows, pulls from scratch, keeps queued edits', async () => {
+  it('CURSOR_EXPIRED: keeps rows on screen while it pulls everything again, then sweeps what is gone', async () => {
+    let pulls = 0;
+    let failSecond = true;
+    const alice = await device('alice@example.com', {
+      undoWindowMs: 60_000,
+      // The resync's first pull fails (the connection drops in the middle of it).
+      wrapRemote: (real) => ({
+        ...real,
+        async pull(cursor, maxRows) {
+          pulls += 1;
+          if (cursor === null && failSecond && pulls > 1) {
+            failSecond = false;
+            const { SyncError } = await import('../../sync/errors');
+            throw new SyncError('OFFLINE', 'connection dropped');
+          }
+          return real.pull(cursor, maxRows);
+        },
+      }),
+    });
+    await alice.sync.engine.syncNow();
+    const before = await alice.sync.db.rows('tasks').count();
+    // A task deleted long ago: its tombstone was purged, so no pull will ever mention it.
+    const gone = SEED.task(25);
+    await stack.db.query(`delete from public.comments where task_id = $1`, [gone]);
+    await stack.db.query(`delete from public.attachments where task_id = $1`, [gone]);
+    await stack.db.query(`delete from public.tasks where id = $1`, [gone]);
+    await stack.db.query(`update public.sync_state set purged_xid = pg_current_xact_id()`);
+    try {
+      const status = await alice.sync.engine.syncNow();
+      // Interrupted: still refreshing, and everything is still there to work with.
+      expect(status.phase).toBe('backing-off');
+      expect(await alice.sync.db.rows('tasks').count()).toBe(before);
+      expect(await alice.sync.db.getMeta('resync')).toBeDefined();
+    } finally {
+      await stack.db.query(`update public.sync_state set purged_xid = '0'`);
+    }
+    const done = await alice.sync.engine.syncNow();
+    expect(done).toMatchObject({ phase: 'synced', lastError: null });
+    expect(await alice.sync.db.rows('tasks').get(gone)).toBeUndefined();
+    expect(await alice.sync.db.rows('tasks').count()).toBe(before - 1);
+    expect(await alice.sync.db.getMeta('resync')).toBeUndefined();
+  });
+
+  it('CURSOR_EXPIRED: pulls from scratch, keeps queued edits', async () => {
     const net = new FaultyNetwork();
     // A long undo window keeps the delete queued while the resync happens.
     const alice = await device('alice@example.com', { fetch: net.fetch, undoWindowMs: 60_000 });
