@@ -248,7 +248,7 @@ describe('what the device keeps when access ends', () => {
     // Erin is removed while her device is busy: an edit lands after its push, before its pull
     // brings her membership's tombstone (the window where nothing can send it any more).
     await stack.db.query('update public.memberships set deleted_at = now() where id = $1', [
-      rows[0]?.id,
+      rows[0]?.id ?? '',
     ]);
     await erin.device.close();
     devices.splice(devices.indexOf(erin.device), 1);

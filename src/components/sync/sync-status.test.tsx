@@ -93,6 +93,31 @@ describe('sync status', () => {
     expect(status()).toHaveTextContent('Synced just now');
   });
 
+  it('says "Syncing…" while it runs, and how long ago it last synced', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    act(() => s.sync.engine.status.set({ phase: 'syncing', lastError: null }));
+    expect(await screen.findByText('Syncing…')).toBeInTheDocument();
+    expect(status()).toHaveAttribute('data-state', 'syncing');
+    act(() =>
+      s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() - 2.4 * 60_000 }),
+    );
+    expect(status()).toHaveTextContent('Synced 2 min ago');
+  });
+
+  it('says "Refreshing all data" while everything is pulled again (CURSOR_EXPIRED)', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    act(() =>
+      s.sync.engine.status.set({
+        phase: 'syncing',
+        lastError: new SyncError('CURSOR_EXPIRED', 'Refreshing all data'),
+      }),
+    );
+    expect(await screen.findByText('Refreshing all data')).toBeInTheDocument();
+    expect(status()).toHaveAttribute('data-state', 'syncing');
+  });
+
   it('asks to sign in again when the session is gone, and offers the update when outdated', async () => {
     const s = await ownedDevice(true);
     localStorage.removeItem(AUTH_STORAGE_KEY);

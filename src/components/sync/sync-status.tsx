@@ -9,7 +9,7 @@ import { useNow } from '@/hooks/use-now';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { errorMessage } from '@/lib/error-messages';
-import { applyUpdate, useServiceWorkerState } from '@/lib/pwa/service-worker';
+import { reloadToLatest } from '@/lib/pwa/service-worker';
 import { useSession } from '@/lib/session';
 import { relativeTime } from '@/utils/format';
 
@@ -47,7 +47,6 @@ export function SyncStatus() {
   const online = useOnline();
   const session = useSession();
   const now = useNow();
-  const updateReady = useServiceWorkerState((state) => state.updateReady);
 
   let state: SyncBadgeState;
   let label: string;
@@ -73,7 +72,10 @@ export function SyncStatus() {
     label = 'Sync paused, retrying';
   } else if (status.phase === 'syncing') {
     state = 'syncing';
-    label = 'Syncing…';
+    // Back after longer than the server keeps deletions: everything is pulled again (the
+    // data on screen stays usable meanwhile).
+    label =
+      status.lastError?.code === 'CURSOR_EXPIRED' ? errorMessage('CURSOR_EXPIRED') : 'Syncing…';
   } else {
     state = 'synced';
     label = status.lastSyncedAt ? `Synced ${relativeTime(status.lastSyncedAt, now)}` : 'Synced';
@@ -119,11 +121,8 @@ export function SyncStatus() {
           {content}
         </Link>
       ) : state === 'outdated' ? (
-        <button
-          type="button"
-          className="sync-status__body"
-          onClick={() => (updateReady ? void applyUpdate() : window.location.reload())}
-        >
+        // Checks for the new version first: a plain reload would start the cached old one.
+        <button type="button" className="sync-status__body" onClick={() => void reloadToLatest()}>
           {content}
         </button>
       ) : (
