@@ -1,0 +1,51 @@
+// What the server or the network said → the SPEC §8 code the engine acts on.
+import { describe, expect, it } from 'vitest';
+
+import { classifyRpcError, codeForSqlState } from './errors';
+
+describe('codeForSqlState (a refused mutation)', () => {
+  it.each([
+    ['42501', 'PERMISSION_DENIED'],
+    ['P0002', 'NOT_FOUND'],
+    ['23503', 'NOT_FOUND'],
+    ['23514', 'VALIDATION_FAILED'],
+    ['22001', 'VALIDATION_FAILED'],
+    ['23502', 'VALIDATION_FAILED'],
+    ['P0001', 'VALIDATION_FAILED'],
+    ['DUPLICATE', 'DUPLICATE'],
+  ])('%s → %s', (sqlState, code) => {
+    expect(codeForSqlState(sqlState)).toBe(code);
+  });
+
+  it('reads a replayed insert (its primary key taken) as DUPLICATE, any other clash as a refusal', () => {
+    const pkey = 'duplicate key value violates unique constraint "tasks_pkey"';
+    expect(codeForSqlState('23505', { op: 'insert', message: pkey })).toBe('DUPLICATE');
+    expect(codeForSqlState('23505', { op: 'patch', message: pkey })).toBe('VALIDATION_FAILED');
+    expect(
+      codeForSqlState('23505', {
+        op: 'insert',
+        message: 'duplicate key value violates unique constraint "memberships_list_id_user_id_key"',
+      }),
+    ).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('classifyRpcError (a whole request failed)', () => {
+  it.each([
+    [{ code: 'PT410', message: 'CURSOR_EXPIRED' }, 410, 'CURSOR_EXPIRED', false],
+    [{ code: 'PGRST303', message: 'JWT expired' }, 401, 'AUTH_EXPIRED', false],
+    [{ message: 'Too Many Requests' }, 429, 'RATE_LIMITED', true],
+    [{ message: 'Gateway Timeout' }, 504, 'TIMEOUT', true],
+    [{ message: 'AbortError: The operation was aborted' }, 0, 'TIMEOUT', true],
+    [{ message: 'TypeError: fetch failed' }, 0, 'OFFLINE', true],
+    [{ message: 'Service Unavailable' }, 503, 'SERVER_ERROR', true],
+    [{ code: '54000', message: 'a push carries at most 1 MiB' }, 400, 'SERVER_ERROR', true],
+    [{ code: '42501', message: 'permission denied' }, 403, 'PERMISSION_DENIED', false],
+    [{ code: '22023', message: 'malformed cursor' }, 400, 'VALIDATION_FAILED', false],
+  ] as const)('%j with HTTP %s → %s', (error, status, code, transient) => {
+    const classified = classifyRpcError(error, status);
+    expect(classified.code).toBe(code);
+    expect(classified.transient).toBe(transient);
+    if ('code' in error) expect(classified.serverCode).toBe(error.code);
+  });
+});
