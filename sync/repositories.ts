@@ -1,7 +1,7 @@
 // The only write API of the app (SYNC.md "Write path"). Each method validates with the shared
 // schema, then writes the row and queues the change in ONE Dexie transaction, so the screen
 // sees it at once (liveQuery) and it survives a reload before any network call (I4).
-import { generateKeyBetween } from 'fractional-indexing';
+import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
 import { CASCADES, hideChildren, unhideChildren } from './apply';
 import type { FileRecord, SyncDatabase } from './db';
@@ -229,14 +229,55 @@ export function createRepositories(ctx: RepoContext) {
     },
   };
 
-  /** The position after the last live task of a list. */
-  async function endPosition(listId: string): Promise<string> {
+  /**
+   * The position after the last task of a list. Every device computes the same key from the
+   * same last task, so it is jittered with the new task's own id: two devices adding at the
+   * end while offline get different positions rather than a tie.
+   */
+  async function endPosition(listId: string, taskId: string): Promise<string> {
     const last = await db
       .rows('tasks')
       .where('[list_id+position]')
       .between([listId, ''], [listId, '\uffff'])
       .last();
-    return generateKeyBetween(typeof last?.position === 'string' ? last.position : null, null);
+    return jitteredKeyBetween(
+      typeof last?.position === 'string' ? last.position : null,
+      null,
+      taskId,
+    );
+  }
+
+  /** A task's position; null for no task (either end of the list) or one not on the device. */
+  async function positionOf(taskId: string | null): Promise<string | null> {
+    if (!taskId) return null;
+    const row = await db.rows('tasks').get(taskId);
+    return typeof row?.position === 'string' ? row.position : null;
+  }
+
+  /**
+   * Puts `id` right after `afterId` when no key fits between it and the task shown next:
+   * they share a position (two devices wrote the same key). The tasks tied with `afterId`
+   * that sort after it (by id, as every screen shows ties) get new keys after the moved
+   * task's, in the same order, all before the next higher position; queued like any move.
+   */
+  async function moveIntoTie(id: string, listId: string, afterId: string, at: string) {
+    const tied = (
+      await db.rows('tasks').where('[list_id+position]').equals([listId, at]).toArray()
+    ).filter((row) => !row.deleted_at && row.id !== id);
+    const index = tied.findIndex((row) => row.id === afterId);
+    const following = tied.slice(index + 1);
+    const next = await db
+      .rows('tasks')
+      .where('[list_id+position]')
+      .between([listId, at], [listId, '\uffff'], false, true)
+      .filter((row) => !row.deleted_at && row.id !== id)
+      .first();
+    const bound = typeof next?.position === 'string' ? next.position : null;
+    let previous = at;
+    for (const rowId of [id, ...following.map((row) => row.id)]) {
+      previous = jitteredKeyBetween(previous, bound, ctx.newId());
+      await patch('tasks', rowId, { position: previous }, listId);
+    }
   }
 
   const tasks = {
@@ -263,7 +304,7 @@ export function createRepositories(ctx: RepoContext) {
             id,
             list_id: listId,
             ...value,
-            position: await endPosition(listId),
+            position: await endPosition(listId, id),
             completed_at: completed,
             created_by: ctx.userId(),
           },
@@ -295,18 +336,22 @@ export function createRepositories(ctx: RepoContext) {
     setStatus(id: string, status: TaskStatus): Promise<void> {
       return tasks.update(id, { status });
     },
-    /** Moves a task between two neighbours (ids, or null at either end). */
+    /**
+     * Moves a task between two neighbours (ids, or null at either end), exactly there even
+     * when the neighbours share a position (then the later ones get new keys too). The new
+     * key is jittered, so two devices moving tasks into the same gap offline don't tie.
+     */
     async move(id: string, afterId: string | null, beforeId: string | null): Promise<void> {
       await rw(['tasks'], async () => {
         const task = await live('tasks', id);
-        const positionOf = async (other: string | null) => {
-          if (!other) return null;
-          const row = await db.rows('tasks').get(other);
-          return typeof row?.position === 'string' ? row.position : null;
-        };
-        const [a, b] = await Promise.all([positionOf(afterId), positionOf(beforeId)]);
-        const position = generateKeyBetween(a, b && a && b <= a ? null : b);
-        await patch('tasks', id, { position }, String(task.list_id));
+        const listId = String(task.list_id);
+        const a = await positionOf(afterId);
+        const b = await positionOf(beforeId);
+        if (afterId !== null && a !== null && b !== null && a >= b) {
+          await moveIntoTie(id, listId, afterId, a);
+          return;
+        }
+        await patch('tasks', id, { position: jitteredKeyBetween(a, b, ctx.newId()) }, listId);
       });
     },
     async delete(id: string): Promise<void> {
@@ -318,15 +363,42 @@ export function createRepositories(ctx: RepoContext) {
     undoDelete(id: string): Promise<boolean> {
       return undoDelete('tasks', id);
     },
-    /** Marks several tasks done in one transaction (those already done are left alone). */
-    async completeMany(ids: readonly string[]): Promise<void> {
-      await rw(['tasks'], async () => {
+    /**
+     * Marks several tasks done in one transaction (those already done are left alone).
+     * Returns the tasks it completed with the status each had, for undoComplete().
+     */
+    async completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
+      return rw(['tasks'], async () => {
+        const completed: CompletedTask[] = [];
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
           await patch('tasks', id, { status: 'done' }, String(task.list_id));
           await db.rows('tasks').update(id, { completed_at: iso() });
+          completed.push({ id, status: task.status as Exclude<TaskStatus, 'done'> });
         }
+        return completed;
+      });
+    },
+    /**
+     * Undoes completeMany(): each task still done goes back to the status it had (a queued
+     * change like any other, so it works offline and at any time). A task reopened or
+     * deleted since is left as it is. Returns how many went back.
+     */
+    async undoComplete(completed: readonly CompletedTask[]): Promise<number> {
+      return rw(['tasks'], async () => {
+        let restored = 0;
+        for (const { id, status } of completed) {
+          const value = parse(taskPatch, { status });
+          const task = await db.rows('tasks').get(id);
+          if (!task || task.deleted_at || task.status !== 'done') continue;
+          // done → doing is not a step a user takes, but putting back what was is fine:
+          // the server only ties completed_at to status.
+          await patch('tasks', id, value, String(task.list_id));
+          await db.rows('tasks').update(id, { completed_at: null });
+          restored += 1;
+        }
+        return restored;
       });
     },
   };
@@ -352,11 +424,15 @@ export function createRepositories(ctx: RepoContext) {
         await patch('comments', id, value, String(comment.list_id));
       });
     },
+    /** Deletes a comment; undoDelete() within UNDO_WINDOW_MS. */
     async delete(id: string): Promise<void> {
       await rw(['comments'], async () => {
         const comment = await live('comments', id);
         await softDelete('comments', id, String(comment.list_id));
       });
+    },
+    undoDelete(id: string): Promise<boolean> {
+      return undoDelete('comments', id);
     },
   };
 
@@ -475,15 +551,64 @@ export function createRepositories(ctx: RepoContext) {
       });
       return id;
     },
+    /** Removes a file from its task; undoDelete() within UNDO_WINDOW_MS (its bytes stay here). */
     async delete(id: string): Promise<void> {
       await rw(['attachments'], async () => {
         const row = await live('attachments', id);
         await softDelete('attachments', id, String(row.list_id));
       });
     },
+    undoDelete(id: string): Promise<boolean> {
+      return undoDelete('attachments', id);
+    },
   };
 
   return { lists, tasks, comments, memberships, profile, attachments };
+}
+
+/** A task completeMany() marked done, with the status it had before. */
+export interface CompletedTask {
+  id: string;
+  status: Exclude<TaskStatus, 'done'>;
+}
+
+/**
+ * Base-62 digits appended to every new task position: 62³ × 61 ≈ 14.6 million endings, so
+ * keys two devices make for the same spot almost never tie (and a tie still sorts by id).
+ */
+const POSITION_JITTER_DIGITS = 4;
+
+/** 32-bit FNV-1a of a string: spreads an id's characters over the jitter digits. */
+function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/** Base-62 digits drawn from `seed`; never ending in '0' (fractional-indexing refuses that). */
+function jitterDigits(seed: string): string {
+  let rest = hash32(seed);
+  let digits = '';
+  for (let i = 0; i < POSITION_JITTER_DIGITS - 1; i += 1) {
+    digits += BASE_62_DIGITS[rest % 62];
+    rest = Math.floor(rest / 62);
+  }
+  return digits + BASE_62_DIGITS[1 + (rest % 61)];
+}
+
+/**
+ * A fractional-indexing key strictly between `a` and `b` (null: either end) with a random
+ * ending drawn from `seed` (a fresh id, the repositories' injected randomness). The ending
+ * keeps the key below `b` unless the key is a prefix of `b` (generateKeyBetween(null, 'a0V')
+ * is 'a0'), so such a key is first moved down towards `a`; each step is shorter, so it ends.
+ */
+export function jitteredKeyBetween(a: string | null, b: string | null, seed: string): string {
+  let key = generateKeyBetween(a, b);
+  while (b !== null && b.startsWith(key)) key = generateKeyBetween(a, key);
+  return key + jitterDigits(seed);
 }
 
 const EXTENSIONS: Record<string, string> = {
