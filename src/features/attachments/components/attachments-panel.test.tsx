@@ -1,6 +1,6 @@
 // Photos and files on the task detail, against the real sync library on fake-indexeddb:
 // adding queues the bytes and the row, refused files are named with the limit they break and
-// never queued, previews open in a dialog, removal asks first, viewers only look, and a file
+// never queued, previews open in a dialog, removal has Undo, viewers only look, and a file
 // that is not on this device says when it will be.
 import { File as NodeFile } from 'node:buffer';
 
@@ -9,6 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ATTACHMENTS_PER_TASK_MAX } from '@sync/schema';
+import { Toaster } from '@/components/ui/toaster';
 import {
   createTestServices,
   markLocalOnly,
@@ -64,10 +65,14 @@ async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } =
   return { listId, taskId, repos, db, services };
 }
 
-async function render(listId: string, taskId: string) {
+/** `withToasts`: the app's toasts beside the panel (Undo lives there). */
+async function render(listId: string, taskId: string, withToasts = false) {
   const result = renderWithServices(
     services!,
-    <AttachmentsPanel taskId={taskId} listId={listId} />,
+    <>
+      <AttachmentsPanel taskId={taskId} listId={listId} />
+      {withToasts ? <Toaster /> : null}
+    </>,
   );
   await screen.findByRole('heading', { name: 'Photos and files', level: 2 });
   return result;
@@ -233,28 +238,41 @@ describe('AttachmentsPanel', () => {
     expect(revoke).toHaveBeenCalledWith(url);
   });
 
-  it('removes a file only after the confirmation, then puts focus on the section', async () => {
-    const { listId, taskId, repos } = await setup();
+  it('removes a file at once, puts focus on the section, and Undo brings it back', async () => {
+    const { listId, taskId, repos, db } = await setup();
     const id = await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
-    await render(listId, taskId);
+    await render(listId, taskId, true);
     const user = userEvent.setup();
 
-    const remove = await screen.findByRole('button', { name: 'Remove crack.png' });
-    await user.click(remove);
-    let dialog = screen.getByRole('dialog', { name: 'Remove crack.png?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(remove).toHaveFocus();
-    expect((await services!.sync.db.rows('attachments').get(id))?.deleted_at).toBeNull();
-
-    await user.click(remove);
-    dialog = screen.getByRole('dialog', { name: 'Remove crack.png?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
-
+    await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
     expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
-    expect((await services!.sync.db.rows('attachments').get(id))?.deleted_at).toEqual(
-      expect.any(String),
-    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect((await db.rows('attachments').get(id))?.deleted_at).toEqual(expect.any(String));
     expect(screen.getByRole('heading', { name: 'Photos and files' })).toHaveFocus();
+    expect(screen.getByText('Removed “crack.png”')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('button', { name: 'Remove crack.png' })).toBeInTheDocument();
+    expect(await liveAttachments(taskId)).toHaveLength(1);
+    // Its upload is still queued, and no delete is.
+    const queued = await db._outbox.filter((entry) => entry.rowId === id).toArray();
+    expect(queued.map((entry) => entry.op)).toEqual(['insert']);
+  });
+
+  it('says when it is too late to undo a removal', async () => {
+    const { listId, taskId, repos, db } = await setup();
+    await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
+    await render(listId, taskId, true);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
+    await screen.findByText('No photos or files yet');
+    // The engine took the delete after the undo window.
+    await db._outbox.toCollection().modify({ sent: 1 });
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(
+      await screen.findByText('Too late to undo: the file was already removed.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('No photos or files yet')).toBeInTheDocument();
   });
 
   it('shows a viewer the files but nothing to add or remove', async () => {

@@ -1,14 +1,13 @@
 // The task detail's "Photos and files": every live attachment of the task from the device
 // database (viewable offline once here), adding photos and files for those who may edit
-// tasks, and removing them behind a confirmation. Viewers only look.
+// tasks, and removing them with Undo in the toast (SPEC §4), as for tasks. Viewers only look.
 import { useEffect, useRef, useState } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
-import { FormError } from '@/components/ui/field';
+import { UNDO_WINDOW_MS } from '@sync/index';
 import { useListAccess } from '@/hooks/use-list-access';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useServices } from '@/lib/services';
+import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
 import '../attachments.css';
@@ -22,30 +21,40 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
   const pending = usePendingRows(listId);
   const { canEditTasks } = useListAccess(listId);
   const heading = useRef<HTMLHeadingElement>(null);
-  const [removing, setRemoving] = useState<Attachment | null>(null);
-  const [removeError, setRemoveError] = useState<string | undefined>();
   const [removedCount, setRemovedCount] = useState(0);
 
   // The removed file's button is gone, so focus lands on the section's heading instead of
-  // the page's top. Runs after the dialog has handed focus back to its opener.
+  // the page's top.
   useEffect(() => {
     if (removedCount > 0) heading.current?.focus();
   }, [removedCount]);
 
-  async function confirmRemove() {
-    if (!removing) return;
-    const result = await attempt(() => sync.repos.attachments.delete(removing.id));
+  async function remove(attachment: Attachment) {
+    const result = await attempt(() => sync.repos.attachments.delete(attachment.id));
     if (!result.ok) {
-      setRemoveError(result.errors._ ?? Object.values(result.errors)[0]);
+      showToast({
+        message: result.errors._ ?? Object.values(result.errors)[0] ?? "Couldn't remove the file.",
+        tone: 'error',
+      });
       return;
     }
-    setRemoving(null);
     setRemovedCount((n) => n + 1);
-  }
-
-  function closeRemove() {
-    setRemoving(null);
-    setRemoveError(undefined);
+    showToast({
+      message: `Removed “${attachment.fileName}”`,
+      // As long as the delete is held back on this device; after that it is final.
+      durationMs: UNDO_WINDOW_MS,
+      action: {
+        label: 'Undo',
+        run: async () => {
+          if (!(await sync.repos.attachments.undoDelete(attachment.id))) {
+            showToast({
+              message: 'Too late to undo: the file was already removed.',
+              tone: 'error',
+            });
+          }
+        },
+      },
+    });
   }
 
   return (
@@ -76,10 +85,7 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
                   attachment={attachment}
                   pending={pending.has(attachment.id)}
                   canRemove={canEditTasks}
-                  onRemove={(chosen) => {
-                    setRemoveError(undefined);
-                    setRemoving(chosen);
-                  }}
+                  onRemove={(chosen) => void remove(chosen)}
                 />
               ))}
             </ul>
@@ -87,23 +93,6 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
           {canEditTasks ? <AttachmentPicker taskId={taskId} count={attachments.length} /> : null}
         </div>
       )}
-
-      <Dialog
-        open={removing !== null}
-        title={removing ? `Remove ${removing.fileName}?` : 'Remove file?'}
-        onClose={closeRemove}
-        actions={
-          <>
-            <Button onClick={closeRemove}>Cancel</Button>
-            <Button variant="danger" onClick={() => void confirmRemove()}>
-              Remove
-            </Button>
-          </>
-        }
-      >
-        <p>It will be removed from this task for everyone on the list.</p>
-        <FormError message={removeError} />
-      </Dialog>
     </section>
   );
 }

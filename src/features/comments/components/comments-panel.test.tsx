@@ -1,5 +1,5 @@
 // Comments on the task detail, against the real sync library on fake-indexeddb: posting
-// (Ctrl+Enter), inline validation, editing and deleting one's own, the owner's right to
+// (Ctrl+Enter), inline validation, editing and deleting one's own (with Undo), the owner's right to
 // delete anyone's (an editor's lack of it), "Not synced yet" while queued, and, against the
 // devstack, the seeded conversation with its authors' names.
 import { screen, waitFor, within } from '@testing-library/react';
@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import { Toaster } from '@/components/ui/toaster';
 import {
   createTestServices,
   devstackClient,
@@ -71,7 +72,13 @@ async function bobsComment(listId: string, taskId: string, body = 'Render is cra
 }
 
 async function render(listId: string, taskId: string) {
-  renderWithServices(services!, <CommentsPanel taskId={taskId} listId={listId} />);
+  renderWithServices(
+    services!,
+    <>
+      <CommentsPanel taskId={taskId} listId={listId} />
+      <Toaster />
+    </>,
+  );
   await screen.findByRole('heading', { name: /^Comments/, level: 2 });
 }
 
@@ -194,29 +201,45 @@ describe('CommentsPanel', () => {
     expect(await within(item).findByText('Bob')).toBeInTheDocument();
   });
 
-  it('deletes your own comment after confirming, then focuses the section', async () => {
+  it('deletes your own comment at once, focuses the section, and Undo brings it back', async () => {
     const { listId, taskId, repos } = await setup({ role: 'viewer' });
     const id = await repos.comments.create(taskId, 'Wrong task, sorry');
     await render(listId, taskId);
     const user = userEvent.setup();
 
     const item = await commentWith('Wrong task, sorry');
-    const remove = await within(item).findByRole('button', { name: 'Delete your comment' });
-    await user.click(remove);
-    let dialog = screen.getByRole('dialog', { name: 'Delete this comment?' });
-    expect(dialog).toHaveTextContent('Wrong task, sorry');
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    expect(remove).toHaveFocus();
-    expect(await liveComments(taskId)).toHaveLength(1);
-
-    await user.click(remove);
-    dialog = screen.getByRole('dialog', { name: 'Delete this comment?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await user.click(await within(item).findByRole('button', { name: 'Delete your comment' }));
     expect(await screen.findByText('No comments yet')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect((await services!.sync.db.rows('comments').get(id))?.deleted_at).toEqual(
       expect.any(String),
     );
     expect(screen.getByRole('heading', { name: /^Comments/ })).toHaveFocus();
+    expect(screen.getByText('Comment deleted')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await commentWith('Wrong task, sorry')).toBeInTheDocument();
+    expect(await liveComments(taskId)).toHaveLength(1);
+    // Nothing is left to delete it on the server; the comment itself is still to be sent.
+    const queued = await services!.sync.db._outbox.filter((entry) => entry.rowId === id).toArray();
+    expect(queued.map((entry) => entry.op)).toEqual(['insert']);
+  });
+
+  it('says when it is too late to undo a comment delete', async () => {
+    const { listId, taskId, repos, db } = await setup();
+    await repos.comments.create(taskId, 'Sent already');
+    await render(listId, taskId);
+    const user = userEvent.setup();
+    const item = await commentWith('Sent already');
+    await user.click(await within(item).findByRole('button', { name: 'Delete your comment' }));
+    await screen.findByText('No comments yet');
+    // The engine took the delete after the undo window.
+    await db._outbox.toCollection().modify({ sent: 1 });
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(
+      await screen.findByText('Too late to undo: the comment was already deleted.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('No comments yet')).toBeInTheDocument();
   });
 
   it("lets the list's owner edit and delete anyone's comment", async () => {
@@ -231,11 +254,6 @@ describe('CommentsPanel', () => {
     ).toBeInTheDocument();
 
     await user.click(within(item).getByRole('button', { name: "Delete Bob's comment" }));
-    await user.click(
-      within(screen.getByRole('dialog', { name: 'Delete this comment?' })).getByRole('button', {
-        name: 'Delete',
-      }),
-    );
     await waitFor(async () =>
       expect((await services!.sync.db.rows('comments').get(id))?.deleted_at).toEqual(
         expect.any(String),

@@ -1,18 +1,18 @@
 // The task detail's comments: the conversation from the device database (readable and
 // writable offline), a composer for every member, and edit/delete for a comment's author
-// and for the list's owner (SPEC §6). Non-members get nothing to write with.
+// and for the list's owner (SPEC §6). A delete is undone from its toast (SPEC §4), as for
+// tasks and lists. Non-members get nothing to write with.
 import { useEffect, useRef, useState } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { UNDO_WINDOW_MS } from '@sync/index';
 import { EmptyState } from '@/components/ui/empty-state';
-import { FormError } from '@/components/ui/field';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useNow } from '@/hooks/use-now';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { displayName, useProfiles } from '@/hooks/use-profiles';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
+import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
 import '../comments.css';
@@ -29,12 +29,10 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
   const access = useListAccess(listId);
   const now = useNow();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [deleting, setDeleting] = useState<Comment | null>(null);
-  const [deleteError, setDeleteError] = useState<string | undefined>();
   const [deletedCount, setDeletedCount] = useState(0);
 
   // The deleted comment's buttons are gone: put focus on the section's heading rather than
-  // losing it to the page. Runs after the dialog has handed focus back.
+  // losing it to the page.
   useEffect(() => {
     if (deletedCount > 0) heading.current?.focus();
   }, [deletedCount]);
@@ -42,20 +40,32 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
   const canModify = (comment: Comment) =>
     access.canComment && (comment.authorId === userId || access.role === 'owner');
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    const result = await attempt(() => sync.repos.comments.delete(deleting.id));
+  async function remove(comment: Comment) {
+    const result = await attempt(() => sync.repos.comments.delete(comment.id));
     if (!result.ok) {
-      setDeleteError(result.errors._ ?? Object.values(result.errors)[0]);
+      showToast({
+        message: result.errors._ ?? Object.values(result.errors)[0] ?? "Couldn't delete it.",
+        tone: 'error',
+      });
       return;
     }
-    setDeleting(null);
     setDeletedCount((n) => n + 1);
-  }
-
-  function closeDelete() {
-    setDeleting(null);
-    setDeleteError(undefined);
+    showToast({
+      message: 'Comment deleted',
+      // As long as the delete is held back on this device; after that it is final.
+      durationMs: UNDO_WINDOW_MS,
+      action: {
+        label: 'Undo',
+        run: async () => {
+          if (!(await sync.repos.comments.undoDelete(comment.id))) {
+            showToast({
+              message: 'Too late to undo: the comment was already deleted.',
+              tone: 'error',
+            });
+          }
+        },
+      },
+    });
   }
 
   const headingId = `comments-${taskId}`;
@@ -96,10 +106,7 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
                 pending={pending.has(comment.id)}
                 canModify={canModify(comment)}
                 now={now}
-                onDelete={(chosen) => {
-                  setDeleteError(undefined);
-                  setDeleting(chosen);
-                }}
+                onDelete={(chosen) => void remove(chosen)}
               />
             );
           })}
@@ -107,24 +114,6 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
       )}
 
       {access.canComment ? <CommentComposer taskId={taskId} /> : null}
-
-      <Dialog
-        open={deleting !== null}
-        title="Delete this comment?"
-        onClose={closeDelete}
-        actions={
-          <>
-            <Button onClick={closeDelete}>Cancel</Button>
-            <Button variant="danger" onClick={() => void confirmDelete()}>
-              Delete
-            </Button>
-          </>
-        }
-      >
-        {deleting ? <blockquote className="comments__quote">{deleting.body}</blockquote> : null}
-        <p>It will be deleted for everyone on the list.</p>
-        <FormError message={deleteError} />
-      </Dialog>
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // The lists screen on the real sync library: creating (validated, opened at once, queued),
-// counts and per-list sync badges, rename/recolour, delete with undo, roles, the manifest's
-// "New task" shortcut, and the seeded shared list from a real devstack.
-import { screen, within } from '@testing-library/react';
+// counts and per-list sync badges, rename/recolour, delete with undo, roles, leaving (gone
+// at once, back if refused), the manifest's "New task" shortcut, and the seeded shared list
+// from a real devstack.
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -121,6 +122,35 @@ describe('lists screen', () => {
     await screen.findByRole('link', { name: 'Errands' });
     expect((await s.sync.db.rows('lists').get(listId))?.deleted_at).toBeNull();
     expect((await s.sync.db.rows('tasks').toArray())[0]?.deleted_at).toBeNull();
+  });
+
+  it('drops a list left offline at once, and brings it back when the server refuses the leave', async () => {
+    const s = local();
+    const user = userEvent.setup();
+    const listId = await sharedList(s, 'editor', 'Shared plan');
+    const { router } = renderApp(s, `/lists/${listId}/members`);
+    await findHeading('Members of Shared plan');
+    await user.click(screen.getByRole('button', { name: 'Leave list' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave “Shared plan”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Leave list' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
+    expect(await screen.findByText('You left “Shared plan”.')).toBeInTheDocument();
+    // Gone from this device's screens while the leave waits to be sent.
+    expect(await screen.findByText('No lists yet')).toBeInTheDocument();
+    const queued = await s.sync.db._outbox.toArray();
+    expect(queued.map((entry) => [entry.table, entry.op])).toEqual([['memberships', 'delete']]);
+    act(() => void router.navigate(`/lists/${listId}`));
+    await findHeading("This list isn't on this device");
+
+    // The server refuses (say, someone made this user the last owner meanwhile): sync puts
+    // the server's membership back, as the engine does with a refused row.
+    const membershipId = queued[0]!.rowId;
+    await s.sync.db._outbox.clear();
+    await s.sync.db.rows('memberships').update(membershipId, { deleted_at: null });
+    await findHeading('Shared plan');
+    act(() => void router.navigate('/lists'));
+    expect(await screen.findByRole('link', { name: 'Shared plan' })).toBeInTheDocument();
   });
 
   it('shows a viewer no edit or delete controls', async () => {

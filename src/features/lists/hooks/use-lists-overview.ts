@@ -1,9 +1,10 @@
 // Everything the lists screen shows, in one live query: the user's live lists with open/done
-// counts, members and queued changes. One pass over the tasks table, so a device with a
-// 10,000-task list still opens this screen quickly.
+// counts, members and queued changes (not those the user has just left). One pass over the
+// tasks table, so a device with a 10,000-task list still opens this screen quickly.
 import { useLiveQuery } from 'dexie-react-hooks';
 
 import type { ListColor, Role } from '@sync/schema';
+import { hasLeft } from '@/hooks/use-list';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -47,9 +48,8 @@ export function useListsOverview(): ListOverview[] | undefined {
         else count.open += 1;
         counts.set(key, count);
       });
-    const memberships = (await db.rows('memberships').where('list_id').anyOf(ids).toArray()).filter(
-      (row) => !row.deleted_at,
-    );
+    const memberships = await db.rows('memberships').where('list_id').anyOf(ids).toArray();
+    const live = memberships.filter((row) => !row.deleted_at);
     const profiles = new Map(
       (await db.rows('profiles').toArray()).map((row) => [row.id, row] as const),
     );
@@ -59,8 +59,9 @@ export function useListsOverview(): ListOverview[] | undefined {
     });
 
     return lists
+      .filter((list) => !hasLeft(memberships, list.id, userId))
       .map((list): ListOverview => {
-        const rows = memberships.filter((m) => m.list_id === list.id);
+        const rows = live.filter((m) => m.list_id === list.id);
         // The server's membership replaces the stand-in made when the list was created here.
         const real = new Set(rows.filter((m) => !m._standIn).map((m) => String(m.user_id)));
         const members = rows.filter((m) => !m._standIn || !real.has(String(m.user_id)));
@@ -89,6 +90,10 @@ export function useListsOverview(): ListOverview[] | undefined {
           }),
         };
       })
-      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+      .sort(
+        (a, b) =>
+          a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
+          (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      );
   }, [sync, userId]);
 }

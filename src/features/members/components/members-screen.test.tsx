@@ -1,6 +1,6 @@
 // The members screen against the devstack: what an owner and an editor may see and do,
 // invite links (online only), role changes and removals reaching the server, the last-owner
-// rule, and leaving a list.
+// rule, and leaving a list; and, on a local device, how people without a profile are named.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +9,11 @@ import {
   createTestServices,
   devstackClient,
   findHeading,
+  markLocalOnly,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
+import { putMembership, sharedList } from '@/testing/fixtures';
 import {
   addMember,
   ownList,
@@ -190,6 +192,21 @@ describe('members screen', () => {
       .eq('user_id', member.id)
       .single();
     expect(data?.deleted_at).toBeTruthy();
+  });
+
+  it('calls only the signed-in user "You"; a member without a profile here yet is "Member"', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    const listId = await sharedList(services, 'editor', 'Site visit');
+    await putMembership(services, listId, 'viewer', crypto.randomUUID());
+    renderApp(services, `/lists/${listId}/members`);
+    await findHeading('Members of Site visit');
+    await waitFor(() => expect(within(membersList()).getAllByRole('listitem')).toHaveLength(3));
+    const names = within(membersList())
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('.members__name')?.textContent);
+    // No profile of this device's user either: "You", without a second "(you)".
+    expect(names).toEqual(['Olivia Owner', 'You', 'Member']);
   });
 
   it('says so when the list is not on this device', async () => {

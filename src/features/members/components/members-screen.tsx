@@ -64,7 +64,8 @@ function MemberRow({
       <div className="members__who">
         <span className="members__name">
           {member.name}
-          {isMe ? <span className="members__you"> (you)</span> : null}
+          {/* Without a profile here yet, the name already is "You". */}
+          {isMe && member.named ? <span className="members__you"> (you)</span> : null}
         </span>
         {pending ? <span className="badge badge--pending">Not synced yet</span> : null}
       </div>

@@ -8,13 +8,26 @@ import { describe, expect, it } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router';
 
 import {
+  createTestServices,
+  devstackClient,
   findHeading,
   renderApp,
   renderWithServices,
+  SEEDED_LIST,
+  signInDemo,
   type TestServices,
 } from '@/testing/app-harness';
 
-import { addMember, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
+import {
+  addMember,
+  localListDevice,
+  putMembership,
+  seedTasks,
+  sharedList,
+} from '../testing/fixtures';
+
+/** A task of the seeded shared list (supabase/seed.sql, i = 1). */
+const SEEDED_TASK = '7a5c0000-0000-4000-8000-000000000001';
 import { TaskDetailScreen } from './task-detail-screen';
 
 let services: TestServices | undefined;
@@ -199,6 +212,38 @@ describe('task detail screen', () => {
     expect(screen.getByRole('link', { name: 'Back to Groceries' })).toHaveAttribute(
       'href',
       `/lists/${device.listId}`,
+    );
+  });
+
+  it('names a member whose profile is not on this device yet "Member", never "You"', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    await putMembership(services, device.listId, 'editor', crypto.randomUUID());
+    const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
+    renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
+    await findHeading('Fix the gate');
+    const assignee = screen.getByRole('combobox', { name: 'Assignee' });
+    // "You" is this device's own user (no profile without an account), only once.
+    await waitFor(() =>
+      expect(
+        within(assignee)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['Unassigned', 'You', 'Member']),
+    );
+  });
+
+  it('says Loading, not "isn\'t on this device", until the first sync is done', async () => {
+    const supabase = await signInDemo(devstackClient(), 'bob');
+    services = createTestServices({ supabase, online: true });
+    renderApp(services, `/lists/${SEEDED_LIST}/tasks/${SEEDED_TASK}`);
+    await findHeading('Loading…');
+    expect(screen.queryByText(/isn.t on this device/)).not.toBeInTheDocument();
+    services.sync.start();
+    await screen.findByRole(
+      'heading',
+      { level: 1, name: /^Photograph cracked render/ },
+      { timeout: 15_000 },
     );
   });
 

@@ -15,6 +15,7 @@ import {
 } from '@sync/schema';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useList } from '@/hooks/use-list';
 import { useListAccess, type ListAccess } from '@/hooks/use-list-access';
 import { useMembers } from '@/hooks/use-members';
@@ -50,6 +51,7 @@ export function TaskDetailScreen({
   const lookup = useTask(listId, taskId);
   // Known before anything shows, so editors never see a flash of read-only fields.
   const access = useListAccess(listId);
+  const firstSyncDone = useFirstSyncDone();
   const navigate = useNavigate();
   const deleteTask = useDeleteTask();
   // Set while this screen deletes the task, so its own delete never reads as someone else's.
@@ -66,6 +68,15 @@ export function TaskDetailScreen({
 
   if (list === undefined || lookup === undefined || access.role === undefined || leaving)
     return null;
+  // Not here yet on a device whose first sync is still running: it may be on its way.
+  if ((list === null || lookup.state === 'missing') && !firstSyncDone) {
+    return (
+      <section className="screen screen--narrow task-detail" aria-busy="true">
+        <h1>Loading…</h1>
+        <p>This device is getting your lists for the first time.</p>
+      </section>
+    );
+  }
   if (lookup.state !== 'live' || list === null) {
     return (
       <section className="screen screen--narrow task-detail">
@@ -320,9 +331,7 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
             <option value="">Unassigned</option>
             {(members ?? []).map((member) => (
               <option key={member.userId} value={member.userId}>
-                {member.userId === userId && member.name !== 'You'
-                  ? `${member.name} (you)`
-                  : member.name}
+                {member.userId === userId && member.named ? `${member.name} (you)` : member.name}
               </option>
             ))}
             {!assigneeIsMember && task.assignee_id ? (

@@ -1,9 +1,9 @@
 // The tasks screen on a local-only device, against the real sync library on fake-indexeddb:
 // what the user does on screen must land in the device database (and the outbox), and what
 // the database holds must show.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import {
   createTestServices,
@@ -50,8 +50,9 @@ describe('tasks screen', () => {
     const bread = await titleOf(services, listId, 'Bread');
     await services.sync.repos.tasks.setStatus(bread!.id, 'done');
     expect(await screen.findByText('1 open · 1 done')).toBeInTheDocument();
-    // Local-only: there is no one to see or invite.
+    // Local-only: there is no one to see or invite, and no server to export from.
     expect(screen.queryByRole('link', { name: /Members/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();
   });
 
   it("shows a done task's due date plainly, an open one's as overdue", async () => {
@@ -295,6 +296,104 @@ describe('tasks screen', () => {
     expect((await dbTasks(services, listId))[1]?.status).toBe('todo');
   });
 
+  it('completes only selected tasks still shown, counts those it completed, and undoes them', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    const { listId } = device;
+    const repos = services.sync.repos.tasks;
+    await repos.create(listId, { title: 'One' });
+    await repos.create(listId, { title: 'Two', status: 'doing' });
+    await repos.create(listId, { title: 'Three' });
+    const four = await repos.create(listId, { title: 'Four', status: 'done' });
+    const doneAt = (await services.sync.db.rows('tasks').get(four))?.completed_at;
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${listId}`);
+    await findHeading('Groceries');
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three', 'Four']));
+    for (const title of ['One', 'Two', 'Four']) {
+      await user.click(screen.getByRole('checkbox', { name: `Select ${title}` }));
+    }
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+
+    // A filter hides Two and Four: they leave the selection, and stay out when shown again.
+    await user.click(screen.getByRole('button', { name: 'To do' }));
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Three']));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    await waitFor(() => expect(shownTitles()).toHaveLength(4));
+    expect(screen.getByRole('checkbox', { name: 'Select Two' })).not.toBeChecked();
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+
+    // So does a search.
+    await user.click(screen.getByRole('checkbox', { name: 'Select Three' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search tasks' }), 'one');
+    await waitFor(() => expect(shownTitles()).toEqual(['One']));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await user.clear(screen.getByRole('searchbox', { name: 'Search tasks' }));
+    await waitFor(() => expect(shownTitles()).toHaveLength(4));
+
+    // Complete counts what it completed: Four was done already.
+    await user.click(screen.getByRole('checkbox', { name: 'Select Two' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Four' }));
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Complete' }));
+    expect(await screen.findByText('2 tasks completed')).toBeInTheDocument();
+    const statuses = async (): Promise<Record<string, unknown>> =>
+      Object.fromEntries(
+        (await dbTasks(services!, listId)).map((t): [string, unknown] => [
+          String(t.title),
+          t.status,
+        ]),
+      );
+    expect(await statuses()).toEqual({ One: 'done', Two: 'done', Three: 'todo', Four: 'done' });
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(async () =>
+      expect(await statuses()).toEqual({ One: 'todo', Two: 'doing', Three: 'todo', Four: 'done' }),
+    );
+    expect((await services.sync.db.rows('tasks').get(four))?.completed_at).toBe(doneAt);
+    expect(await screen.findByText('3 open · 1 done')).toBeVisible();
+  });
+
+  it('says so when every selected task was already done', async () => {
+    const { user, listId, services } = await openList(['One']);
+    const id = (await dbTasks(services, listId))[0]!.id;
+    await services.sync.repos.tasks.setStatus(id, 'done');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select One' }));
+    await user.click(screen.getByRole('button', { name: 'Complete' }));
+    expect(await screen.findByText('That task was already done.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+  });
+
+  it('shows tasks with the same position in id order, and drops a task between them', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    const { listId } = device;
+    // Two devices added "Low id" and "High id" offline with the same key.
+    const rows = [
+      { id: '00000000-0000-4000-8000-000000000009', title: 'Low id', position: 'a0' },
+      { id: '00000000-0000-4000-8000-00000000000a', title: 'High id', position: 'a0' },
+      { id: '00000000-0000-4000-8000-000000000001', title: 'Next', position: 'a0V' },
+      { id: '00000000-0000-4000-8000-000000000002', title: 'Moved', position: 'a2' },
+    ];
+    await seedTasks(services, listId, rows.length, (i) => rows[i] ?? {});
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${listId}`);
+    await findHeading('Groceries');
+    await waitFor(() => expect(shownTitles()).toEqual(['Low id', 'High id', 'Next', 'Moved']));
+
+    within(taskList()).getByRole('listitem', { name: 'Moved' }).focus();
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    await waitFor(() => expect(shownTitles()).toEqual(['Low id', 'High id', 'Moved', 'Next']));
+    await user.keyboard('{Alt>}{ArrowUp}{/Alt}');
+    const expected = ['Low id', 'Moved', 'High id', 'Next'];
+    await waitFor(async () =>
+      expect((await dbTasks(services!, listId)).map((t) => t.title)).toEqual(expected),
+    );
+    await waitFor(() => expect(shownTitles()).toEqual(expected));
+    expect(screen.queryByText("Couldn't move the task.")).not.toBeInTheDocument();
+  });
+
   it('moves focus with j/k and reorders with Alt+arrows', async () => {
     const { user, listId, services } = await openList(['One', 'Two', 'Three']);
     await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));
@@ -441,7 +540,102 @@ describe('tasks screen', () => {
   });
 });
 
+/** A list's export as the browser would receive it: the file and its name, per download. */
+function captureDownloads(): { name: string; blob: Blob }[] {
+  const downloads: { name: string; blob: Blob }[] = [];
+  let last: Blob | undefined;
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    last = blob as Blob;
+    return 'blob:test/export';
+  });
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    if (last) downloads.push({ name: this.download, blob: last });
+  });
+  return downloads;
+}
+
 describe('tasks screen with an account', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('says Loading, not "isn\'t on this device", until the first sync is done', async () => {
+    const supabase = await signInDemo(devstackClient(), 'bob');
+    services = createTestServices({ supabase, online: true });
+    const { router } = renderApp(services, `/lists/${SEEDED_LIST}`);
+    await findHeading('Loading…');
+    expect(screen.queryByText(/isn.t on this device/)).not.toBeInTheDocument();
+    // The first pull brings the list.
+    services.sync.start();
+    await screen.findByRole('heading', { level: 1, name: SEEDED_LIST_NAME }, { timeout: 15_000 });
+    // After it, a list that is not here is really not here.
+    act(() => void router.navigate(`/lists/${crypto.randomUUID()}`));
+    await findHeading("This list isn't on this device");
+  });
+
+  it('exports the list as CSV or JSON from the server', async () => {
+    const supabase = await signInDemo(devstackClient(), 'bob');
+    services = createTestServices({ supabase, online: true, startEngine: true });
+    const downloads = captureDownloads();
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${SEEDED_LIST}`);
+    await findHeading(SEEDED_LIST_NAME);
+    await user.click(await screen.findByRole('button', { name: 'Export' }));
+    let dialog = screen.getByRole('dialog', { name: `Export “${SEEDED_LIST_NAME}”` });
+    expect(within(dialog).getByRole('combobox', { name: 'Format' })).toHaveValue('csv');
+    await user.click(within(dialog).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(downloads).toHaveLength(1), { timeout: 15_000 });
+    expect(downloads[0]?.name).toMatch(/\.csv$/);
+    const csv = await downloads[0]!.blob.text();
+    expect(csv.split('\r\n')[0]).toMatch(/^id,title,status,/);
+    // One line per task of the seeded list, and the header.
+    expect(csv.trim().split('\r\n')).toHaveLength(31);
+    expect(await screen.findByText(`Downloaded ${downloads[0]?.name}`)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    dialog = screen.getByRole('dialog', { name: `Export “${SEEDED_LIST_NAME}”` });
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Format' }), 'json');
+    await user.click(within(dialog).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(downloads).toHaveLength(2), { timeout: 15_000 });
+    expect(downloads[1]?.name).toMatch(/\.json$/);
+    const doc = JSON.parse(await downloads[1]!.blob.text()) as {
+      list: { name: string };
+      tasks: unknown[];
+    };
+    expect(doc.list.name).toBe(SEEDED_LIST_NAME);
+    expect(doc.tasks).toHaveLength(30);
+  });
+
+  it('says export needs a connection while offline, and why a refused export failed', async () => {
+    const supabase = await signInDemo(devstackClient(), 'bob');
+    services = createTestServices({ supabase, online: false });
+    // Made on this device and not synced: the server has no such list.
+    const listId = await services.sync.repos.lists.create({ name: 'Not sent yet', color: 'teal' });
+    const downloads = captureDownloads();
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${listId}`);
+    await findHeading('Not sent yet');
+    await user.click(screen.getByRole('button', { name: 'Export' }));
+    const dialog = screen.getByRole('dialog', { name: 'Export “Not sent yet”' });
+    const download = within(dialog).getByRole('button', { name: 'Download' });
+    expect(download).toBeDisabled();
+    expect(download).toHaveAccessibleDescription('Exporting needs a connection.');
+    expect(dialog).toHaveTextContent("Changes on this device that haven't synced yet");
+
+    act(() => services!.online.set(true));
+    await waitFor(() => expect(download).toBeEnabled());
+    await user.click(download);
+    expect(
+      await within(dialog).findByText(/The server doesn't have this list for you/, undefined, {
+        timeout: 15_000,
+      }),
+    ).toBeInTheDocument();
+    expect(downloads).toHaveLength(0);
+  });
+
   it('links to the members of a shared list', async () => {
     const supabase = await signInDemo(devstackClient(), 'bob');
     services = createTestServices({ supabase, online: true, startEngine: true });

@@ -18,6 +18,7 @@ import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
 import { EmptyState } from '@/components/ui/empty-state';
 import { TextField } from '@/components/ui/field';
+import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useList } from '@/hooks/use-list';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useMembers } from '@/hooks/use-members';
@@ -40,6 +41,7 @@ import {
   STATUS_FILTERS,
   type StatusFilter,
 } from '../task-filter';
+import { ExportListButton } from './export-list-button';
 import { PeopleIcon } from './icons';
 import { QuickAdd } from './quick-add';
 import { TaskList } from './task-list';
@@ -53,8 +55,11 @@ export function TasksScreen({ presence }: { presence?: ReactNode }) {
   const list = useList(listId);
   // Known before anything shows, so editors never see a flash of the read-only list.
   const role = useListAccess(listId).role;
+  const firstSyncDone = useFirstSyncDone();
 
   if (list === undefined || role === undefined) return null;
+  // Not here yet on a device whose first sync is still running: it may be on its way.
+  if (list === null && !firstSyncDone) return <LoadingList />;
   if (list === null) {
     return (
       <section className="screen screen--narrow tasks-screen">
@@ -74,6 +79,16 @@ export function TasksScreen({ presence }: { presence?: ReactNode }) {
       color={list.color}
       presence={presence}
     />
+  );
+}
+
+/** While the first sync may still bring the list: a heading, so the screen is not blank. */
+function LoadingList() {
+  return (
+    <section className="screen screen--narrow tasks-screen" aria-busy="true">
+      <h1>Loading…</h1>
+      <p>This device is getting your lists for the first time.</p>
+    </section>
   );
 }
 
@@ -174,11 +189,15 @@ function ListTasks({
     return map;
   }, [members, profiles]);
 
-  // Selection only ever counts tasks that still exist.
-  const liveSelected = useMemo(
-    () => all.filter((task) => selected.has(task.id)).map((task) => task.id),
-    [all, selected],
+  // Selection only ever counts what is shown: a task that a filter, a search or a change
+  // elsewhere hides leaves it (and stays out when shown again), as in Gmail or Linear, so
+  // Complete never acts on tasks the user can't see. Adjusted while rendering, so no frame
+  // shows a count that includes hidden tasks.
+  const shownSelected = useMemo(
+    () => shown.filter((task) => selected.has(task.id)).map((task) => task.id),
+    [shown, selected],
   );
+  if (shownSelected.length !== selected.size) setSelected(new Set(shownSelected));
 
   const toggleSelected = useCallback((id: string) => {
     setSelected((prev) => {
@@ -190,23 +209,42 @@ function ListTasks({
   }, []);
 
   async function completeSelected() {
-    const ids = liveSelected;
+    const ids = shownSelected;
     const result = await attempt(() => sync.repos.tasks.completeMany(ids));
-    if (result.ok) {
-      setSelected(new Set());
-      setSelectMode(false);
-      // The bar (and its focused button) goes away: keep focus on the screen.
-      headingRef.current?.focus();
-      showToast({ message: ids.length === 1 ? 'Task completed' : `${ids.length} tasks completed` });
-    } else {
+    if (!result.ok) {
       showToast({ message: result.errors._ ?? "Couldn't complete the tasks.", tone: 'error' });
+      return;
     }
+    setSelected(new Set());
+    setSelectMode(false);
+    // The bar (and its focused button) goes away: keep focus on the screen.
+    headingRef.current?.focus();
+    const completed = result.value;
+    if (completed.length === 0) {
+      showToast({
+        message:
+          ids.length === 1 ? 'That task was already done.' : 'Those tasks were already done.',
+      });
+      return;
+    }
+    showToast({
+      message: completed.length === 1 ? 'Task completed' : `${completed.length} tasks completed`,
+      action: {
+        label: 'Undo',
+        run: async () => {
+          const undone = await attempt(() => sync.repos.tasks.undoComplete(completed));
+          if (!undone.ok) {
+            showToast({ message: undone.errors._ ?? "Couldn't undo.", tone: 'error' });
+          }
+        },
+      },
+    });
   }
 
   const memberCount = members?.length;
   const filtering = status !== 'all' || deferredQuery.trim() !== '';
   const stale = query !== deferredQuery;
-  const selecting = access.canEditTasks && (selectMode || liveSelected.length > 0);
+  const selecting = access.canEditTasks && (selectMode || shownSelected.length > 0);
   // Filters and search have nothing to work on in a list with no tasks at all.
   const hasTasks = tasks === undefined || all.length > 0;
 
@@ -230,6 +268,10 @@ function ListTasks({
         </div>
         <div className="tasks-screen__header-side">
           {presence}
+          {/* Export is made on the server (export-list), so it needs an account too. */}
+          {mode === 'local' ? null : (
+            <ExportListButton listId={listId} listName={name} hasPending={pending.size > 0} />
+          )}
           {/* Without an account a list has no one else to see or invite. */}
           {mode === 'local' ? null : (
             <Link
@@ -304,10 +346,10 @@ function ListTasks({
         </div>
       ) : null}
 
-      {liveSelected.length > 0 && access.canEditTasks ? (
+      {shownSelected.length > 0 && access.canEditTasks ? (
         <div className="tasks-selection" role="region" aria-label="Selection">
           <span className="tasks-selection__count" aria-live="polite">
-            {liveSelected.length} selected
+            {shownSelected.length} selected
           </span>
           <Button variant="primary" size="sm" onClick={() => void completeSelected()}>
             Complete

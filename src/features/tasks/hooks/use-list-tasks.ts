@@ -1,5 +1,7 @@
 // All live tasks of one list in position order, read once per change with the compound
-// index (one range scan, no sort), so filtering and search can run in memory.
+// index (one range scan, no sort), so filtering and search can run in memory. Tasks with the
+// same position (made on two devices offline) come in id order, as IndexedDB orders equal
+// index keys by primary key: the same on every device, and the order tasks.move() assumes.
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 

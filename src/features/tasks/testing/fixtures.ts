@@ -7,7 +7,7 @@ import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 import { serverStamp as stamp } from '@/testing/fixtures';
 
-export { addMember, sharedList } from '@/testing/fixtures';
+export { addMember, putMembership, sharedList } from '@/testing/fixtures';
 
 export async function localListDevice(name = 'Groceries'): Promise<{
   services: TestServices;
@@ -47,14 +47,12 @@ export async function seedTasks(
   return rows.map((row) => row.id);
 }
 
-/** Live task rows of a list in position order, as the database has them. */
+/** Live task rows of a list in the order the screens show them: position, then id. */
 export async function dbTasks(services: TestServices, listId: string): Promise<LocalRow[]> {
   const rows = await services.sync.db.rows('tasks').where('list_id').equals(listId).toArray();
+  // Fractional indexes (and ids) compare by code unit, not by locale.
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return rows
     .filter((row) => !row.deleted_at)
-    .sort((a, b) => {
-      // Fractional indexes compare by code unit, not by locale.
-      const [x, y] = [String(a.position), String(b.position)];
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+    .sort((a, b) => compare(String(a.position), String(b.position)) || compare(a.id, b.id));
 }
