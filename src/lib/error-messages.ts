@@ -8,7 +8,6 @@ import {
   profilePatch,
   taskPatch,
   validate,
-  type FieldErrors,
 } from '@sync/schema';
 
 export type InviteErrorCode =
@@ -100,6 +99,9 @@ export function rejectionRule(rejection: RejectionFacts): string {
     GENERIC_RULE
   );
 }
+
+/** Field → the schema's first message (the shape of sync/schema.ts's `validate` errors). */
+type FieldErrors = Partial<Record<string, string>>;
 
 /** The shared schema's checks per table (patches are checked field by field, see below). */
 const SCHEMA_CHECKS: Readonly<Record<string, (data: unknown) => FieldErrors | undefined>> = {
