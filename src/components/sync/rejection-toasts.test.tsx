@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 
 import { showToast } from '@/lib/toasts';
 
+import { refusedSummary } from './rejection-toasts';
+
 import {
   createTestServices,
   findHeading,
@@ -89,24 +91,48 @@ describe('rejection toasts', () => {
     showToast({ message: 'Task completed', durationMs: 60_000 });
 
     await services.sync.db._rejections.bulkAdd([refusal('One'), refusal('Two'), refusal('Three')]);
-    await within(notifications()).findByText('3 changes were refused and undone.');
+    await within(notifications()).findByText(
+      "3 changes were refused and undone: you can't edit these any more.",
+    );
     const items = within(notifications()).getAllByRole('listitem');
     expect(items).toHaveLength(3);
     expect(notifications()).toHaveTextContent('Deleted “Fix the door”');
     expect(within(notifications()).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
     expect(notifications()).not.toHaveTextContent(/“One”|“Two”|“Three”/);
 
-    // More refusals while it shows: the same toast counts them.
-    await services.sync.db._rejections.add(refusal('Four'));
+    // More refusals while it shows: the same toast counts them (for another reason now, so
+    // it no longer names one).
+    await services.sync.db._rejections.add({
+      ...refusal('Four'),
+      code: 'NOT_FOUND',
+      sqlState: 'P0002',
+      message: 'tasks row was deleted',
+    });
     expect(
       await within(notifications()).findByText('4 changes were refused and undone.'),
     ).toBeInTheDocument();
     expect(within(notifications()).getAllByRole('listitem')).toHaveLength(3);
-    expect(within(notifications()).queryByText('3 changes were refused and undone.')).toBeNull();
+    expect(
+      within(notifications()).queryByText(
+        "3 changes were refused and undone: you can't edit these any more.",
+      ),
+    ).toBeNull();
     expect(within(notifications()).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
 
     await user.click(within(notifications()).getByRole('button', { name: 'See why' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(router.state.location.hash).toBe('#rejected');
+  });
+
+  it('names the reason a group of refusals shares, and only then', () => {
+    expect(refusedSummary(['NOT_FOUND', 'NOT_FOUND'])).toBe(
+      '2 changes were refused and undone: someone else deleted what they changed.',
+    );
+    expect(refusedSummary(['VALIDATION_FAILED'])).toBe(
+      '1 change was refused and undone: it breaks the rules for its fields.',
+    );
+    expect(refusedSummary(['PERMISSION_DENIED', 'VALIDATION_FAILED'])).toBe(
+      '2 changes were refused and undone.',
+    );
   });
 });

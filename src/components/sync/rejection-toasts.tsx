@@ -1,7 +1,8 @@
 // A toast when the server refuses changes while the app is open (SPEC §4 "rejected":
 // reverted, and the reason shown): one change is explained in the toast; changes refused
-// together are one toast ("3 changes were refused — See why"), so a burst never pushes an
-// Undo off the screen. The full log is in Settings › Rejected changes.
+// together are one toast ("3 changes were refused and undone: you can't edit these any
+// more — See why"), so a burst never pushes an Undo off the screen. The full log is in
+// Settings › Rejected changes.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
@@ -13,11 +14,24 @@ import { showToast, useToasts, type ToastAction } from '@/lib/toasts';
 /** How long a rejection toast stays (ms): long enough to read a sentence and act. */
 const REJECTION_TOAST_MS = 10_000;
 
-/** The grouped toast's text for `count` refused changes. */
-export function refusedCountMessage(count: number): string {
-  return count === 1
-    ? '1 change was refused and undone.'
-    : `${count} changes were refused and undone.`;
+/**
+ * The grouped toast's text for refused changes with these codes: how many, and the reason
+ * when they share one (a role taken away refuses every queued edit at once).
+ */
+export function refusedSummary(codes: readonly string[]): string {
+  const many = codes.length !== 1;
+  const head = `${codes.length} ${many ? 'changes were' : 'change was'} refused and undone`;
+  const shared = codes.every((code) => code === codes[0]) ? codes[0] : undefined;
+  switch (shared) {
+    case 'PERMISSION_DENIED':
+      return `${head}: you can't edit ${many ? 'these' : 'this'} any more.`;
+    case 'NOT_FOUND':
+      return `${head}: someone else deleted what ${many ? 'they' : 'it'} changed.`;
+    case 'VALIDATION_FAILED':
+      return `${head}: ${many ? 'they break' : 'it breaks'} the rules for ${many ? 'their' : 'its'} fields.`;
+    default:
+      return `${head}.`;
+  }
 }
 
 /** A short name for the row a rejection is about, from what was sent or what is stored. */
@@ -44,8 +58,8 @@ export function RejectionToasts() {
     [sync],
   );
   const seen = useRef<number | null>(null);
-  /** The rejection toast on screen and how many changes it speaks for. */
-  const current = useRef<{ toastId: number; count: number } | null>(null);
+  /** The rejection toast on screen and the codes of the changes it speaks for. */
+  const current = useRef<{ toastId: number; codes: string[] } | null>(null);
   /** Bursts are toasted one after another, in the order they were logged. */
   const queue = useRef<Promise<void>>(Promise.resolve());
 
@@ -73,17 +87,18 @@ export function RejectionToasts() {
       const shown = current.current;
       if (shown) {
         // Still on screen: it now counts these too, instead of a toast per change.
-        const count = shown.count + fresh.length;
+        const codes = [...shown.codes, ...fresh.map((rejection) => rejection.code)];
         const updated = useToasts.getState().update(shown.toastId, {
-          message: refusedCountMessage(count),
+          message: refusedSummary(codes),
           action: details('See why'),
         });
         if (updated) {
-          current.current = { toastId: shown.toastId, count };
+          current.current = { toastId: shown.toastId, codes };
           return;
         }
       }
-      let message = refusedCountMessage(fresh.length);
+      const codes = fresh.map((rejection) => rejection.code);
+      let message = refusedSummary(codes);
       const only = fresh.length === 1 ? fresh[0] : undefined;
       if (only) {
         const row = await sync.db.rows(only.table).get(only.rowId);
@@ -95,7 +110,7 @@ export function RejectionToasts() {
         durationMs: REJECTION_TOAST_MS,
         action: details(only ? 'Details' : 'See why'),
       });
-      current.current = { toastId, count: fresh.length };
+      current.current = { toastId, codes };
     });
     // A failed read must not stop the toasts of later bursts (the log still has them all).
     queue.current = queue.current.catch((error: unknown) =>
