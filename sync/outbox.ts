@@ -15,11 +15,8 @@ export async function enqueue(
       await db._outbox.update(last.seq, { data: { ...last.data, ...entry.data } });
       return;
     }
-    if (entry.op === 'delete' && last.op === 'patch') {
-      // The patch no longer matters: the row is going away.
-      await db._outbox.update(last.seq, { op: 'delete', data: {} });
-      return;
-    }
+    // A delete never absorbs the patch before it: Undo takes the delete out again, and the
+    // edit must still be there to send (folded into the delete, it would be lost).
   }
   await db._outbox.add({ ...entry, sent: 0, attempts: 0 });
 }

@@ -138,3 +138,25 @@ describe('undo of a bulk complete', () => {
     expect(await db._outbox.where('sent').equals(0).count()).toBe(0);
   });
 });
+
+describe('undo of a delete that came right after an edit', () => {
+  it('keeps the edit queued: undo takes out the delete only', async () => {
+    const { db, repos, taskId } = await synced();
+    await repos.tasks.update(taskId, { title: 'Fix the gate today' });
+    await repos.tasks.delete(taskId);
+    expect(await repos.tasks.undoDelete(taskId)).toBe(true);
+
+    const queued = await db._outbox.toArray();
+    expect(queued).toEqual([
+      expect.objectContaining({
+        op: 'patch',
+        rowId: taskId,
+        data: { title: 'Fix the gate today' },
+      }),
+    ]);
+    expect(await db.rows('tasks').get(taskId)).toMatchObject({
+      title: 'Fix the gate today',
+      deleted_at: null,
+    });
+  });
+});

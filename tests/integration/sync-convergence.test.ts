@@ -1,12 +1,14 @@
 // I1 + I2 under chaos: three users (owner, editor, viewer) on their own devices make random
-// edits while requests are dropped, answered twice, refused with 5xx/429/401, devices go
-// offline and reload mid-push; then the network heals. Every device must end equal to what
-// the server lets its user see, and every write must be on the server or explained in
-// _rejections. Seeded: a failure prints the seed to replay it (SEED=… SCHEDULES=1).
+// edits while requests are dropped, answered twice, delayed, refused with 5xx/429/401 or left
+// hanging, realtime sockets are cut, devices go offline, reload or crash mid-push, and the
+// owner takes the viewer's access away and gives it back; then the network heals. Every
+// device must end equal to what the server lets its user see, and every write must be on the
+// server or explained in _rejections. Seeded: a failure prints the seed to replay it
+// (SEED=… SCHEDULES=1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { FaultyNetwork, seededRandom } from '../support/faults';
+import { cuttableWebSocket, FaultyNetwork, seededRandom } from '../support/faults';
 import { deviceView, diffViews, serverView } from '../support/oracle';
 import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -17,12 +19,16 @@ const SCHEDULES = Number(process.env.SCHEDULES ?? 200);
 const FIRST_SEED = Number(process.env.SEED ?? 1);
 /** Random operations per schedule, over all devices. */
 const OPS_PER_SCHEDULE = 16;
+/** A request left hanging is abandoned after this long (ms): short, so schedules stay quick. */
+const REQUEST_TIMEOUT_MS = 400;
 
 interface User {
   name: string;
   id: string;
   net: FaultyNetwork;
   supabase: SupabaseClient;
+  /** Cuts this user's realtime sockets (the server vanishing for a moment). */
+  cutSockets: () => number;
 }
 
 let stack: TestDevstack;
@@ -48,9 +54,10 @@ beforeAll(async () => {
   if (error || !data.user) throw error ?? new Error('no user');
   const make = async (name: string, id: string, email: string, password?: string) => {
     const net = new FaultyNetwork();
-    const supabase = clientFor(stack, net.fetch);
+    const sockets = cuttableWebSocket();
+    const supabase = clientFor(stack, net.fetch, sockets.transport);
     await signIn(supabase, email, password);
-    return { name, id, net, supabase };
+    return { name, id, net, supabase, cutSockets: () => sockets.cut() };
   };
   users = [
     await make('alice', SEED.alice, 'alice@example.com'),
@@ -67,9 +74,12 @@ interface Written {
   device: string;
   table: string;
   id: string;
-  /** For patches: the unique value written, to find in the server's history. */
-  field?: 'title' | 'notes';
+  op: 'insert' | 'patch' | 'delete';
+  /** For patches: the field and the unique value written. */
+  field?: 'title' | 'notes' | 'role';
   value?: string;
+  /** Undone on the server by a later step of the schedule (a revoked access given back). */
+  superseded?: boolean;
 }
 
 async function runSchedule(seed: number): Promise<void> {
@@ -98,7 +108,11 @@ async function runSchedule(seed: number): Promise<void> {
   const devices = new Map<string, Device>();
   for (const user of users) {
     user.net.heal();
-    const device = await startDevice(stack, null, { supabase: user.supabase, random });
+    const device = await startDevice(stack, null, {
+      supabase: user.supabase,
+      random,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
     await device.sync.engine.syncNow();
     devices.set(user.name, device);
   }
@@ -111,9 +125,12 @@ async function runSchedule(seed: number): Promise<void> {
       'drop-response',
       'duplicate',
       'drop-request',
+      'delay',
+      'status-500',
       'status-503',
       'status-429',
       'expire-token',
+      'hang',
     ]);
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
@@ -126,13 +143,25 @@ async function runSchedule(seed: number): Promise<void> {
       device.online.set(!device.online.isOnline());
       continue;
     }
-    if (roll < 0.15) {
+    if (roll < 0.13) {
       // A reload: a new engine over the same IndexedDB, with whatever the old one left
       // queued or frozen (a request lost mid-flight is the drop-response fault).
       await device.sync.stop();
       const reloaded = device.reload();
       await device.sync.close();
       devices.set(user.name, reloaded);
+      continue;
+    }
+    if (roll < 0.16) {
+      // A crash, most likely while a push is on the wire: the server may apply what the
+      // dead tab never hears about; the next start must replay it, applied once.
+      device.sync.engine.requestSync();
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 30)));
+      devices.set(user.name, device.crash());
+      continue;
+    }
+    if (roll < 0.18) {
+      user.cutSockets();
       continue;
     }
     const tasks = (
@@ -150,16 +179,35 @@ async function runSchedule(seed: number): Promise<void> {
         'delete',
         'comment',
         'role',
+        'access',
       ] as const);
       if (op === 'create' || !task) {
         const id = await repos.tasks.create(listId, { title: `${user.name} ${seed}.${step}` });
-        written.push({ device: user.name, table: 'tasks', id });
+        written.push({ device: user.name, table: 'tasks', id, op: 'insert' });
       } else if (op === 'title') {
-        await repos.tasks.update(task.id, { title: `${user.name} renamed ${step}` });
+        const value = `${user.name} renamed ${step}`;
+        await repos.tasks.update(task.id, { title: value });
+        written.push({
+          device: user.name,
+          table: 'tasks',
+          id: task.id,
+          op: 'patch',
+          field: 'title',
+          value,
+        });
       } else if (op === 'notes') {
+        const value = `${user.name} noted ${step}`;
         await repos.tasks.update(task.id, {
-          notes: `${user.name} noted ${step}`,
+          notes: value,
           priority: (step % 4) as 0 | 1 | 2 | 3,
+        });
+        written.push({
+          device: user.name,
+          table: 'tasks',
+          id: task.id,
+          op: 'patch',
+          field: 'notes',
+          value,
         });
       } else if (op === 'status') {
         const next = task.status === 'todo' ? 'doing' : task.status === 'doing' ? 'done' : 'todo';
@@ -169,18 +217,51 @@ async function runSchedule(seed: number): Promise<void> {
         await repos.tasks.move(task.id, other.id === task.id ? null : other.id, null);
       } else if (op === 'delete') {
         await repos.tasks.delete(task.id);
+        written.push({ device: user.name, table: 'tasks', id: task.id, op: 'delete' });
       } else if (op === 'comment') {
         const id = await repos.comments.create(task.id, `${user.name} says ${step}`);
-        written.push({ device: user.name, table: 'comments', id });
-      } else if (user.name === 'alice') {
+        written.push({ device: user.name, table: 'comments', id, op: 'insert' });
+      } else if (op === 'role' && user.name === 'alice') {
         const bobMembership = (
           await device.sync.db.rows('memberships').where('list_id').equals(listId).toArray()
         ).find((m) => m.user_id === bob.id && !m.deleted_at);
-        if (bobMembership)
-          await repos.memberships.changeRole(
-            bobMembership.id,
-            bobMembership.role === 'editor' ? 'viewer' : 'editor',
+        if (bobMembership) {
+          const value = bobMembership.role === 'editor' ? 'viewer' : 'editor';
+          await repos.memberships.changeRole(bobMembership.id, value);
+          written.push({
+            device: 'alice',
+            table: 'memberships',
+            id: bobMembership.id,
+            op: 'patch',
+            field: 'role',
+            value,
+          });
+        }
+      } else if (op === 'access' && user.name === 'alice') {
+        // Carol loses the list (her device must purge it) or gets it back (the way an
+        // accepted invite revives her old membership: the whole list is delivered again).
+        const carolMembership = (
+          await device.sync.db.rows('memberships').where('list_id').equals(listId).toArray()
+        ).find((m) => m.user_id === carol.id && !m.deleted_at);
+        if (carolMembership) {
+          await repos.memberships.remove(carolMembership.id);
+          written.push({
+            device: 'alice',
+            table: 'memberships',
+            id: carolMembership.id,
+            op: 'delete',
+          });
+        } else {
+          const { rows: revived } = await stack.db.query<{ id: string }>(
+            `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'viewer')
+             on conflict (list_id, user_id) do update set role = 'viewer', deleted_at = null
+             returning id`,
+            [listId, carol.id],
           );
+          for (const w of written) {
+            if (w.table === 'memberships' && w.id === revived[0]?.id) w.superseded = true;
+          }
+        }
       }
     } catch (error) {
       // Refused locally (validation, a row deleted meanwhile): nothing was queued.
@@ -204,7 +285,9 @@ async function runSchedule(seed: number): Promise<void> {
   const problems: string[] = [];
   for (const user of users) {
     const device = devices.get(user.name) as Device;
-    const status = device.sync.engine.status.getSnapshot();
+    // As of a sync that has just settled: a late wake-up (a realtime rejoin after a cut
+    // socket asks for a pull) may otherwise be caught mid-run.
+    const status = await device.sync.engine.syncNow();
     if (status.pending !== 0 || status.phase !== 'synced') {
       problems.push(`${user.name}: not settled (${status.phase}, ${status.pending} pending)`);
     }
@@ -229,20 +312,43 @@ async function runSchedule(seed: number): Promise<void> {
     }
   }
   // I1: every acknowledged write reached the server (a created row exists, a patched value
-  // appears in the row's history) or its refusal is on the writing device.
+  // appears in the row's history, a deleted row is a tombstone) or its refusal is on the
+  // writing device. Of a device's patches of one field of one row only the last must land:
+  // the earlier ones may rightly have been folded into it before sending.
+  const lastOfField = new Map<string, Written>();
   for (const write of written) {
-    const { rows } = write.field
-      ? await stack.db.query(
-          `select 1 from public.test_task_history where task_id = $1 and ${write.field} = $2`,
-          [write.id, write.value ?? ''],
-        )
-      : await stack.db.query(`select id from public.${write.table} where id = $1`, [write.id]);
+    if (write.op === 'patch') lastOfField.set(`${write.device}/${write.id}/${write.field}`, write);
+  }
+  for (const write of written) {
+    if (write.superseded) continue;
+    if (write.op === 'patch') {
+      if (lastOfField.get(`${write.device}/${write.id}/${write.field}`) !== write) continue;
+    }
+    const { rows } =
+      write.op === 'patch' && write.field === 'role'
+        ? await stack.db.query('select 1 from public.memberships where id = $1 and role = $2', [
+            write.id,
+            write.value ?? '',
+          ])
+        : write.op === 'patch'
+          ? await stack.db.query(
+              `select 1 from public.test_task_history where task_id = $1 and ${write.field} = $2`,
+              [write.id, write.value ?? ''],
+            )
+          : write.op === 'delete'
+            ? await stack.db.query(
+                `select 1 from public.${write.table} where id = $1 and deleted_at is not null`,
+                [write.id],
+              )
+            : await stack.db.query(`select id from public.${write.table} where id = $1`, [
+                write.id,
+              ]);
     if (rows.length >= 1) continue;
     const device = devices.get(write.device) as Device;
     const refused = await device.sync.db._rejections.filter((r) => r.rowId === write.id).count();
     if (refused === 0) {
       problems.push(
-        `${write.device}: ${write.table}/${write.id} ${write.field ?? 'insert'} neither on the server nor rejected`,
+        `${write.device}: ${write.table}/${write.id} ${write.op} ${write.field ?? ''} ${write.value ?? ''} neither on the server nor rejected`,
       );
     }
   }

@@ -29,6 +29,12 @@ export interface Device {
   indexedDb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange };
   /** A new engine over the same IndexedDB (a page reload). */
   reload(): Device;
+  /**
+   * The tab dies mid-work (a crash, a killed app): the database closes under the engine, so
+   * nothing it is doing gets recorded, while a request already sent still reaches the
+   * server. Returns the next start of the app, over the same IndexedDB.
+   */
+  crash(): Device;
   close(): Promise<void>;
 }
 
@@ -135,6 +141,11 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
     online,
     indexedDb,
     reload() {
+      return openDevice(supabase, { ...options, indexedDb, dbName });
+    },
+    crash() {
+      void sync.engine.stop();
+      sync.db.close();
       return openDevice(supabase, { ...options, indexedDb, dbName });
     },
     async close() {
