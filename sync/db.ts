@@ -41,14 +41,23 @@ export function storesV1(registry: Registry): Record<string, string> {
   return stores;
 }
 
+/**
+ * The device's database for a table registry: one Dexie table per synced entity plus the
+ * internal ones. Screens read it (liveQuery); only the repositories and the engine write.
+ */
 export class SyncDatabase extends Dexie {
+  /** Queued changes, in seq order (the wire's order). */
   declare readonly _outbox: Table<OutboxEntry, number>;
+  /** Sync bookkeeping: client id, pull cursor, owner, resync mark. */
   declare readonly _meta: Table<MetaRecord, string>;
+  /** Changes the server refused, for the user to read. */
   declare readonly _rejections: Table<Rejection, number>;
+  /** Attachment bytes: waiting to upload, or kept for offline viewing. */
   declare readonly _files: Table<FileRecord, string>;
 
   constructor(
     name: string,
+    /** The synced tables this database holds. */
     readonly registry: Registry,
     deps?: IndexedDbDeps,
   ) {
@@ -69,10 +78,12 @@ export class SyncDatabase extends Dexie {
     ];
   }
 
+  /** A sync bookkeeping value (clientId, cursor, userId…), or undefined. */
   async getMeta<T>(key: string): Promise<T | undefined> {
     return (await this._meta.get(key))?.value as T | undefined;
   }
 
+  /** Stores a sync bookkeeping value. */
   async setMeta(key: string, value: unknown): Promise<void> {
     await this._meta.put({ key, value });
   }

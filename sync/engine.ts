@@ -62,7 +62,9 @@ export const LOCAL_USER_ID = '00000000-0000-0000-0000-000000000000';
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Calls `fn` after `ms`; returns a handle for clearTimeout. */
   setTimeout(fn: () => void, ms: number): unknown;
+  /** Cancels a timer set by setTimeout (a spent or unknown handle is ignored). */
   clearTimeout(handle: unknown): void;
 }
 

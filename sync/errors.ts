@@ -1,6 +1,7 @@
 // Errors as values with a code from SPEC §8, and the classification of what the server or
 // the network said into those codes. The engine decides what to do by code, never by text.
 
+/** Every error code of SPEC §8, the vocabulary the engine and the screens share. */
 export const SYNC_ERROR_CODES = [
   'OFFLINE',
   'AUTH_EXPIRED',
@@ -17,6 +18,7 @@ export const SYNC_ERROR_CODES = [
   'CURSOR_EXPIRED',
   'APP_OUTDATED',
 ] as const;
+/** One of the SPEC §8 error codes. */
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
 
 /** Codes after which the engine retries with backoff (nothing is dropped). */

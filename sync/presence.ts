@@ -5,8 +5,11 @@ import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supaba
 
 /** What each viewer announces about themselves. */
 export interface PresenceMeta {
+  /** Who is viewing (their auth user id). */
   userId: string;
+  /** Their display name, as their device knows it. */
   name: string;
+  /** Their avatar's storage path, if they have one. */
   avatarPath: string | null;
 }
 

@@ -34,15 +34,21 @@ export type MutationOp = 'insert' | 'patch' | 'delete';
 export interface OutboxEntry {
   /** Autoincremented: the mutation's seq on the wire. */
   seq?: number;
+  /** The synced table the change is for. */
   table: string;
+  /** The changed row's id. */
   rowId: string;
+  /** Insert, patch or (soft) delete. */
   op: MutationOp;
   /** Full row (insert), changed columns (patch), nothing (delete). */
   data: Record<string, unknown>;
+  /** When it was queued (ms since epoch): deletes wait UNDO_WINDOW_MS from here. */
   createdAt: number;
   /** 1 once it has been sent: never changed again (the server may have applied it). */
   sent: 0 | 1;
+  /** How many pushes carried it. */
   attempts: number;
+  /** The last failure while sending it, if any. */
   lastError?: string;
   /** The list the row belongs to (for per-list pending badges and revocation purges). */
   listId?: string;
@@ -50,14 +56,24 @@ export interface OutboxEntry {
 
 /** A change the server refused, kept so the user can see what was reverted and why. */
 export interface Rejection {
+  /** Autoincremented log id. */
   id?: number;
+  /** The table of the refused change. */
   table: string;
+  /** The row it was for. */
   rowId: string;
+  /** What was tried: insert, patch or delete. */
   op: MutationOp;
+  /** What was sent (the full row, or the changed columns). */
   data: Record<string, unknown>;
+  /** The SPEC §8 code (PERMISSION_DENIED, VALIDATION_FAILED, NOT_FOUND, FILE_*…). */
   code: string;
+  /** The server's SQLSTATE, when the database refused it. */
   sqlState?: string;
+  /** The server's own words (never shown as is: the UI explains by code and field). */
   message: string;
+  /** When it was refused (ms since epoch). */
   at: number;
+  /** The list it belonged to, when it belonged to one. */
   listId?: string;
 }

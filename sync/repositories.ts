@@ -30,6 +30,7 @@ import type * as v from 'valibot';
 /** A write refused before anything was queued, with messages per field. */
 export class ValidationError extends SyncError {
   constructor(
+    /** Field → the rule it broke, ready to show beside the field ('_' for the whole input). */
     readonly fields: FieldErrors,
     code:
       | 'VALIDATION_FAILED'
@@ -203,6 +204,7 @@ export function createRepositories(ctx: RepoContext) {
       });
       return id;
     },
+    /** Renames a list (owners and editors). */
     async rename(id: string, name: string): Promise<void> {
       const value = parse(listPatch, { name });
       await rw(['lists'], async () => {
@@ -210,6 +212,7 @@ export function createRepositories(ctx: RepoContext) {
         await patch('lists', id, value, id);
       });
     },
+    /** Gives a list another palette colour (owners and editors). */
     async recolor(id: string, color: ListColor): Promise<void> {
       const value = parse(listPatch, { color });
       await rw(['lists'], async () => {
@@ -217,13 +220,14 @@ export function createRepositories(ctx: RepoContext) {
         await patch('lists', id, value, id);
       });
     },
-    /** Deletes a list with its tasks, comments and attachments; undo() within UNDO_WINDOW_MS. */
+    /** Deletes a list with its tasks, comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
     async delete(id: string): Promise<void> {
       await rw(['lists', 'tasks', 'comments', 'attachments'], async () => {
         await live('lists', id);
         await softDelete('lists', id, id);
       });
     },
+    /** Takes back a list delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
       return undoDelete('lists', id);
     },
@@ -333,6 +337,7 @@ export function createRepositories(ctx: RepoContext) {
         if (Object.keys(extra).length) await db.rows('tasks').update(id, extra);
       });
     },
+    /** Moves a task to another status, if SPEC §4 allows that transition. */
     setStatus(id: string, status: TaskStatus): Promise<void> {
       return tasks.update(id, { status });
     },
@@ -354,12 +359,14 @@ export function createRepositories(ctx: RepoContext) {
         await patch('tasks', id, { position: jitteredKeyBetween(a, b, ctx.newId()) }, listId);
       });
     },
+    /** Deletes a task with its comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
     async delete(id: string): Promise<void> {
       await rw(['tasks', 'comments', 'attachments'], async () => {
         const task = await live('tasks', id);
         await softDelete('tasks', id, String(task.list_id));
       });
     },
+    /** Takes back a task delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
       return undoDelete('tasks', id);
     },
@@ -404,6 +411,7 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   const comments = {
+    /** Adds a comment by the current user to a task; returns its id. */
     async create(taskId: string, body: string): Promise<string> {
       const value = parse(commentInput, { body });
       const id = ctx.newId();
@@ -417,6 +425,7 @@ export function createRepositories(ctx: RepoContext) {
       });
       return id;
     },
+    /** Changes a comment's text (its author; the list's owner too). */
     async edit(id: string, body: string): Promise<void> {
       const value = parse(commentInput, { body });
       await rw(['comments'], async () => {
@@ -431,6 +440,7 @@ export function createRepositories(ctx: RepoContext) {
         await softDelete('comments', id, String(comment.list_id));
       });
     },
+    /** Takes back a comment delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
       return undoDelete('comments', id);
     },
@@ -442,6 +452,7 @@ export function createRepositories(ctx: RepoContext) {
   }
 
   const memberships = {
+    /** Gives a member another role (owners only; a list keeps at least one owner). */
     async changeRole(id: string, role: Role): Promise<void> {
       const value = parse(roleInput, role);
       await rw(['memberships'], async () => {
@@ -480,6 +491,7 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   const profile = {
+    /** Changes the current user's own profile (name, picture path). */
     async update(changes: { display_name?: string; avatar_path?: string | null }): Promise<void> {
       const value = parse(profilePatch, changes);
       await rw(['profiles'], async () => {
@@ -558,6 +570,7 @@ export function createRepositories(ctx: RepoContext) {
         await softDelete('attachments', id, String(row.list_id));
       });
     },
+    /** Takes back a file's removal not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
       return undoDelete('attachments', id);
     },
@@ -619,4 +632,5 @@ const EXTENSIONS: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
+/** The write API: one object per entity, each method validating, writing and queueing at once. */
 export type Repositories = ReturnType<typeof createRepositories>;

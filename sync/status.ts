@@ -2,9 +2,12 @@
 // it with useSyncExternalStore and tests can await phases.
 import type { SyncError } from './errors';
 
+/** SPEC §4 "Connection": what the engine is doing now. */
 export type SyncPhase = 'offline' | 'syncing' | 'synced' | 'backing-off' | 'signed-out';
 
+/** What the UI shows of sync: an immutable snapshot, replaced on every change. */
 export interface SyncStatus {
+  /** Offline, syncing, synced, backing off after errors, or signed out (still queueing). */
   readonly phase: SyncPhase;
   /** Queued changes not yet acknowledged by the server. */
   readonly pending: number;
@@ -14,6 +17,7 @@ export interface SyncStatus {
   readonly lastError: SyncError | null;
 }
 
+/** The status as an external store: subscribe / getSnapshot (useSyncExternalStore). */
 export class StatusStore {
   private status: SyncStatus = {
     phase: 'offline',
@@ -30,6 +34,7 @@ export class StatusStore {
     return () => this.listeners.delete(listener);
   };
 
+  /** Applies changes; listeners hear of it only when something actually changed. */
   set(changes: Partial<SyncStatus>): void {
     const next = { ...this.status, ...changes };
     if (

@@ -26,6 +26,7 @@ export type TabMessage =
 
 /** A message bus between the tabs of one device (never delivers a tab its own messages). */
 export interface TabChannel {
+  /** Sends a message to every other tab of the device. */
   post(message: TabMessage): void;
   /** Calls `onMessage` for each message from another tab; returns unsubscribe. */
   subscribe(onMessage: (message: TabMessage) => void): () => void;
