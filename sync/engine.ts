@@ -404,6 +404,12 @@ export class SyncEngine {
 
   async #onCycleError(error: unknown): Promise<void> {
     const { online, db, clock } = this.#options;
+    if (isDatabaseClosed(error)) {
+      // The database went away under us (the tab is closing, or another tab opened a newer
+      // schema): this engine is done. Nothing is lost: what it had sent is frozen and replays.
+      this.#leave();
+      return;
+    }
     const failure = isSyncError(error)
       ? error
       : new SyncError('SERVER_ERROR', error instanceof Error ? error.message : String(error));
@@ -777,6 +783,15 @@ export class SyncEngine {
     }
     await applyServerRow(db, 'memberships', row);
   }
+}
+
+/** Dexie's error for a database closed under a running operation. */
+function isDatabaseClosed(error: unknown): boolean {
+  const inner = (error as { inner?: { name?: unknown } } | null)?.inner;
+  return (
+    error instanceof Error &&
+    (error.name === 'DatabaseClosedError' || inner?.name === 'DatabaseClosedError')
+  );
 }
 
 /** An outbox entry as sync_push receives it. */

@@ -78,6 +78,31 @@ export interface RemoteOptions {
 /** Default RemoteOptions.requestTimeoutMs (ms). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * Runs `call` with an abort signal and gives up after `ms`: the request is aborted and the
+ * answer is TIMEOUT, even if the request ignores the abort (supabase-js also waits for its
+ * session before each request, outside the signal). A request abandoned like this may still
+ * reach the server; what it carried is frozen in the outbox and replays harmlessly.
+ */
+async function withTimeout<T>(
+  ms: number,
+  call: (signal: AbortSignal) => PromiseLike<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new SyncError('TIMEOUT', `no answer in ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([call(controller.signal), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** supabase-js reports a network failure during a token refresh as this (auth-js). */
 function isRetryableAuthError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AuthRetryableFetchError';
@@ -87,36 +112,30 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
     async userId() {
-      const { data, error } = await supabase.auth.getSession();
+      const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.getSession());
       if (!data.session && isRetryableAuthError(error)) {
         throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
       }
       return data.session?.user.id ?? null;
     },
     async push(clientId, mutations) {
-      const response = await supabase
-        .rpc('sync_push', {
-          client_id: clientId,
-          mutations,
-        })
-        .abortSignal(AbortSignal.timeout(timeoutMs * 2));
+      const response = await withTimeout(timeoutMs * 2, (signal) =>
+        supabase.rpc('sync_push', { client_id: clientId, mutations }).abortSignal(signal),
+      );
       const data: unknown = response.data; // untyped: no generated database types here
       if (response.error) throw classifyRpcError(response.error, response.status);
       return data as PushResponse;
     },
     async pull(cursor, maxRows) {
-      const response = await supabase
-        .rpc('sync_pull', {
-          cursor,
-          max_rows: maxRows,
-        })
-        .abortSignal(AbortSignal.timeout(timeoutMs));
+      const response = await withTimeout(timeoutMs, (signal) =>
+        supabase.rpc('sync_pull', { cursor, max_rows: maxRows }).abortSignal(signal),
+      );
       const data: unknown = response.data; // untyped: no generated database types here
       if (response.error) throw classifyRpcError(response.error, response.status);
       return data as PullResponse;
     },
     async refresh() {
-      const { data, error } = await supabase.auth.refreshSession();
+      const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.refreshSession());
       if (isRetryableAuthError(error)) {
         throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
       }

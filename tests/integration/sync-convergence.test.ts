@@ -19,8 +19,12 @@ const SCHEDULES = Number(process.env.SCHEDULES ?? 200);
 const FIRST_SEED = Number(process.env.SEED ?? 1);
 /** Random operations per schedule, over all devices. */
 const OPS_PER_SCHEDULE = 16;
-/** A request left hanging is abandoned after this long (ms): short, so schedules stay quick. */
-const REQUEST_TIMEOUT_MS = 400;
+/**
+ * A request left hanging is abandoned after this long (ms): short, so schedules stay quick,
+ * but well above what a page of 1,000 rows takes on a loaded CI machine (at 400 ms, such a
+ * page timed out again on every retry, and the schedule never settled).
+ */
+const REQUEST_TIMEOUT_MS = 1_500;
 
 interface User {
   name: string;
@@ -33,6 +37,30 @@ interface User {
 
 let stack: TestDevstack;
 let users: User[] = [];
+
+/** A schedule takes a few seconds; one still running after this long is stuck (ms). */
+const SCHEDULE_MAX_MS = 90_000;
+
+/** Where the running schedule is, and its devices: what a stuck schedule reports. */
+const progress: { where: string; devices: Map<string, Device> } = {
+  where: 'not started',
+  devices: new Map(),
+};
+
+/** The running schedule's state, for a schedule that got stuck. */
+async function describeStuck(): Promise<string> {
+  const lines = [`stuck at: ${progress.where}`];
+  for (const [name, device] of progress.devices) {
+    const status = device.sync.engine.status.getSnapshot();
+    const outbox = await device.sync.db._outbox.toArray().catch(() => []);
+    lines.push(
+      `${name}: ${status.phase}, ${status.pending} pending, last error ${status.lastError?.code ?? '-'} ${status.lastError?.message ?? ''}; outbox ${JSON.stringify(outbox.map((e) => [e.seq, e.table, e.op, e.sent, e.attempts]))}`,
+    );
+  }
+  for (const user of users)
+    lines.push(`${user.name} faults: ${JSON.stringify([...user.net.fired])}`);
+  return lines.join('\n');
+}
 
 beforeAll(async () => {
   stack = await startTestDevstack('pglite');
@@ -106,6 +134,8 @@ async function runSchedule(seed: number): Promise<void> {
   });
 
   const devices = new Map<string, Device>();
+  progress.devices = devices;
+  progress.where = 'setup';
   for (const user of users) {
     user.net.heal();
     const device = await startDevice(stack, null, {
@@ -134,6 +164,7 @@ async function runSchedule(seed: number): Promise<void> {
     ]);
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
+    progress.where = `step ${step}`;
     // Let the engines run between edits, so edits land while pushes are in flight.
     await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 40)));
     const user = pick(users);
@@ -273,8 +304,9 @@ async function runSchedule(seed: number): Promise<void> {
   for (const user of users) user.net.heal();
   for (const device of devices.values()) device.online.set(true);
   for (let round = 0; round < 3; round++) {
-    for (const device of devices.values()) {
+    for (const [name, device] of devices) {
       for (let i = 0; i < 20; i++) {
+        progress.where = `heal round ${round}, ${name}, attempt ${i}`;
         const status = await device.sync.engine.syncNow();
         if (status.phase === 'synced' && status.pending === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 25));
@@ -282,6 +314,7 @@ async function runSchedule(seed: number): Promise<void> {
     }
   }
 
+  progress.where = 'checking';
   const problems: string[] = [];
   for (const user of users) {
     const device = devices.get(user.name) as Device;
@@ -353,6 +386,9 @@ async function runSchedule(seed: number): Promise<void> {
     }
   }
   for (const device of devices.values()) await device.close();
+  // The next schedule's fresh devices need not pull this one's list (everything in it goes
+  // with it, on delete cascade): every schedule costs the same, the 2,000th as the first.
+  await stack.db.query('delete from public.lists where id = $1', [listId]);
   if (problems.length) {
     throw new Error(
       `schedule with seed ${seed} diverged (replay: SEED=${seed} SCHEDULES=1 npx vitest run tests/integration/sync-convergence.test.ts):\n${problems.join('\n')}`,
@@ -366,7 +402,24 @@ describe('randomised convergence under faults (I1, I2)', () => {
     async () => {
       const started = performance.now();
       for (let i = 0; i < SCHEDULES; i++) {
-        await runSchedule(FIRST_SEED + i);
+        const seed = FIRST_SEED + i;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const stuck = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            void describeStuck().then((state) =>
+              reject(
+                new Error(
+                  `schedule with seed ${seed} still running after ${SCHEDULE_MAX_MS} ms\n${state}`,
+                ),
+              ),
+            );
+          }, SCHEDULE_MAX_MS);
+        });
+        try {
+          await Promise.race([runSchedule(seed), stuck]);
+        } finally {
+          clearTimeout(timer);
+        }
         // Long runs report progress, so a run cut short still says how far it got.
         if ((i + 1) % 100 === 0 && i + 1 < SCHEDULES) {
           console.log(

@@ -159,6 +159,17 @@ describe('backoff and sessions', () => {
     expect(await serverTitle(SEED.task(18))).toBe('Sent after a hang');
   });
 
+  it('gives up on a request that ignores its abort, and retries it', async () => {
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch, requestTimeoutMs: 300 });
+    await alice.sync.engine.syncNow();
+    net.script(PUSH, 'stall');
+    await alice.sync.repos.tasks.update(SEED.task(18), { title: 'Sent after a stall' });
+    await settled(alice, 10_000);
+    expect(net.fired.get('stall')).toBe(1);
+    expect(await serverTitle(SEED.task(18))).toBe('Sent after a stall');
+  });
+
   it('syncs again after a sign-out and a sign-in in the same tab (no reload)', async () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();

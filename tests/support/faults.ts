@@ -1,7 +1,8 @@
 // Fault injection for sync tests: a fetch wrapper for supabase-js that can drop a request,
 // drop the response after the server applied it, duplicate, delay, answer 500/503/429 or an
 // expired-JWT 401 instead of the server, or be offline; scripted per path or at random from
-// a seeded PRNG, or hang (never answer: only the client's own timeout ends it). Counts what
+// a seeded PRNG, or hang (never answer: only the client's own timeout ends it) or stall (never
+// settle at all, even when aborted). Counts what
 // it forwarded and what fired, per path. Plus a WebSocket class for realtime whose sockets a
 // test can cut.
 import WebSocket from 'ws';
@@ -16,6 +17,7 @@ export const FAULTS = [
   'status-429',
   'expire-token',
   'hang',
+  'stall',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 
@@ -120,13 +122,18 @@ export class FaultyNetwork {
         });
       }
       case 'hang':
-        // The connection stays open and silent until the client gives up on it.
+        // The connection stays open and silent until the client gives up on it. Listens on
+        // the caller's own signal: the copy a Request makes follows it only through a weak
+        // reference in Node, and once that is collected the abort never arrives.
         return new Promise<Response>((_, reject) => {
-          const signal = request.signal;
+          const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
           const abort = () => reject(new DOMException('The request was aborted', 'AbortError'));
-          if (signal.aborted) abort();
-          signal.addEventListener('abort', abort, { once: true });
+          if (signal?.aborted) abort();
+          signal?.addEventListener('abort', abort, { once: true });
         });
+      case 'stall':
+        // Never settles, abort or not (a stuck connection that ignores its signal).
+        return new Promise<Response>(() => undefined);
       case 'expire-token':
         return new Response(
           JSON.stringify({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }),
