@@ -52,6 +52,8 @@ export const PUSH_DEBOUNCE_MS = 30;
 export const PERIODIC_SYNC_MS = 60_000;
 /** How long a follower tab's syncNow waits for the leader's answer (ms). */
 export const FOLLOWER_SYNC_WAIT_MS = 30_000;
+/** `_meta` key: a pull changed memberships, so profiles are checked when it completes. */
+const PROFILES_TO_CHECK = 'profilesToCheck';
 /** Bucket of attachment objects. */
 export const ATTACHMENTS_BUCKET = 'attachments';
 
@@ -701,7 +703,6 @@ export class SyncEngine {
     const { db, remote, schemaVersion } = this.#options;
     let cursor = (await db.getMeta<string>('cursor')) ?? null;
     const resync = await db.getMeta<number>('resync');
-    let membershipsChanged = false;
     for (;;) {
       const page = await remote.pull(cursor, PULL_PAGE_ROWS);
       if (page.schema_version > schemaVersion) {
@@ -712,23 +713,28 @@ export class SyncEngine {
         // moves, without a transaction over every table that would hold up the screens' reads.
         await db.setMeta('cursor', page.cursor);
       } else {
-        membershipsChanged ||= page.rows.some(({ table }) => table === 'memberships');
         await db.transaction('rw', db.allTables(), async () => {
           await this.#applyPage(page.rows, userId);
           if (resync !== undefined) await markDelivered(db, page.rows, resync);
+          // Who shares a list changed: profiles are checked once the pull is complete. Kept
+          // with the page, so a pull cut short after it still checks (the cursor is past it).
+          if (page.rows.some(({ table }) => table === 'memberships')) {
+            await db.setMeta(PROFILES_TO_CHECK, true);
+          }
           await db.setMeta('cursor', page.cursor);
         });
       }
       cursor = page.cursor;
       if (!page.has_more) break;
     }
-    if (resync === undefined && !membershipsChanged) return;
+    if (resync === undefined && !(await db.getMeta<boolean>(PROFILES_TO_CHECK))) return;
     await db.transaction('rw', db.allTables(), async () => {
       if (resync !== undefined) {
         await sweepUndelivered(db, resync);
         await db._meta.delete('resync');
       }
       await dropUnsharedProfiles(db, userId);
+      await db._meta.delete(PROFILES_TO_CHECK);
     });
   }
 

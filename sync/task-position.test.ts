@@ -1,31 +1,18 @@
 // Task positions made on several devices (SPEC §3: a fractional-index string): keys made
 // offline for the same spot must not tie, every device must show a tie in the same order,
 // and a move between tied neighbours must land exactly where it was dropped.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { generateKeyBetween } from 'fractional-indexing';
 import { describe, expect, it } from 'vitest';
 
-import { SyncDatabase } from './db';
-import { OUTPOST_TABLES } from './outpost';
-import { createRepositories, jitteredKeyBetween } from './repositories';
+import type { SyncDatabase } from './db';
+import { memoryDevice } from './memory-device';
+import { jitteredKeyBetween } from './repositories';
 
 const LIST = 'list-1';
 /** What the server's CHECK accepts (supabase/migrations/…_schema.sql). */
 const SERVER_POSITION = /^[0-9A-Za-z]{2,256}$/;
 
-function device() {
-  const db = new SyncDatabase(`positions-${crypto.randomUUID()}`, OUTPOST_TABLES, {
-    indexedDB: new IDBFactory(),
-    IDBKeyRange,
-  });
-  const repos = createRepositories({
-    db,
-    now: () => Date.now(),
-    userId: () => 'user-1',
-    newId: () => crypto.randomUUID(),
-  });
-  return { db, repos };
-}
+const device = () => memoryDevice('positions');
 
 /** Rows as the server would have sent them. */
 async function seed(

@@ -1,26 +1,12 @@
 // Undo in the repositories (SPEC §4 "Undo is offered for a few seconds after a delete"): a
 // delete of a comment or an attachment is held back in the outbox and Undo takes it out
 // before it is sent; a bulk complete is undone by putting each task's status back.
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 
-import { SyncDatabase } from './db';
-import { OUTPOST_TABLES } from './outpost';
-import { createRepositories } from './repositories';
+import type { SyncDatabase } from './db';
+import { memoryDevice } from './memory-device';
 
-function device() {
-  const db = new SyncDatabase(`undo-${crypto.randomUUID()}`, OUTPOST_TABLES, {
-    indexedDB: new IDBFactory(),
-    IDBKeyRange,
-  });
-  const repos = createRepositories({
-    db,
-    now: () => Date.now(),
-    userId: () => 'user-1',
-    newId: () => crypto.randomUUID(),
-  });
-  return { db, repos };
-}
+const device = () => memoryDevice('undo');
 
 /** A list with one task, both already on the server (nothing queued). */
 async function synced() {

@@ -3,23 +3,26 @@
 // pull between devices, field-level merges, rejections reverted and logged, revocation.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { SyncError } from '../../sync/errors';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { liveRows, startDevice, waitFor, type Device } from '../support/sync-client';
+import {
+  liveRows,
+  waitFor,
+  DeviceSet,
+  type DeviceOptions,
+  startDevice,
+} from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices: Device[] = [];
+const devices = new DeviceSet(() => stack);
 
-async function device(email: string | null, options: Parameters<typeof startDevice>[2] = {}) {
-  const d = await startDevice(stack, email, options);
-  devices.push(d);
-  return d;
-}
+const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
 
 beforeAll(async () => {
   stack = await startTestDevstack('pglite');
 });
 afterEach(async () => {
-  for (const d of devices.splice(0)) await d.close();
+  await devices.closeAll();
 });
 afterAll(async () => {
   await stack?.stop();
@@ -57,7 +60,7 @@ describe('sync engine', () => {
     // A reload (new engine, same IndexedDB) still has it.
     await alice.sync.stop();
     const reloaded = alice.reload();
-    devices.push(reloaded);
+    devices.keep(reloaded);
     expect((await reloaded.sync.db.rows('tasks').get(id))?.title).toBe('Written offline');
 
     reloaded.online.set(true);
@@ -234,6 +237,46 @@ describe('what the device keeps when access ends', () => {
     expect(await alice.sync.db.rows('profiles').get(SEED.bob)).toBeDefined();
   });
 
+  it('still drops it when the pull that brought the news was cut short before its end', async () => {
+    let cut = false;
+    const alice = await device('alice@example.com', {
+      // After the page with the membership change, one more page is asked for, and fails.
+      wrapRemote: (real) => ({
+        ...real,
+        async pull(cursor, maxRows) {
+          if (cut) {
+            cut = false;
+            throw new SyncError('OFFLINE', 'connection dropped');
+          }
+          const page = await real.pull(cursor, maxRows);
+          if (page.rows.some((r) => r.table === 'memberships' && r.row.deleted_at)) {
+            cut = true;
+            return { ...page, has_more: true };
+          }
+          return page;
+        },
+      }),
+    });
+    const listId = await alice.sync.repos.lists.create({ name: 'Brief share', color: 'teal' });
+    await alice.sync.engine.syncNow();
+    const finn = await newcomer('finn');
+    await stack.db.query(
+      `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
+      [listId, finn.id],
+    );
+    await alice.sync.engine.syncNow();
+    expect(await alice.sync.db.rows('profiles').get(finn.id)).toBeDefined();
+
+    await stack.db.query(
+      'update public.memberships set deleted_at = now() where list_id = $1 and user_id = $2',
+      [listId, finn.id],
+    );
+    const interrupted = await alice.sync.engine.syncNow();
+    expect(interrupted.phase).toBe('backing-off');
+    await alice.sync.engine.syncNow();
+    expect(await alice.sync.db.rows('profiles').get(finn.id)).toBeUndefined();
+  });
+
   it('logs the changes still queued for a list the user lost, rather than dropping them', async () => {
     const alice = await device('alice@example.com');
     const listId = await alice.sync.repos.lists.create({ name: 'Taken away', color: 'red' });
@@ -251,7 +294,7 @@ describe('what the device keeps when access ends', () => {
       rows[0]?.id ?? '',
     ]);
     await erin.device.close();
-    devices.splice(devices.indexOf(erin.device), 1);
+    devices.forget(erin.device);
     let wrote = false;
     const again = await device(null, {
       supabase: erin.device.supabase,
@@ -280,7 +323,7 @@ describe('start-up', () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();
     await alice.close();
-    devices.splice(devices.indexOf(alice), 1);
+    devices.forget(alice);
     // Reopened with no session to ask (e.g. offline, token expired): only the device knows.
     const reopened = await device(null, { indexedDb: alice.indexedDb, online: false });
     const listId = await reopened.sync.repos.lists.create({ name: 'At once', color: 'blue' });
@@ -489,7 +532,7 @@ describe('accounts', () => {
 
     // The same user on another device sees it.
     const other = await startDevice(stack, email, { password: 'secret-123' });
-    devices.push(other);
+    devices.keep(other);
     await other.sync.engine.syncNow();
     expect((await liveRows(other, 'tasks')).map((t) => t.id)).toContain(taskId);
   });

@@ -4,17 +4,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
-import { settled, startDevice, waitFor, type Device } from '../support/sync-client';
+import { settled, waitFor, DeviceSet, type DeviceOptions } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices: Device[] = [];
+const devices = new DeviceSet(() => stack);
 const PUSH = /\/rpc\/sync_push$/;
 
-async function device(email: string, options: Parameters<typeof startDevice>[2] = {}) {
-  const d = await startDevice(stack, email, options);
-  devices.push(d);
-  return d;
-}
+const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
 
 async function serverTask(id: string) {
   const { rows } = await stack.db.query<{ title: string; version: string | number }>(
@@ -28,7 +24,7 @@ beforeAll(async () => {
   stack = await startTestDevstack('pglite');
 });
 afterEach(async () => {
-  for (const d of devices.splice(0)) await d.close();
+  await devices.closeAll();
 });
 afterAll(async () => {
   await stack?.stop();
@@ -81,7 +77,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
 
     // Meanwhile the same device edits the row again (new, unsent entry after the frozen one).
     const reloaded = alice.reload();
-    devices.push(reloaded);
+    devices.keep(reloaded);
     await reloaded.sync.repos.tasks.update(taskId, { title: 'Edited after the reload' });
     expect(await reloaded.sync.db._outbox.count()).toBe(2);
     await settled(reloaded);

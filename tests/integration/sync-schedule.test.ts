@@ -15,22 +15,19 @@ import {
   liveRows,
   settled,
   signIn,
-  startDevice,
   waitFor,
   type Device,
+  DeviceSet,
+  type DeviceOptions,
 } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices: Device[] = [];
+const devices = new DeviceSet(() => stack);
 const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const TOKEN_PATH = '/auth/v1/token';
 
-async function device(email: string | null, options: Parameters<typeof startDevice>[2] = {}) {
-  const d = await startDevice(stack, email, options);
-  devices.push(d);
-  return d;
-}
+const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
 
 /** syncNow on a device whose engine runs on `clock`: its timers only fire as time moves. */
 async function syncOn(d: Device, clock: ManualClock) {
@@ -51,7 +48,7 @@ beforeAll(async () => {
   stack = await startTestDevstack('pglite');
 });
 afterEach(async () => {
-  for (const d of devices.splice(0)) await d.close();
+  await devices.closeAll();
 });
 afterAll(async () => {
   await stack?.stop();

@@ -182,3 +182,32 @@ export async function settled(device: Device, timeoutMs = 15_000): Promise<void>
     return status.phase === 'synced' && (await device.sync.pendingCount()) === 0;
   }, timeoutMs);
 }
+
+/**
+ * The devices a test file opens against its devstack, closed after each test: `device()`
+ * starts one, `keep()` adds one made another way (a reload), `forget()` drops one the test
+ * closed itself.
+ */
+export class DeviceSet {
+  private readonly open: Device[] = [];
+
+  constructor(private readonly stack: () => TestDevstack) {}
+
+  async device(email: string | null, options: DeviceOptions = {}): Promise<Device> {
+    return this.keep(await startDevice(this.stack(), email, options));
+  }
+
+  keep(device: Device): Device {
+    this.open.push(device);
+    return device;
+  }
+
+  forget(device: Device): void {
+    const index = this.open.indexOf(device);
+    if (index >= 0) this.open.splice(index, 1);
+  }
+
+  async closeAll(): Promise<void> {
+    for (const device of this.open.splice(0)) await device.close();
+  }
+}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { useServices } from '@/lib/services';
+import { downloadFile } from '@/utils/download-file';
 import { formatBytes, todayIso } from '@/utils/format';
 import type { OutpostSync } from '@sync/index';
 
@@ -15,9 +16,6 @@ import {
   type ExportSource,
 } from '../utils/build-export';
 import { SettingsSection } from './settings-section';
-
-/** How long the download's object URL lives (ms): some browsers read it after click(). */
-const OBJECT_URL_TTL_MS = 60_000;
 
 type ExportState =
   | { phase: 'idle' }
@@ -47,18 +45,6 @@ async function readSource(sync: OutpostSync): Promise<ExportSource> {
   );
 }
 
-function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), OBJECT_URL_TTL_MS);
-}
-
 /** Lets the browser paint the progress text before the (synchronous) build. */
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
@@ -86,7 +72,7 @@ export function ExportSection() {
       });
       const blob = new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' });
       const fileName = exportFileName(todayIso(now()));
-      download(blob, fileName);
+      downloadFile(blob, fileName);
       setState({ phase: 'done', tasks, lists: doc.lists.length, bytes: blob.size, fileName });
     } catch (error) {
       console.error('[outpost] export failed', error);

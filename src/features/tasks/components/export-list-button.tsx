@@ -12,7 +12,7 @@ import { exportList, type ApiFailure, type ExportFormat } from '@/lib/api';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 
-import { downloadFile } from '../download-file';
+import { downloadFile } from '@/utils/download-file';
 
 export const EXPORT_NEEDS_CONNECTION = 'Exporting needs a connection.';
 
