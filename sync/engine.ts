@@ -616,7 +616,7 @@ export class SyncEngine {
         if (!entry) continue;
         // Everything queued for that row goes with its insert (it never reached the server).
         await db._outbox.where('[table+rowId]').equals([entry.table, rowId]).delete();
-        await this.#reject(entry, failure.code, failure.message, undefined, undefined);
+        await this.#reject(entry, failure.code, failure.message);
         await db._files.delete(rowId);
       }
       for (const result of results) {
@@ -632,7 +632,7 @@ export class SyncEngine {
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
           continue;
         }
-        await this.#reject(entry, code, result.message ?? code, result.code, result.row);
+        await this.#reject(entry, code, result.message ?? code, result);
       }
     });
   }
@@ -642,10 +642,10 @@ export class SyncEngine {
     entry: OutboxEntry,
     code: SyncErrorCode,
     message: string,
-    sqlState: string | undefined,
-    serverRow: ServerRow | undefined,
+    server: Pick<PushResult, 'code' | 'column' | 'row'> = {},
   ): Promise<void> {
     const { db, clock } = this.#options;
+    const serverRow = server.row;
     const rejection: Rejection = {
       table: entry.table,
       rowId: entry.rowId,
@@ -654,7 +654,8 @@ export class SyncEngine {
       code,
       message,
       at: clock.now(),
-      ...(sqlState ? { sqlState } : {}),
+      ...(server.code ? { sqlState: server.code } : {}),
+      ...(server.column ? { column: server.column } : {}),
       ...(entry.listId ? { listId: entry.listId } : {}),
     };
     await db._rejections.add(rejection);

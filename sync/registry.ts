@@ -70,6 +70,8 @@ export interface Rejection {
   code: string;
   /** The server's SQLSTATE, when the database refused it. */
   sqlState?: string;
+  /** The column the database named, when it named one (the UI explains by its rule). */
+  column?: string;
   /** The server's own words (never shown as is: the UI explains by code and field). */
   message: string;
   /** When it was refused (ms since epoch). */

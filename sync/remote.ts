@@ -20,6 +20,8 @@ export interface PushResult {
   status: 'applied' | 'rejected';
   code?: string;
   message?: string;
+  /** The column the database named in its refusal, when it named one. */
+  column?: string;
   replayed?: boolean;
   row?: ServerRow;
 }

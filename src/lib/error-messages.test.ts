@@ -84,6 +84,18 @@ describe('the rule a refused change broke', () => {
     ).toBe('Use a date like 2026-01-31.');
   });
 
+  it('uses the column the database named with its refusal, when it named one', () => {
+    // A trigger's message says nothing of the field; the server's column field does.
+    const rejection = {
+      ...refused('tasks', 'value refused by a newer rule', { notes: 'fine here' }),
+      column: 'notes',
+    };
+    expect(rejectionRule(rejection)).toBe(
+      rejectionRule(refused('tasks', 'x', { notes: 'y'.repeat(10_001) })),
+    );
+    expect(rejectionRule(rejection)).not.toBe(GENERIC_RULE);
+  });
+
   it("turns the database's own rules (triggers) into sentences", () => {
     expect(
       rejectionRule(

@@ -60,6 +60,8 @@ export interface RejectionFacts {
   message: string;
   /** What the device sent (full row on insert, changed columns on patch). */
   data?: Record<string, unknown>;
+  /** The column the database named, when it named one. */
+  column?: string;
 }
 
 /**
@@ -95,6 +97,7 @@ export const GENERIC_RULE = "It doesn't meet the server's rules for this item.";
 export function rejectionRule(rejection: RejectionFacts): string {
   return (
     (rejection.data ? schemaRule(rejection.table, rejection.data) : undefined) ??
+    (rejection.column ? COLUMN_RULES[`${rejection.table}.${rejection.column}`] : undefined) ??
     databaseRule(rejection.table, rejection.message) ??
     GENERIC_RULE
   );
