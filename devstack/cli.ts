@@ -25,6 +25,15 @@ const stack = await startDevstack({
   dataDir: databaseUrl || inMemory ? undefined : join(dataRoot, 'db'),
   ...(inMemory ? {} : { storageDir: join(dataRoot, 'storage') }),
   seed: process.env.DEVSTACK_SEED !== 'false',
+}).catch((error: unknown) => {
+  // A port in use is the usual reason: say so in a sentence, not a stack trace.
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+    console.error(
+      `Port ${port} is already in use: stop what is using it, or choose another with DEVSTACK_PORT=…`,
+    );
+    process.exit(1);
+  }
+  throw error;
 });
 
 console.log(`

@@ -79,6 +79,8 @@ export interface RemoteOptions {
 
 /** Default RemoteOptions.requestTimeoutMs (ms). */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** An upload may take this many request timeouts (a 10 MiB photo on a slow link). */
+const UPLOAD_TIMEOUT_FACTOR = 10;
 
 /**
  * Runs `call` with an abort signal and gives up after `ms`: the request is aborted and the
@@ -164,10 +166,11 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       return () => data.subscription.unsubscribe();
     },
     async upload(bucket, path, blob) {
-      const { error } = await supabase.storage.from(bucket).upload(path, blob, {
-        upsert: true,
-        contentType: blob.type,
-      });
+      // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
+      // signal, so only the timer ends it; a retry rewrites the same object (upsert).
+      const { error } = await withTimeout(timeoutMs * UPLOAD_TIMEOUT_FACTOR, () =>
+        supabase.storage.from(bucket).upload(path, blob, { upsert: true, contentType: blob.type }),
+      );
       if (error) throw storageError(error);
     },
     async signedUrl(bucket, path, expiresInSec) {

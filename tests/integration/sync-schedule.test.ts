@@ -167,6 +167,22 @@ describe('backoff and sessions', () => {
     expect(await serverTitle(SEED.task(18))).toBe('Sent after a stall');
   });
 
+  it('gives up on an upload that stalls, and uploads the file again', async () => {
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch, requestTimeoutMs: 300 });
+    await alice.sync.engine.syncNow();
+    net.script(/\/storage\/v1\/object\//, 'stall');
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 4, 5, 6])], {
+      type: 'image/png',
+    });
+    const id = await alice.sync.repos.attachments.add(SEED.task(6), png, 'stalled.png');
+    await settled(alice, 15_000);
+    expect(net.fired.get('stall')).toBe(1);
+    const { rows } = await stack.db.query('select 1 from public.attachments where id = $1', [id]);
+    expect(rows).toHaveLength(1);
+    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+  });
+
   it('syncs again after a sign-out and a sign-in in the same tab (no reload)', async () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();
