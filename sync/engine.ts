@@ -272,11 +272,6 @@ export class SyncEngine {
     return this.status.getSnapshot();
   }
 
-  /** Settles when the engine is idle (nothing running or scheduled to run at once). */
-  flush(): Promise<SyncStatus> {
-    return this.syncNow();
-  }
-
   /** Back to idle: every timer and subscription of either mode goes. */
   #leave(): void {
     const { clock } = this.#options;

@@ -65,7 +65,6 @@ export interface Remote {
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   upload(bucket: string, path: string, blob: Blob): Promise<void>;
   signedUrl(bucket: string, path: string, expiresInSec: number): Promise<string>;
-  download(bucket: string, path: string): Promise<Blob>;
 }
 
 export interface RemoteOptions {
@@ -179,11 +178,6 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
         .createSignedUrl(path, expiresInSec);
       if (error) throw storageError(error);
       return data.signedUrl;
-    },
-    async download(bucket, path) {
-      const { data, error } = await supabase.storage.from(bucket).download(path);
-      if (error) throw storageError(error);
-      return data;
     },
   };
 }
