@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { cuttableWebSocket, FaultyNetwork, seededRandom } from '../support/faults';
-import { deviceView, diffViews, serverView } from '../support/oracle';
+import { deviceView, diffSpec, diffViews, serverView, specView } from '../support/oracle';
 import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -64,13 +64,19 @@ async function describeStuck(): Promise<string> {
 
 beforeAll(async () => {
   stack = await startTestDevstack('pglite');
-  // Test-only history of every title/notes a task ever had on the server, so a patch that
-  // was overwritten later can still be shown to have landed (I1), not just the final state.
+  // Test-only history of every title/notes value a task took on the server, so a patch that
+  // was overwritten later can still be shown to have landed (I1), and a value that arrived
+  // twice (a replay applied again after someone else's edit) shows up as two entries.
   await stack.db.exec(`
-    create table public.test_task_history (task_id uuid, title text, notes text);
+    create table public.test_task_history (task_id uuid, field text, value text);
     create function public.test_task_history_log() returns trigger language plpgsql as $$
     begin
-      insert into public.test_task_history values (new.id, new.title, new.notes);
+      if tg_op = 'INSERT' or new.title is distinct from old.title then
+        insert into public.test_task_history values (new.id, 'title', new.title);
+      end if;
+      if tg_op = 'INSERT' or new.notes is distinct from old.notes then
+        insert into public.test_task_history values (new.id, 'notes', new.notes);
+      end if;
       return new;
     end $$;
     create trigger test_task_history after insert or update on public.tasks
@@ -103,8 +109,8 @@ interface Written {
   table: string;
   id: string;
   op: 'insert' | 'patch' | 'delete';
-  /** For patches: the field and the unique value written. */
-  field?: 'title' | 'notes' | 'role';
+  /** For patches: the field and the value written (unique for titles, notes, comments). */
+  field?: 'title' | 'notes' | 'role' | 'body';
   value?: string;
   /** Undone on the server by a later step of the schedule (a revoked access given back). */
   superseded?: boolean;
@@ -213,8 +219,16 @@ async function runSchedule(seed: number): Promise<void> {
         'access',
       ] as const);
       if (op === 'create' || !task) {
-        const id = await repos.tasks.create(listId, { title: `${user.name} ${seed}.${step}` });
-        written.push({ device: user.name, table: 'tasks', id, op: 'insert' });
+        const value = `${user.name} ${seed}.${step}`;
+        const id = await repos.tasks.create(listId, { title: value });
+        written.push({
+          device: user.name,
+          table: 'tasks',
+          id,
+          op: 'insert',
+          field: 'title',
+          value,
+        });
       } else if (op === 'title') {
         const value = `${user.name} renamed ${step}`;
         await repos.tasks.update(task.id, { title: value });
@@ -250,8 +264,16 @@ async function runSchedule(seed: number): Promise<void> {
         await repos.tasks.delete(task.id);
         written.push({ device: user.name, table: 'tasks', id: task.id, op: 'delete' });
       } else if (op === 'comment') {
-        const id = await repos.comments.create(task.id, `${user.name} says ${step}`);
-        written.push({ device: user.name, table: 'comments', id, op: 'insert' });
+        const value = `${user.name} says ${step}`;
+        const id = await repos.comments.create(task.id, value);
+        written.push({
+          device: user.name,
+          table: 'comments',
+          id,
+          op: 'insert',
+          field: 'body',
+          value,
+        });
       } else if (op === 'role' && user.name === 'alice') {
         const bobMembership = (
           await device.sync.db.rows('memberships').where('list_id').equals(listId).toArray()
@@ -324,8 +346,14 @@ async function runSchedule(seed: number): Promise<void> {
     if (status.pending !== 0 || status.phase !== 'synced') {
       problems.push(`${user.name}: not settled (${status.phase}, ${status.pending} pending)`);
     }
-    // I2: the device holds exactly what the server lets this user see.
+    // I2: the device holds exactly what the server lets this user see; and what sync_pull
+    // says the user may see is what SPEC §6 says, read from the tables without it (I5).
     const server = await serverView(stack.db, user.id);
+    problems.push(
+      ...diffSpec(server, await specView(stack.db, user.id))
+        .slice(0, 10)
+        .map((d) => `${user.name}: ${d}`),
+    );
     const diff = diffViews(server, await deviceView(device));
     problems.push(...diff.slice(0, 10).map((d) => `${user.name}: ${d}`));
     // For a diverged row, what the device holds and what it was told, to debug from the log.
@@ -347,12 +375,30 @@ async function runSchedule(seed: number): Promise<void> {
   // I1: every acknowledged write reached the server (a created row exists, a patched value
   // appears in the row's history, a deleted row is a tombstone) or its refusal is on the
   // writing device. Of a device's patches of one field of one row only the last must land:
-  // the earlier ones may rightly have been folded into it before sending.
+  // the earlier ones may rightly have been folded into it before sending. And nothing
+  // arrived twice: each unique title, notes value or comment is on the server at most once.
   const lastOfField = new Map<string, Written>();
   for (const write of written) {
     if (write.op === 'patch') lastOfField.set(`${write.device}/${write.id}/${write.field}`, write);
   }
   for (const write of written) {
+    if (write.field === 'title' || write.field === 'notes' || write.field === 'body') {
+      const { rows: copies } =
+        write.field === 'body'
+          ? await stack.db.query('select 1 from public.comments where list_id = $1 and body = $2', [
+              listId,
+              write.value ?? '',
+            ])
+          : await stack.db.query(
+              'select 1 from public.test_task_history where task_id = $1 and field = $2 and value = $3',
+              [write.id, write.field, write.value ?? ''],
+            );
+      if (copies.length > 1) {
+        problems.push(
+          `${write.device}: ${write.table}/${write.id} ${write.field} ${write.value ?? ''} arrived ${copies.length} times`,
+        );
+      }
+    }
     if (write.superseded) continue;
     if (write.op === 'patch') {
       if (lastOfField.get(`${write.device}/${write.id}/${write.field}`) !== write) continue;
@@ -365,8 +411,8 @@ async function runSchedule(seed: number): Promise<void> {
           ])
         : write.op === 'patch'
           ? await stack.db.query(
-              `select 1 from public.test_task_history where task_id = $1 and ${write.field} = $2`,
-              [write.id, write.value ?? ''],
+              'select 1 from public.test_task_history where task_id = $1 and field = $2 and value = $3',
+              [write.id, write.field ?? '', write.value ?? ''],
             )
           : write.op === 'delete'
             ? await stack.db.query(
@@ -377,8 +423,21 @@ async function runSchedule(seed: number): Promise<void> {
                 write.id,
               ]);
     if (rows.length >= 1) continue;
+    // Its refusal must be the one of this write: a refused patch carries the field (or the
+    // insert it was folded into does), a refused insert is an insert; a delete may fall with
+    // its row (a refused insert, a lost list).
     const device = devices.get(write.device) as Device;
-    const refused = await device.sync.db._rejections.filter((r) => r.rowId === write.id).count();
+    const refused = await device.sync.db._rejections
+      .filter(
+        (r) =>
+          r.rowId === write.id &&
+          (write.op === 'patch'
+            ? Object.hasOwn(r.data, write.field ?? '')
+            : write.op === 'insert'
+              ? r.op === 'insert'
+              : true),
+      )
+      .count();
     if (refused === 0) {
       problems.push(
         `${write.device}: ${write.table}/${write.id} ${write.op} ${write.field ?? ''} ${write.value ?? ''} neither on the server nor rejected`,
