@@ -56,6 +56,19 @@ export const FOLLOWER_SYNC_WAIT_MS = 30_000;
 const PROFILES_TO_CHECK = 'profilesToCheck';
 /** Bucket of attachment objects. */
 export const ATTACHMENTS_BUCKET = 'attachments';
+/** Tables whose delete deletes attachments on the server (their own, or a cascade's). */
+const FILE_DELETING_TABLES: ReadonlySet<string> = new Set(['attachments', 'tasks', 'lists']);
+
+/** True when the server applied a delete that took attachments, whose objects are now queued. */
+function deletedFiles(sent: readonly OutboxEntry[], results: readonly PushResult[]): boolean {
+  const bySeq = new Map(sent.map((entry) => [entry.seq, entry]));
+  return results.some((result) => {
+    const entry = bySeq.get(result.seq);
+    return (
+      result.status === 'applied' && entry?.op === 'delete' && FILE_DELETING_TABLES.has(entry.table)
+    );
+  });
+}
 
 /** The user id local-only rows carry until their owner signs in and claims them. */
 export const LOCAL_USER_ID = '00000000-0000-0000-0000-000000000000';
@@ -585,6 +598,11 @@ export class SyncEngine {
       }
       this.#batchMax = PUSH_BATCH_MAX;
       await this.#applyPushResults(entries, results, refused);
+      if (deletedFiles(sending, results)) {
+        // Only a nudge, never awaited: the server queued the objects with the delete, and
+        // what this call misses the next one (or the daily run) removes.
+        void remote.cleanupDeletedFiles().catch(() => undefined);
+      }
       if (entries.length < PUSH_BATCH_MAX && wakeAt === undefined) {
         // A short batch means the outbox is drained, unless writes arrived meanwhile.
         const more = await db._outbox.where('sent').equals(0).count();

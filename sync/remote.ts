@@ -65,6 +65,12 @@ export interface Remote {
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   upload(bucket: string, path: string, blob: Blob): Promise<void>;
   signedUrl(bucket: string, path: string, expiresInSec: number): Promise<string>;
+  /**
+   * Asks the server to remove the objects of deleted attachments now. Deleting a row queues
+   * its object on the server, so this is only a nudge: a failed call loses nothing (the next
+   * one, or the daily scheduled run, removes it).
+   */
+  cleanupDeletedFiles(): Promise<void>;
 }
 
 export interface RemoteOptions {
@@ -78,6 +84,8 @@ export interface RemoteOptions {
 
 /** Default RemoteOptions.requestTimeoutMs (ms). */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** The edge function that removes deleted attachments' objects (supabase/functions). */
+const CLEANUP_FUNCTION = 'attachment-cleanup';
 /** An upload may take this many request timeouts (a 10 MiB photo on a slow link). */
 const UPLOAD_TIMEOUT_FACTOR = 10;
 
@@ -178,6 +186,19 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
         .createSignedUrl(path, expiresInSec);
       if (error) throw storageError(error);
       return data.signedUrl;
+    },
+    async cleanupDeletedFiles() {
+      const response = await withTimeout(timeoutMs, (signal) =>
+        supabase.functions.invoke(CLEANUP_FUNCTION, { method: 'POST', signal }),
+      );
+      const failure: unknown = response.error; // typed `any` by functions-js
+      if (failure) {
+        const { message, context } = failure as { message?: unknown; context?: unknown };
+        throw classifyRpcError(
+          { message: String(message) },
+          context instanceof Response ? context.status : undefined,
+        );
+      }
     },
   };
 }

@@ -61,12 +61,14 @@ describe.each(ENGINE_KINDS)('migrations on %s', (kind) => {
     expect(idx.rows).toHaveLength(4);
   });
 
-  it('expose only the sync and invite functions as RPCs (helpers live in the private schema)', async () => {
+  it('expose only the sync, invite and attachment-cleanup functions as RPCs (helpers live in the private schema)', async () => {
     const { rows } = await db.engine.query<{ proname: string }>(
       `select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname = 'public' order by 1`,
     );
     expect(rows.map((r) => r.proname)).toEqual([
+      'attachment_cleanup_done',
+      'attachment_cleanup_take',
       'invite_accept',
       'invite_create',
       'invite_revoke',
