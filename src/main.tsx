@@ -44,7 +44,7 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+registerServiceWorker({ online });
 // The other screens' code, once the first screen is up and the browser has a moment.
 if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
 else setTimeout(preloadAllScreens, 1_000);
