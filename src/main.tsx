@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
-import { clearAttachmentCache } from '@/lib/pwa/attachment-cache';
+import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
 import type { AppServices } from '@/lib/services';
@@ -23,8 +23,14 @@ preloadScreen(window.location.pathname);
 
 const supabase = createAppSupabase();
 const online = browserOnline();
-// Sign-out also empties the worker's cache of attachment downloads (the user's private files).
-const sync = createOutpostSync({ supabase, online, onWipe: clearAttachmentCache });
+// Attachment downloads pass by the worker's cache (their bytes are kept once, in IndexedDB);
+// sign-out still empties that cache of any signed URL loaded directly (private files).
+const sync = createOutpostSync({
+  supabase,
+  online,
+  fetch: fetchPastAttachmentCache,
+  onWipe: clearAttachmentCache,
+});
 const services: AppServices = {
   supabase,
   sync,
@@ -44,7 +50,7 @@ createRoot(container).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+registerServiceWorker({ online });
 // The other screens' code, once the first screen is up and the browser has a moment.
 if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
 else setTimeout(preloadAllScreens, 1_000);

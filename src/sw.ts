@@ -1,6 +1,7 @@
 // Outpost's service worker (vite-plugin-pwa injectManifest): precaches the app shell so the
-// app starts with no network, serves every in-app navigation from it, and keeps fetched
-// attachment files for a while. It never activates itself: the page asks (SKIP_WAITING)
+// app starts with no network, serves every in-app navigation from it, and keeps attachment
+// files loaded directly through signed URLs for a while (not the app's own downloads: the
+// sync library keeps those in IndexedDB). It never activates itself: the page asks (SKIP_WAITING)
 // after the user chose "Reload" and the sync engine has flushed (registerType 'prompt').
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import type { WorkboxPlugin } from 'workbox-core/types';
@@ -17,7 +18,7 @@ import { CacheFirst } from 'workbox-strategies';
 import {
   ATTACHMENT_CACHE_NAME,
   attachmentCacheKey,
-  isSignedAttachmentUrl,
+  keptByAttachmentCache,
 } from '@/lib/pwa/attachment-cache';
 import { API_PATH_DENYLIST } from '@/lib/pwa/navigation-denylist';
 
@@ -42,9 +43,10 @@ registerRoute(
 
 // Signed attachment URLs carry a short-lived token in the query: the cache key drops it, so
 // the same object is served from cache after its URL was re-signed. The page deletes this
-// cache at sign-out (clearAttachmentCache), so keep the name in attachment-cache.ts.
+// cache at sign-out (clearAttachmentCache), so keep the name in attachment-cache.ts. The
+// app's own downloads ask for 'no-store' and pass by: their bytes are kept in IndexedDB.
 registerRoute(
-  ({ url }) => isSignedAttachmentUrl(url),
+  ({ request }) => keptByAttachmentCache(request),
   new CacheFirst({
     cacheName: ATTACHMENT_CACHE_NAME,
     plugins: [

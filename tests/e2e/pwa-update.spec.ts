@@ -1,9 +1,9 @@
 // Updating never loses an edit (issue 6). Version A is installed; version B is deployed at
 // the same origin; the app says "New version ready"; "Reload" lets the engine settle,
-// activates B and reloads. Two ways an edit can be at risk: it waits in the outbox because
-// the API is cut off (it must still be there in B and reach the server later), or its push is
-// on the wire when "Reload" is pressed (the page must wait for the answer, so the push
-// reaches the server once and B starts with it synced).
+// activates B and reloads. Two ways an edit can be at risk: it was made offline and still
+// waits in the outbox when "Reload" is pressed (it must still be there in B and reach the
+// server later), or its push is on the wire when "Reload" is pressed (the page must wait for
+// the answer, so the push reaches the server once and B starts with it synced).
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -84,32 +84,41 @@ async function serverListNames(alice: Account): Promise<(string | undefined)[]> 
     .map((entry) => entry.row.name);
 }
 
-test('"Reload" into a new version keeps an edit that has not synced yet', async ({ browser }) => {
+test('"Reload" into a new version keeps an edit made offline that has not synced yet', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const alice = await newAccount('Alice');
   const context = await contextFor(browser, alice);
   const page = await context.newPage();
   const app = server.url;
   server.serve(buildA);
-  await openOnVersionA(page, '/settings');
+  await openOnVersionA(page, '/lists');
 
-  // The API goes away: what alice does now can only wait on the device.
-  await context.route(`${E2E_API_URL}/**`, (route) => route.abort('internetdisconnected'));
-  await page.goto(`${app}/lists`);
+  // The device goes offline: what alice does now can only wait on the device.
+  await context.setOffline(true);
+  await expect(page.locator('.sync-status')).toHaveAttribute('data-state', 'offline');
   await page.getByLabel('List name').fill('Made before the update');
   await page.getByRole('button', { name: 'Create list' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Made before the update');
-  await page.goto(`${app}/lists`);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
   const card = page.getByRole('listitem').filter({ hasText: 'Made before the update' });
   await expect(card.getByText(/changes? waiting/)).toBeVisible();
 
-  await deployVersionB(page);
+  // B is deployed while the device is offline. The connection comes back, but not yet to the
+  // API (so the edit is still waiting when alice presses Reload): the tab checks for a new
+  // version by itself as it comes back online, and finds B.
+  server.serve(buildB);
+  await context.route(`${E2E_API_URL}/**`, (route) => route.abort('internetdisconnected'));
+  await context.setOffline(false);
   const notice = page.getByRole('status').filter({ hasText: 'New version ready' });
   await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByText(/changes? waiting/)).toBeVisible();
+  const reloaded = page.waitForEvent('load');
   await notice.getByRole('button', { name: 'Reload' }).click();
+  await reloaded;
 
   // The page reloads into B with the edit still on the device, still waiting.
-  await page.waitForEvent('load');
   await page.goto(`${app}/settings`);
   await expect(page.getByText('0.1.0-B')).toBeVisible();
   await page.goto(`${app}/lists`);

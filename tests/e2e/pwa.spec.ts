@@ -1,8 +1,8 @@
 // The installable shell in Chromium against the production build: the manifest (colours that
 // match the UI, icons, shortcuts that open the right screen), each file precached once, the
-// service worker taking control and saying so once, a cold offline start from cache, API
-// paths never answered by the app shell, and attachment downloads kept by the worker until
-// sign-out.
+// service worker taking control and saying so once, a cold offline start answered by the
+// worker, API paths never answered by the app shell, and attachments kept once: the app's
+// downloads in IndexedDB only, a signed URL loaded directly by the worker until sign-out.
 import { expect, test, type Page } from '@playwright/test';
 
 import { ATTACHMENT_CACHE_NAME } from '../../src/lib/pwa/attachment-cache';
@@ -16,6 +16,8 @@ import {
   taskId,
   taskRow,
 } from './support/app';
+import { E2E_APP_URL } from './support/env';
+import { expectAllFromWorker, recordAppRequests } from './support/worker-requests';
 
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(bytes: Buffer): { width: number; height: number } {
@@ -67,6 +69,7 @@ test('the manifest has every field an installable app needs', async ({ page, req
   });
   for (const field of ['description', 'theme_color', 'background_color']) {
     expect(typeof manifest[field], field).toBe('string');
+    expect((manifest[field] as string).trim(), field).not.toBe('');
   }
   const icons = manifest.icons as { src: string; sizes: string; purpose?: string }[];
   const has = (size: string, purpose: string) =>
@@ -74,8 +77,33 @@ test('the manifest has every field an installable app needs', async ({ page, req
   expect(has('192x192', 'any')).toBe(true);
   expect(has('512x512', 'any')).toBe(true);
   expect(has('512x512', 'maskable')).toBe(true);
-  const shortcuts = manifest.shortcuts as { name: string; url: string }[];
+  // A maskable icon has its own safe-zone padding: one file serving both purposes would be
+  // cropped as maskable or shown too small as 'any'.
+  const srcsFor = (purpose: string) =>
+    icons.filter((icon) => (icon.purpose ?? 'any') === purpose).map((icon) => icon.src);
+  for (const maskable of srcsFor('maskable')) {
+    expect(srcsFor('any'), maskable).not.toContain(maskable);
+    const bytes = await (await request.get(`/${maskable}`)).body();
+    for (const any of srcsFor('any')) {
+      expect(bytes.equals(await (await request.get(`/${any}`)).body()), any).toBe(false);
+    }
+  }
+  const shortcuts = manifest.shortcuts as {
+    name: string;
+    url: string;
+    icons?: { src: string; sizes: string }[];
+  }[];
   expect(shortcuts.map((s) => s.name)).toEqual(['New task', 'Lists']);
+  for (const shortcut of shortcuts) {
+    expect(shortcut.icons?.length, shortcut.name).toBeGreaterThan(0);
+    for (const icon of shortcut.icons ?? []) {
+      const response = await request.get(new URL(icon.src, new URL(href ?? '', E2E_APP_URL)).href);
+      expect(response.status(), icon.src).toBe(200);
+      expect(response.headers()['content-type'], icon.src).toBe('image/png');
+      const [width, height] = icon.sizes.split('x').map(Number);
+      expect(pngSize(await response.body()), icon.src).toEqual({ width, height });
+    }
+  }
   const screenshots = manifest.screenshots as {
     src: string;
     sizes: string;
@@ -97,7 +125,9 @@ test('the manifest has every field an installable app needs', async ({ page, req
     expect(pngSize(await response.body()), icon.src).toEqual({ width, height });
   }
   const apple = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
-  expect(pngSize(await (await request.get(apple ?? '')).body())).toEqual({
+  const appleIcon = await request.get(apple ?? '');
+  expect(appleIcon.headers()['content-type']).toBe('image/png');
+  expect(pngSize(await appleIcon.body())).toEqual({
     width: 180,
     height: 180,
   });
@@ -187,11 +217,14 @@ test('the service worker activates, controls the page and says the app works off
 test('starts cold from cache with the network cut', async ({ page, context }) => {
   await waitForControl(page);
   await context.setOffline(true);
+  const requests = recordAppRequests(page, E2E_APP_URL);
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Outpost');
   // Any in-app route is the shell too.
   await page.goto('/lists/anything');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Outpost');
+  // The page, its scripts and every screen's chunk (fetched when idle) came from the worker.
+  await expectAllFromWorker(page, requests, 2);
   await context.setOffline(false);
 });
 
@@ -232,6 +265,7 @@ test("a cold reload with the network cut shows the user's lists, a list and a ta
   await controlledByWorker(page);
 
   await context.setOffline(true);
+  const requests = recordAppRequests(page, E2E_APP_URL);
   await page.goto('/');
   await expect(page).toHaveURL(/\/lists$/);
   await expect(page.getByRole('link', { name: 'Basement checks' })).toBeVisible();
@@ -242,12 +276,36 @@ test("a cold reload with the network cut shows the user's lists, a list and a ta
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check the sump pump');
   await expect(page.getByLabel('Notes')).toHaveValue('Listen for the float switch.');
   await expect(page.locator('.sync-status')).toHaveAttribute('data-state', 'offline');
+  // Each of the three navigations and the code of each screen came from the worker: a chunk
+  // missing from the precache would have failed here.
+  await expectAllFromWorker(page, requests, 3);
   await context.close();
 });
 
-test('an attachment viewed online is kept by the worker without its token; sign-out clears it', async ({
+/** The attachment files this device keeps in IndexedDB (`_files`): path and size of each. */
+function deviceFiles(page: Page): Promise<{ objectPath: string; bytes: number }[]> {
+  return page.evaluate(async () => {
+    const open = indexedDB.open('outpost');
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
+    });
+    try {
+      const request = db.transaction('_files').objectStore('_files').getAll();
+      const rows = await new Promise<{ objectPath: string; blob: Blob }[]>((resolve) => {
+        request.onsuccess = () => resolve(request.result as { objectPath: string; blob: Blob }[]);
+      });
+      return rows.map((row) => ({ objectPath: row.objectPath, bytes: row.blob.size }));
+    } finally {
+      db.close();
+    }
+  });
+}
+
+test('an attachment is kept once, on the device; the worker keeps only signed URLs loaded directly, without the token; sign-out clears both', async ({
   browser,
 }) => {
+  test.setTimeout(120_000); // two devices, an upload, an offline reload and a sign-out
   const alice = await newAccount('Alice');
   // Alice's phone adds a photo to a task.
   const phone = await contextFor(browser, alice);
@@ -270,29 +328,49 @@ test('an attachment viewed online is kept by the worker without its token; sign-
   const page = await laptop.newPage();
   await page.goto('/lists');
   await controlledByWorker(page);
-  await page.goto(`/lists/${listId}/tasks/${id}`);
+  const taskPath = `/lists/${listId}/tasks/${id}`;
+  await page.goto(taskPath);
   const thumbnail = page.getByRole('button', { name: /gutter\.png/ }).locator('img');
-  await expect
-    .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth), {
-      timeout: 20_000,
-    })
-    .toBe(64);
+  const shown = () => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth);
+  await expect.poll(shown, { timeout: 20_000 }).toBe(64);
   const cached = () =>
     page.evaluate(async (name) => {
       if (!(await caches.has(name))) return [];
       return (await (await caches.open(name)).keys()).map((request) => request.url);
     }, ATTACHMENT_CACHE_NAME);
-  const keys = await cached();
-  expect(keys).toHaveLength(1);
-  expect(keys[0]).toMatch(/\/storage\/v1\/object\/sign\/attachments\/\S+$/);
-  expect(keys[0]).not.toContain('?');
+  // Its bytes are on the device once: in IndexedDB (shown offline, counted in Settings), not
+  // a second time in the worker's cache.
+  const files = await deviceFiles(page);
+  expect(files.map((file) => file.bytes)).toEqual([PHOTO_PNG.length]);
+  expect(await cached()).toEqual([]);
 
-  // With the network cut, the same file under a freshly signed URL comes from that cache.
+  // With the network cut, the app still shows it, from IndexedDB.
+  await laptop.setOffline(true);
+  await page.reload();
+  await expect.poll(shown, { timeout: 20_000 }).toBe(64);
+  await laptop.setOffline(false);
+
+  // A signed URL the page loads itself is kept by the worker, keyed without its token...
+  const signed = await alice.api.storage
+    .from('attachments')
+    .createSignedUrl(files[0]?.objectPath ?? '', 60);
+  expect(signed.error).toBeNull();
+  const direct = await page.evaluate(async (url) => {
+    const response = await fetch(url);
+    return { ok: response.ok, bytes: (await response.arrayBuffer()).byteLength };
+  }, signed.data?.signedUrl ?? '');
+  expect(direct).toEqual({ ok: true, bytes: PHOTO_PNG.length });
+  await expect.poll(cached).toHaveLength(1);
+  const [key] = await cached();
+  expect(key).toMatch(/\/storage\/v1\/object\/sign\/attachments\/\S+$/);
+  expect(key).not.toContain('?');
+
+  // ...so with the network cut, the same file under a freshly signed URL comes from it.
   await laptop.setOffline(true);
   const served = await page.evaluate(async (url) => {
     const response = await fetch(`${url}?token=signed-again`);
     return { ok: response.ok, bytes: (await response.arrayBuffer()).byteLength };
-  }, keys[0] ?? '');
+  }, key ?? '');
   expect(served).toEqual({ ok: true, bytes: PHOTO_PNG.length });
   await laptop.setOffline(false);
 
@@ -301,5 +379,6 @@ test('an attachment viewed online is kept by the worker without its token; sign-
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/welcome/);
   await expect.poll(cached).toEqual([]);
+  await expect.poll(() => deviceFiles(page)).toEqual([]);
   await laptop.close();
 });
