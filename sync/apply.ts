@@ -5,6 +5,7 @@
 import type { SyncDatabase } from './db';
 import type { LocalRow, OutboxEntry, Rejection, TableSpec } from './registry';
 
+/** A row as the server sends it (pull pages, push results): its columns, id and version. */
 export type ServerRow = Record<string, unknown> & { id: string; version: number };
 
 /** The row with the device's queued changes replayed over it, in seq order. */
@@ -32,6 +33,30 @@ function rebase(
  */
 export type ApplyMode = 'newer' | 'ack' | 'force';
 
+/**
+ * The server's row as the device keeps it: its version in `_v`, and the resync mark of the
+ * copy it replaces. A row a resync already delivered keeps `_r`, or the sweep at the
+ * resync's end would take it for a row the server no longer has.
+ */
+function localCopy(row: ServerRow, local: LocalRow | undefined): LocalRow {
+  return local?._r === undefined
+    ? { ...row, _v: row.version }
+    : { ...row, _v: row.version, _r: local._r };
+}
+
+/**
+ * An attachment's tombstone from the server is final: the bytes kept on the device for it
+ * (uploaded from here, or fetched for offline viewing) go with it. Never at a local delete,
+ * which Undo can still take back. (Always one Dexie call: inside a transaction, awaiting an
+ * async function that awaits nothing of Dexie's lets the transaction commit early.)
+ */
+async function dropFilesOfTombstones(
+  db: SyncDatabase,
+  attachments: readonly ServerRow[],
+): Promise<void> {
+  await db._files.bulkDelete(attachments.filter((row) => row.deleted_at).map((row) => row.id));
+}
+
 /** Writes a server row locally per `mode`; fields still queued on the device stay on top. */
 export async function applyServerRow(
   db: SyncDatabase,
@@ -39,12 +64,13 @@ export async function applyServerRow(
   row: ServerRow,
   mode: ApplyMode = 'newer',
 ): Promise<void> {
+  if (table === 'attachments') await dropFilesOfTombstones(db, [row]);
   const rows = db.rows(table);
   const local = await rows.get(row.id);
   if (local && mode === 'newer' && local._v >= row.version) return;
   if (local && mode === 'ack' && local._v > row.version) return;
   const pending = await db._outbox.where('[table+rowId]').equals([table, row.id]).sortBy('seq');
-  const base: LocalRow = { ...row, _v: row.version };
+  const base = localCopy(row, local);
   await rows.put(pending.length ? rebase(base, pending, local?.deleted_at) : base);
 }
 
@@ -58,6 +84,7 @@ export async function applyServerRows(
   rows: readonly ServerRow[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  if (table === 'attachments') await dropFilesOfTombstones(db, rows);
   const local = db.rows(table);
   const existing = await local.bulkGet(rows.map((row) => row.id));
   const pendingByRow = new Map<string, OutboxEntry[]>();
@@ -72,7 +99,7 @@ export async function applyServerRows(
   rows.forEach((row, i) => {
     const mine = existing[i];
     if (mine && mine._v >= row.version) return;
-    const base: LocalRow = { ...row, _v: row.version };
+    const base = localCopy(row, mine);
     const pending = pendingByRow.get(row.id);
     puts.push(pending ? rebase(base, pending, mine?.deleted_at) : base);
   });

@@ -54,6 +54,11 @@ export const PERIODIC_SYNC_MS = 60_000;
 export const FOLLOWER_SYNC_WAIT_MS = 30_000;
 /** `_meta` key: a pull changed memberships, so profiles are checked when it completes. */
 const PROFILES_TO_CHECK = 'profilesToCheck';
+/**
+ * `_meta` key: the server's schema_version, kept once it is newer than the app's, so no
+ * engine of this app version (after a reload, or in another tab) pushes again.
+ */
+const SERVER_SCHEMA_VERSION = 'serverSchemaVersion';
 /** Bucket of attachment objects. */
 export const ATTACHMENTS_BUCKET = 'attachments';
 /** Tables whose delete deletes attachments on the server (their own, or a cascade's). */
@@ -91,13 +96,19 @@ export interface OnlineSignal {
   subscribe(onChange: (online: boolean) => void): () => void;
 }
 
+/** What a SyncEngine runs over; everything it touches is injected, so tests drive all of it. */
 export interface EngineOptions {
+  /** The device's database: the outbox it pushes, the tables it pulls into. */
   db: SyncDatabase;
+  /** The server (supabaseRemote over the app's supabase-js client). */
   remote: Remote;
+  /** Time and timers (realClock; a manual one in schedule tests). */
   clock: Clock;
+  /** Whether there is a network, and when that changes. */
   online: OnlineSignal;
   /** Uniform in [0, 1): backoff jitter. */
   random: () => number;
+  /** A new unique id (the device's client id, follower request ids). */
   newId: () => string;
   /** The sync contract version the app was built for (APP_OUTDATED above it). */
   schemaVersion: number;
@@ -154,8 +165,13 @@ export class SyncEngine {
   #wakeDueAt: number | null = null;
   #periodicTimer: unknown;
   #refreshedSinceSuccess = false;
-  #outdated = false;
-  /** Batch size to send; halved after the server refuses a batch as too large. */
+  /** Set once the server is known to speak a newer sync contract (APP_OUTDATED): for good. */
+  #outdated: SyncError | null = null;
+  /**
+   * Batch size to send; halved after the server refuses a batch as too large, and kept so
+   * for the engine's life: growing back would only find the same limit again, one refused
+   * batch and one backoff at a time.
+   */
   #batchMax = PUSH_BATCH_MAX;
   readonly #unsubscribers: (() => void)[] = [];
   #outboxWatch: Subscription | undefined;
@@ -350,7 +366,7 @@ export class SyncEngine {
       this.#again = true;
       return;
     }
-    this.#running = this.#cycle().finally(() => {
+    this.#running = this.#cycleSafely().finally(() => {
       this.#running = undefined;
       const forced = this.#againForced;
       const again = this.#again && (forced || this.#parked === null);
@@ -363,6 +379,18 @@ export class SyncEngine {
         for (const resolve of this.#idleWaiters.splice(0)) resolve();
       }
     });
+  }
+
+  /**
+   * #cycle handles its own failures; anything still thrown (a status listener failing) is
+   * logged here, never left to reject #running with no one to hear it.
+   */
+  async #cycleSafely(): Promise<void> {
+    try {
+      await this.#cycle();
+    } catch (error) {
+      console.error('[sync] cycle failed', error);
+    }
   }
 
   #resubscribe(userId: string | null): void {
@@ -378,12 +406,20 @@ export class SyncEngine {
 
   async #cycle(): Promise<void> {
     const { online, remote, clock, db } = this.#options;
-    if (this.#outdated) return;
+    if (this.#outdated) {
+      this.#showOutdated();
+      return;
+    }
     if (!online.isOnline()) {
       this.status.set({ phase: 'offline' });
       return;
     }
     try {
+      if (await this.#serverIsNewer()) {
+        this.#outdated = new SyncError('APP_OUTDATED', 'Update available');
+        this.#showOutdated();
+        return;
+      }
       const userId = await remote.userId();
       if (!userId) {
         // Queued work stays; a sign-in (an auth change) wakes the engine again.
@@ -408,8 +444,46 @@ export class SyncEngine {
       clock.clearTimeout(this.#periodicTimer);
       this.#periodicTimer = clock.setTimeout(() => this.#wake('periodic'), PERIODIC_SYNC_MS);
     } catch (error) {
-      await this.#onCycleError(error);
+      try {
+        await this.#onCycleError(error);
+      } catch (handlingError) {
+        // Handling the failure failed too (its own write hit a closed database): nothing
+        // may escape the cycle, or #running rejects with no one to hear it.
+        if (isDatabaseClosed(handlingError)) {
+          this.#leave();
+          return;
+        }
+        console.error('[sync] handling a failure failed', handlingError);
+        this.#backOff(
+          new SyncError(
+            'SERVER_ERROR',
+            handlingError instanceof Error ? handlingError.message : String(handlingError),
+          ),
+        );
+      }
     }
+  }
+
+  /**
+   * Whether an earlier pull (in this tab or another, before a reload) found the server on a
+   * newer sync contract: then this app version must not push (APP_OUTDATED).
+   */
+  async #serverIsNewer(): Promise<boolean> {
+    const { db, schemaVersion } = this.#options;
+    return ((await db.getMeta<number>(SERVER_SCHEMA_VERSION)) ?? 0) > schemaVersion;
+  }
+
+  /**
+   * The server speaks a newer sync contract: nothing is sent or pulled until the app is
+   * updated, and queued edits wait in the outbox for the new version. Not "synced": the
+   * error stays, and the UI offers the update.
+   */
+  #showOutdated(): void {
+    const { online } = this.#options;
+    this.status.set({
+      phase: online.isOnline() ? 'backing-off' : 'offline',
+      lastError: this.#outdated,
+    });
   }
 
   async #onCycleError(error: unknown): Promise<void> {
@@ -462,8 +536,8 @@ export class SyncEngine {
       return;
     }
     if (failure.code === 'APP_OUTDATED') {
-      this.#outdated = true;
-      this.status.set({ phase: 'synced', lastError: failure });
+      this.#outdated = failure;
+      this.#showOutdated();
       return;
     }
     if (!online.isOnline()) {
@@ -590,21 +664,23 @@ export class SyncEngine {
           results = (await remote.push(clientId, sending.map(wireMutation))).results;
         } catch (error) {
           if (isSyncError(error) && error.serverCode === BATCH_TOO_LARGE_SQLSTATE) {
-            // Over the server's limits after all (it measures differently): send less.
-            this.#batchMax = Math.max(1, Math.floor(sending.length / 2));
+            // Over the server's limits after all (it measures differently): send less, from
+            // now on (see #batchMax).
+            this.#batchMax = Math.max(1, Math.min(this.#batchMax, Math.floor(sending.length / 2)));
           }
           throw error;
         }
       }
-      this.#batchMax = PUSH_BATCH_MAX;
       await this.#applyPushResults(entries, results, refused);
       if (deletedFiles(sending, results)) {
         // Only a nudge, never awaited: the server queued the objects with the delete, and
         // what this call misses the next one (or the daily run) removes.
         void remote.cleanupDeletedFiles().catch(() => undefined);
       }
-      if (entries.length < PUSH_BATCH_MAX && wakeAt === undefined) {
-        // A short batch means the outbox is drained, unless writes arrived meanwhile.
+      if (entries.length < this.#batchMax && wakeAt === undefined) {
+        // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
+        // of the size asked for: after a smaller batch size, entries frozen by a refused
+        // batch are still there although none is unsent.)
         const more = await db._outbox.where('sent').equals(0).count();
         if (more === 0) return;
       }
@@ -643,6 +719,11 @@ export class SyncEngine {
         if (result.status === 'applied' || code === 'DUPLICATE') {
           if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
+          // The server has the attachment's tombstone now (final): its bytes go. Not at the
+          // local delete, which Undo can still take back.
+          if (entry.table === 'attachments' && entry.op === 'delete') {
+            await db._files.delete(entry.rowId);
+          }
           continue;
         }
         await this.#reject(entry, code, result.message ?? code, result);
@@ -720,6 +801,7 @@ export class SyncEngine {
     for (;;) {
       const page = await remote.pull(cursor, PULL_PAGE_ROWS);
       if (page.schema_version > schemaVersion) {
+        await db.setMeta(SERVER_SCHEMA_VERSION, page.schema_version);
         throw new SyncError('APP_OUTDATED', 'Update available');
       }
       if (page.rows.length === 0) {

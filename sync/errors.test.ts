@@ -1,7 +1,7 @@
 // What the server or the network said → the SPEC §8 code the engine acts on.
 import { describe, expect, it } from 'vitest';
 
-import { classifyRpcError, codeForSqlState } from './errors';
+import { classifyRpcError, classifyStorageError, codeForSqlState } from './errors';
 
 describe('codeForSqlState (a refused mutation)', () => {
   it.each([
@@ -47,5 +47,47 @@ describe('classifyRpcError (a whole request failed)', () => {
     expect(classified.code).toBe(code);
     expect(classified.transient).toBe(transient);
     if ('code' in error) expect(classified.serverCode).toBe(error.code);
+  });
+});
+
+describe('classifyStorageError (an upload or a signed URL failed)', () => {
+  // As storage-js builds them from storage's answers (HTTP 400, the real status in the body's
+  // statusCode; wire reference §5): message, status (HTTP) and statusCode.
+  it.each([
+    // Hosted storage (and the devstack) on an expired token: a 403 like a refusal.
+    [{ message: 'jwt expired', status: 400, statusCode: '403' }, 'AUTH_EXPIRED'],
+    [{ message: 'JWT expired', status: 400, statusCode: '403' }, 'AUTH_EXPIRED'],
+    [
+      { message: '"exp" claim timestamp check failed', status: 403, statusCode: '403' },
+      'AUTH_EXPIRED',
+    ],
+    [{ message: 'signature verification failed', status: 400, statusCode: '403' }, 'AUTH_EXPIRED'],
+    [{ message: 'jwt malformed', status: 400, statusCode: '400' }, 'AUTH_EXPIRED'],
+    // Structured fields first: whatever the message says.
+    [{ message: 'Unauthorized', status: 401, statusCode: '401' }, 'AUTH_EXPIRED'],
+    [
+      { message: 'No API key found in request', status: 400, statusCode: 'InvalidJWT' },
+      'AUTH_EXPIRED',
+    ],
+    [{ message: 'bad', status: 400, statusCode: '400', code: 'InvalidJWT' }, 'AUTH_EXPIRED'],
+    // A row-level security refusal stays one: the file is not allowed.
+    [
+      { message: 'new row violates row-level security policy', status: 400, statusCode: '403' },
+      'PERMISSION_DENIED',
+    ],
+    [
+      { message: 'The object exceeded the maximum allowed size', status: 400, statusCode: '413' },
+      'FILE_TOO_LARGE',
+    ],
+    [
+      { message: 'mime type text/html is not supported', status: 400, statusCode: '415' },
+      'FILE_TYPE',
+    ],
+    [{ message: 'Payload too large', status: 413 }, 'FILE_TOO_LARGE'],
+    [{ message: 'Internal Server Error', status: 400, statusCode: '500' }, 'SERVER_ERROR'],
+    [{ message: 'injected 503', status: 503, statusCode: '503' }, 'SERVER_ERROR'],
+    [{ message: 'fetch failed' }, 'OFFLINE'],
+  ] as const)('%j → %s', (error, code) => {
+    expect(classifyStorageError(error).code).toBe(code);
   });
 });

@@ -37,7 +37,7 @@ export class SyncError extends Error {
     message: string,
     /** The HTTP status behind it, when there was a response. */
     readonly status?: number,
-    /** The server's SQLSTATE or PostgREST code, when it sent one. */
+    /** The server's SQLSTATE, PostgREST or storage code, when it sent one. */
     readonly serverCode?: string,
   ) {
     super(message);
@@ -106,4 +106,76 @@ export function classifyRpcError(
   if (status >= 500 || code === BATCH_TOO_LARGE_SQLSTATE) return make('SERVER_ERROR');
   if (status === 403 || code === '42501') return make('PERMISSION_DENIED');
   return make('VALIDATION_FAILED');
+}
+
+/**
+ * A storage-js error as the engine receives it: storage answers HTTP 400 with the real status
+ * as a string in the body's `statusCode` (wire reference §5), and storage-js keeps that in
+ * `statusCode` (or the body's `code` when there is no statusCode), the HTTP status in
+ * `status`, and the body's message. `code` and `error` are read too, when an error has them.
+ */
+export interface StorageFailure {
+  message: string;
+  status?: unknown;
+  statusCode?: unknown;
+  code?: unknown;
+  error?: unknown;
+}
+
+/** Storage refusals that are about the file itself (SPEC §8), by status or storage's code. */
+const FILE_REFUSALS: Readonly<Record<string, SyncErrorCode>> = {
+  '413': 'FILE_TOO_LARGE',
+  '415': 'FILE_TYPE',
+  EntityTooLarge: 'FILE_TOO_LARGE',
+  InvalidMimeType: 'FILE_TYPE',
+};
+
+/** Storage's own code for a token it could not verify. */
+const STORAGE_JWT_CODES: ReadonlySet<string> = new Set(['InvalidJWT']);
+
+/**
+ * What storage says of a token it could not verify, expired or not. Hosted storage answers
+ * it as AccessDenied with the status of a refusal (403), like a row-level security refusal,
+ * and storage-js drops the code that tells the two apart: only these words are left
+ * ("jwt expired", "jwt malformed", "invalid signature"; jose's "JWS…", '"exp" claim…',
+ * "signature verification failed"). A row-level security refusal names none of them.
+ */
+const STORAGE_JWT_MESSAGE =
+  /\bjwt\b|\bjws\b|json web token|"exp" claim|invalid signature|signature verification/i;
+
+/**
+ * What a storage error (upload, signed URL) means for the engine. A token storage could
+ * not verify is AUTH_EXPIRED, never PERMISSION_DENIED: a refused file is thrown away, a
+ * session is refreshed and the file kept. Structured fields decide first (status, storage's
+ * code); the message only where storage-js left nothing else.
+ */
+export function classifyStorageError(error: StorageFailure): SyncError {
+  const httpStatus = Number(error.status) || undefined;
+  const statusCode = typeof error.statusCode === 'string' ? error.statusCode : '';
+  const names = [statusCode, error.code, error.error].filter(
+    (name): name is string => typeof name === 'string' && name !== '',
+  );
+  const status = Number(statusCode) || httpStatus;
+  const message = error.message;
+  const storageCode = names.find((name) => !/^\d+$/.test(name));
+  const make = (code: SyncErrorCode) => new SyncError(code, message, status, storageCode);
+
+  const fileCode =
+    (status ? FILE_REFUSALS[String(status)] : undefined) ??
+    names.map((name) => FILE_REFUSALS[name]).find(Boolean);
+  if (fileCode) return make(fileCode);
+  if (
+    status === 401 ||
+    httpStatus === 401 ||
+    names.some((name) => STORAGE_JWT_CODES.has(name)) ||
+    ((status === 400 || status === 403) && STORAGE_JWT_MESSAGE.test(message))
+  ) {
+    return make('AUTH_EXPIRED');
+  }
+  // Older storage versions name a refused file only in words.
+  if (/EntityTooLarge|too large/i.test(`${names.join(' ')} ${message}`)) {
+    return make('FILE_TOO_LARGE');
+  }
+  if (/mime type|InvalidMimeType/i.test(`${names.join(' ')} ${message}`)) return make('FILE_TYPE');
+  return classifyRpcError({ message }, status);
 }

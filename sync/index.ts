@@ -16,7 +16,13 @@ import {
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
 import { joinListPresence, type PresenceMeta, type PresencePeer } from './presence';
-import { supabaseRemote, type Remote } from './remote';
+import {
+  REQUEST_TIMEOUT_MS,
+  supabaseRemote,
+  TRANSFER_TIMEOUT_FACTOR,
+  withTimeout,
+  type Remote,
+} from './remote';
 import { createRepositories, type Repositories } from './repositories';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
@@ -255,18 +261,39 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       if (!row || typeof row.object_path !== 'string' || typeof row.list_id !== 'string') {
         return undefined;
       }
+      const objectPath = row.object_path;
+      const listId = row.list_id;
       try {
-        const url = await remote.signedUrl(ATTACHMENTS_BUCKET, row.object_path, SIGNED_URL_TTL_SEC);
-        const response = await fetchImpl(url);
+        const url = await remote.signedUrl(ATTACHMENTS_BUCKET, objectPath, SIGNED_URL_TTL_SEC);
+        // A download that never answers would leave the screen waiting for good: the answer
+        // gets a request's time, its bytes as long as an upload's (a 10 MiB photo on a slow
+        // link). Either timer aborts the whole download.
+        const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+        const download = new AbortController();
+        const abortWith = (signal: AbortSignal) =>
+          signal.addEventListener('abort', () => download.abort(), { once: true });
+        const response = await withTimeout(requestTimeoutMs, (signal) => {
+          abortWith(signal);
+          return fetchImpl(url, { signal: download.signal });
+        });
         if (!response.ok) return undefined;
-        const blob = await response.blob();
-        await db._files.put({
-          id: attachmentId,
-          blob,
-          objectPath: row.object_path,
-          state: 'cached',
-          attempts: 0,
-          listId: row.list_id,
+        const blob = await withTimeout(requestTimeoutMs * TRANSFER_TIMEOUT_FACTOR, (signal) => {
+          abortWith(signal);
+          return response.blob();
+        });
+        // Kept only while its row is still here: the list may have been purged (or the
+        // attachment deleted) during the download, and nothing would ever remove it then.
+        await db.transaction('rw', [db.rows('attachments'), db._files], async () => {
+          const current = await db.rows('attachments').get(attachmentId);
+          if (!current || current.deleted_at || (await db._files.get(attachmentId))) return;
+          await db._files.put({
+            id: attachmentId,
+            blob,
+            objectPath,
+            state: 'cached',
+            attempts: 0,
+            listId,
+          });
         });
         return blob;
       } catch {

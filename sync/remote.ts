@@ -3,44 +3,69 @@
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 
-import { classifyRpcError, SyncError, type SyncErrorCode } from './errors';
+import { classifyRpcError, classifyStorageError, SyncError } from './errors';
 import type { MutationOp } from './registry';
 import type { ServerRow } from './apply';
 
+/** One outbox entry as sync_push receives it (SYNC.md "Push"). */
 export interface WireMutation {
+  /** The device's sequence number: the server applies each (client, seq) once. */
   seq: number;
+  /** The synced table. */
   table: string;
+  /** insert, patch or delete. */
   op: MutationOp;
+  /** The row's id. */
   id: string;
+  /** The columns sent: the whole row of an insert, the changed fields of a patch. */
   data: Record<string, unknown>;
 }
 
+/** What sync_push says of one mutation. */
 export interface PushResult {
+  /** The mutation's seq. */
   seq: number;
+  /** Applied (now, or before: a replay), or refused by the database. */
   status: 'applied' | 'rejected';
+  /** The SQLSTATE of a refusal ('DUPLICATE' for a replayed insert). */
   code?: string;
+  /** The database's message of a refusal. */
   message?: string;
   /** The column the database named in its refusal, when it named one. */
   column?: string;
+  /** True when the server had applied this seq already (a lost response's replay). */
   replayed?: boolean;
+  /** The row as the server now has it (applied), or as it stays (refused); none if unseen. */
   row?: ServerRow;
 }
 
+/** sync_push's answer: one result per mutation sent. */
 export interface PushResponse {
+  /** The highest seq of this client the server has applied. */
   last_seq: number;
+  /** One result per mutation, in seq order. */
   results: PushResult[];
 }
 
+/** One sync_pull page (SYNC.md "Pull"). */
 export interface PullResponse {
+  /** Changed rows (tombstones included) the caller may see, in the server's order. */
   rows: { table: string; row: ServerRow }[];
+  /** Where the next pull starts; stored once the page is applied. */
   cursor: string;
+  /** More rows wait past this page. */
   has_more: boolean;
+  /** The server's sync contract version: newer than the app's means APP_OUTDATED. */
   schema_version: number;
 }
 
 /** What happened to the session: a new sign-in, a token refresh, or anything else. */
 export type AuthChange = 'signed-in' | 'refreshed' | 'other';
 
+/**
+ * The engine's port to the server: session, push, pull, realtime wake-ups and storage.
+ * Every failure is thrown as a SyncError with its SPEC §8 code.
+ */
 export interface Remote {
   /**
    * The signed-in user's id, or null (local-only, or the session is gone for good). Throws a
@@ -63,7 +88,9 @@ export interface Remote {
   subscribe(tables: readonly string[], onChange: () => void): () => void;
   /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
+  /** Writes a file to `bucket/path`, replacing what is there (a retry rewrites the same object). */
   upload(bucket: string, path: string, blob: Blob): Promise<void>;
+  /** A URL that fetches `bucket/path` without a session for `expiresInSec` seconds. */
   signedUrl(bucket: string, path: string, expiresInSec: number): Promise<string>;
   /**
    * Asks the server to remove the objects of deleted attachments now. Deleting a row queues
@@ -73,6 +100,7 @@ export interface Remote {
   cleanupDeletedFiles(): Promise<void>;
 }
 
+/** How supabaseRemote behaves. */
 export interface RemoteOptions {
   /**
    * A request that has not answered after this long is abandoned and counts as TIMEOUT
@@ -86,8 +114,11 @@ export interface RemoteOptions {
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** The edge function that removes deleted attachments' objects (supabase/functions). */
 const CLEANUP_FUNCTION = 'attachment-cleanup';
-/** An upload may take this many request timeouts (a 10 MiB photo on a slow link). */
-const UPLOAD_TIMEOUT_FACTOR = 10;
+/**
+ * A file transfer (an upload, or an attachment's download) may take this many request
+ * timeouts: a 10 MiB photo on a slow link.
+ */
+export const TRANSFER_TIMEOUT_FACTOR = 10;
 
 /**
  * Runs `call` with an abort signal and gives up after `ms`: the request is aborted and the
@@ -95,7 +126,7 @@ const UPLOAD_TIMEOUT_FACTOR = 10;
  * session before each request, outside the signal). A request abandoned like this may still
  * reach the server; what it carried is frozen in the outbox and replays harmlessly.
  */
-async function withTimeout<T>(
+export async function withTimeout<T>(
   ms: number,
   call: (signal: AbortSignal) => PromiseLike<T>,
 ): Promise<T> {
@@ -119,6 +150,10 @@ function isRetryableAuthError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AuthRetryableFetchError';
 }
 
+/**
+ * The Remote over the app's supabase-js client: its session is the engine's session, and
+ * every request goes through its fetch (tests hand it a faulty one).
+ */
 export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions = {}): Remote {
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
@@ -175,16 +210,17 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     async upload(bucket, path, blob) {
       // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
       // signal, so only the timer ends it; a retry rewrites the same object (upsert).
-      const { error } = await withTimeout(timeoutMs * UPLOAD_TIMEOUT_FACTOR, () =>
+      const { error } = await withTimeout(timeoutMs * TRANSFER_TIMEOUT_FACTOR, () =>
         supabase.storage.from(bucket).upload(path, blob, { upsert: true, contentType: blob.type }),
       );
-      if (error) throw storageError(error);
+      if (error) throw classifyStorageError(error);
     },
     async signedUrl(bucket, path, expiresInSec) {
-      const { data, error } = await supabase.storage
-        .from(bucket)
-        .createSignedUrl(path, expiresInSec);
-      if (error) throw storageError(error);
+      // Takes no signal either: only the timer ends a request that never answers.
+      const { data, error } = await withTimeout(timeoutMs, () =>
+        supabase.storage.from(bucket).createSignedUrl(path, expiresInSec),
+      );
+      if (error) throw classifyStorageError(error);
       return data.signedUrl;
     },
     async cleanupDeletedFiles() {
@@ -201,29 +237,4 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       }
     },
   };
-}
-
-/** Storage refusals that are about the file itself (SPEC §8), by HTTP status. */
-const FILE_REFUSALS: Readonly<Record<number, SyncErrorCode>> = {
-  413: 'FILE_TOO_LARGE',
-  415: 'FILE_TYPE',
-};
-
-/**
- * Storage errors carry the real status in `statusCode` (the HTTP status is often 400) or in
- * `status`, depending on the path; a refused file says so by its status or its error name.
- */
-function storageError(error: Error): SyncError {
-  const fields = error as Error & { status?: unknown; statusCode?: unknown; error?: unknown };
-  const status = Number(fields.statusCode ?? fields.status ?? 0) || undefined;
-  const name = typeof fields.error === 'string' ? fields.error : '';
-  const fileCode =
-    (status ? FILE_REFUSALS[status] : undefined) ??
-    (/EntityTooLarge|too large/i.test(`${name} ${error.message}`)
-      ? 'FILE_TOO_LARGE'
-      : /mime type|InvalidMimeType/i.test(`${name} ${error.message}`)
-        ? 'FILE_TYPE'
-        : undefined);
-  if (fileCode) return new SyncError(fileCode, error.message, status);
-  return classifyRpcError({ message: error.message }, status);
 }

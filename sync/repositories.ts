@@ -44,12 +44,15 @@ export class ValidationError extends SyncError {
   }
 }
 
+/** What the repositories write with: the device's database, the clock, who writes, new ids. */
 export interface RepoContext {
+  /** The device's database: rows and the outbox are written here, in one transaction. */
   readonly db: SyncDatabase;
   /** Milliseconds since the epoch (injectable clock). */
   now(): number;
   /** The signed-in user's id, or the local-only placeholder. */
   userId(): string;
+  /** A new unique id (rows are keyed by ids made on the device, so writes work offline). */
   newId(): string;
   /**
    * Settles once `userId()` is known (read from the device at start-up): writes wait for it,
@@ -73,6 +76,11 @@ function parse<TSchema extends v.GenericSchema>(
 
 type Row = LocalRow;
 
+/**
+ * The write API over `ctx.db`: lists, tasks, comments, memberships, profile, attachments.
+ * Each method validates, writes the row and queues the change in one transaction; a refused
+ * input throws a ValidationError before anything is written.
+ */
 export function createRepositories(ctx: RepoContext) {
   const { db } = ctx;
   const iso = () => new Date(ctx.now()).toISOString();

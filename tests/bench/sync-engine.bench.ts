@@ -1,7 +1,8 @@
 // The sync engine's figures (issue 4), each next to its baseline in the same run: initial
 // sync of 100k tasks from a devstack on Postgres 15 into fake-indexeddb vs a raw Dexie
-// bulkPut of the same rows (the local limit); a push of 1,000 queued edits; local write
-// latency (repository write + enqueue, one Dexie transaction).
+// bulkPut of the same rows (the local limit); a push of 1,000 queued edits (the push alone,
+// and with the pull that follows it); local write latency (repository write + enqueue, one
+// Dexie transaction).
 import 'fake-indexeddb/auto';
 
 import Dexie from 'dexie';
@@ -12,6 +13,7 @@ import { FaultyNetwork } from '../support/faults';
 import { startDevice } from '../support/sync-client';
 
 const TASKS = 100_000;
+const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const PUSH_EDITS = 1_000;
 const LATENCY_WRITES = 1_000;
 /** bulkPut chunk for the baseline: the same page size the engine applies per transaction. */
@@ -23,7 +25,10 @@ export interface SyncEngineFigures {
   bulkPutMs: number;
   pushEdits: number;
   pushRequests: number;
+  /** From going online until the engine is done pushing (its first pull request). */
   pushMs: number;
+  /** The whole sync: the push and the pull that follows it. */
+  pushThenPullMs: number;
   writeP50Ms: number;
   writeP95Ms: number;
 }
@@ -52,15 +57,26 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
 
     // 1. Initial sync through the engine.
     const net = new FaultyNetwork();
+    // When each pull request leaves: the engine pulls once it has pushed everything.
+    const pullsSentAt: number[] = [];
+    const timed: typeof fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (new URL(url).pathname === PULL_PATH) pullsSentAt.push(performance.now());
+      return net.fetch(input, init);
+    };
     const alice = await startDevice(stack, 'alice@example.com', {
-      fetch: net.fetch,
+      fetch: timed,
       online: false,
     });
     const initialStart = performance.now();
     alice.online.set(true);
     await alice.sync.engine.syncNow();
     const initialMs = performance.now() - initialStart;
-    const initialRows = await alice.sync.db.rows('tasks').count();
+    const initialRows = await alice.sync.db.rows('tasks').where('list_id').equals(listId).count();
+    // A sync cut short (a timeout under load, a backoff) would make every figure below a lie.
+    if (initialRows !== TASKS) {
+      throw new Error(`initial sync delivered ${initialRows} of ${TASKS} tasks`);
+    }
 
     // Baseline: the same rows written straight into a fresh database with bulkPut.
     const rows = await alice.sync.db.rows('tasks').toArray();
@@ -83,12 +99,16 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
     }
     latencies.sort((a, b) => a - b);
 
-    // 3. Push of the 1,000 queued edits.
+    // 3. Push of the 1,000 queued edits, then the pull that follows it.
     const before = net.count('/rest/v1/rpc/sync_push');
+    const pullsBefore = pullsSentAt.length;
     const pushStart = performance.now();
     alice.online.set(true);
     await alice.sync.engine.syncNow();
-    const pushMs = performance.now() - pushStart;
+    const pushThenPullMs = performance.now() - pushStart;
+    const pushedAt = pullsSentAt[pullsBefore];
+    if (pushedAt === undefined) throw new Error('no pull followed the push');
+    const pushMs = pushedAt - pushStart;
     const pushRequests = net.count('/rest/v1/rpc/sync_push') - before;
     if ((await alice.sync.pendingCount()) !== 0) throw new Error('push did not drain the outbox');
     await alice.close();
@@ -100,6 +120,7 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
       pushEdits: PUSH_EDITS,
       pushRequests,
       pushMs,
+      pushThenPullMs,
       writeP50Ms: percentile(latencies, 50),
       writeP95Ms: percentile(latencies, 95),
     };

@@ -1,16 +1,62 @@
 // I1 (no lost writes) and I6 (idempotent files) under injected faults, plus the engine's
-// answers to 401, CURSOR_EXPIRED and APP_OUTDATED, against the devstack.
+// answers to 401 (storage's expired token included), CURSOR_EXPIRED and APP_OUTDATED, and
+// what becomes of an attachment's bytes on the device, against the devstack.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { purgeList } from '../../sync/apply';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
-import { settled, waitFor, DeviceSet, type DeviceOptions } from '../support/sync-client';
+import {
+  settled,
+  signIn,
+  waitFor,
+  DeviceSet,
+  type Device,
+  type DeviceOptions,
+} from '../support/sync-client';
 
 let stack: TestDevstack;
 const devices = new DeviceSet(() => stack);
 const PUSH = /\/rpc\/sync_push$/;
+const PUSH_PATH = '/rest/v1/rpc/sync_push';
+const UPLOAD = /\/storage\/v1\/object\/attachments\//;
+const TOKEN_PATH = '/auth/v1/token';
 
 const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
+
+/** A small PNG-typed blob; `tag` makes its content its own. */
+const png = (tag: number) =>
+  new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, tag, tag + 1, tag + 2])], {
+    type: 'image/png',
+  });
+
+/** The storage path of an attachment made on `d` (from its row). */
+async function objectPathOf(d: Device, id: string): Promise<string> {
+  return String((await d.sync.db.rows('attachments').get(id))?.object_path);
+}
+
+/** Upload requests (POST) that reached storage for an attachment's object. */
+const uploadsOf = (net: FaultyNetwork, objectPath: string) =>
+  net.countRequests('POST', `/storage/v1/object/attachments/${objectPath}`);
+
+async function serverAttachment(id: string) {
+  const { rows } = await stack.db.query<{ object_path: string; deleted_at: unknown }>(
+    'select object_path, deleted_at from public.attachments where id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
+/** Resolves to `promise`'s value, or to 'still waiting' after `ms` (a request that hangs). */
+function within<T>(ms: number, promise: Promise<T>): Promise<T | 'still waiting'> {
+  return Promise.race([
+    promise,
+    new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms)),
+  ]);
+}
 
 async function serverTask(id: string) {
   const { rows } = await stack.db.query<{ title: string; version: string | number }>(
@@ -347,7 +393,8 @@ describe('resync and outdated apps', () => {
   });
 
   it('APP_OUTDATED: stops syncing when the server speaks a newer contract', async () => {
-    const alice = await device('alice@example.com');
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch });
     await alice.sync.engine.syncNow();
     await stack.db.exec(
       `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select 2 $$`,
@@ -355,9 +402,28 @@ describe('resync and outdated apps', () => {
     try {
       const status = await alice.sync.engine.syncNow();
       expect(status.lastError?.code).toBe('APP_OUTDATED');
+      // Not "synced": nothing syncs until the app is updated.
+      expect(status.phase).not.toBe('synced');
+      const pushes = net.count(PUSH_PATH);
       await alice.sync.repos.tasks.create(SEED.list, { title: 'Kept for the new version' });
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await alice.sync.pendingCount()).toBe(1);
+      expect(alice.sync.engine.status.getSnapshot()).toMatchObject({
+        phase: 'backing-off',
+        pending: 1,
+      });
+      expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('APP_OUTDATED');
+
+      // The same old app after a reload (or in another tab) knows it too: it sends nothing.
+      await alice.sync.stop();
+      const reloaded = devices.keep(alice.reload());
+      const again = await reloaded.sync.engine.syncNow();
+      expect(again.phase).not.toBe('synced');
+      expect(again.lastError?.code).toBe('APP_OUTDATED');
+      await reloaded.sync.repos.tasks.create(SEED.list, { title: 'Also kept' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(net.count(PUSH_PATH)).toBe(pushes);
+      expect(await reloaded.sync.pendingCount()).toBe(2);
     } finally {
       await stack.db.exec(
         `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select 1 $$`,
@@ -367,18 +433,32 @@ describe('resync and outdated apps', () => {
 });
 
 describe('I6: attachments are uploaded once per content, before their row', () => {
-  it('retries an upload whose response was lost as an upsert of the same object', async () => {
+  it('uploads the object once per content across a lost upload answer, a lost push answer and a reload', async () => {
     const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
+    // Backoff near its top (~1 s, then ~2 s), so the page can reload before the retry.
+    const alice = await device('alice@example.com', { fetch: net.fetch, random: () => 0.99 });
     await alice.sync.engine.syncNow();
-    net.script(/\/storage\/v1\/object\//, 'drop-response');
-    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], {
-      type: 'image/png',
-    });
-    const id = await alice.sync.repos.attachments.add(SEED.task(3), png, 'crack.png');
-    await settled(alice);
+    // The upload reaches storage but its answer is lost: the engine cannot know, and sends
+    // it again (an upsert of the same object). Then the row's push is lost the same way,
+    // and the page reloads before retrying it: the file is uploaded already.
+    net.script(UPLOAD, 'drop-response');
+    net.script(PUSH, 'drop-response');
+    const content = [0x89, 0x50, 0x4e, 0x47, 1, 2, 3];
+    const id = await alice.sync.repos.attachments.add(
+      SEED.task(3),
+      new Blob([new Uint8Array(content)], { type: 'image/png' }),
+      'crack.png',
+    );
+    const objectPath = await objectPathOf(alice, id);
+    await waitFor(() => net.fired.get('drop-response') === 2);
+    await alice.sync.stop();
+    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    const reloaded = devices.keep(alice.reload());
+    await settled(reloaded);
 
-    expect(net.fired.get('drop-response')).toBe(1);
+    // Two requests: the one whose answer was lost and its retry; none for the lost push's
+    // retry, none after the reload.
+    expect(uploadsOf(net, objectPath)).toBe(2);
     const { rows: objects } = await stack.db.query<{ name: string; created_at: string }>(
       `select name, created_at from storage.objects where bucket_id = 'attachments' and name like $1`,
       [`%${id}%`],
@@ -388,16 +468,158 @@ describe('I6: attachments are uploaded once per content, before their row', () =
       'select object_path, created_at from public.attachments where id = $1',
       [id],
     );
-    expect(rows[0]?.object_path).toBe(objects[0]?.name);
+    expect(rows[0]?.object_path).toBe(objectPath);
+    expect(objects[0]?.name).toBe(objectPath);
     expect(new Date(objects[0]?.created_at ?? 0).getTime()).toBeLessThanOrEqual(
       new Date(rows[0]?.created_at ?? 0).getTime(),
     );
+    expect((await reloaded.sync.db._files.get(id))?.state).toBe('uploaded');
+    const { data } = await reloaded.supabase.storage.from('attachments').download(objectPath);
+    expect(new Uint8Array(await (data as Blob).arrayBuffer())).toEqual(new Uint8Array(content));
+  });
+});
+
+describe('an expired token during an upload', () => {
+  it('keeps the file, refreshes the session and uploads it (not a refusal)', async () => {
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch });
+    await alice.sync.engine.syncNow();
+    // Storage's own answer to an expired JWT: HTTP 400, statusCode "403", "jwt expired".
+    net.script(UPLOAD, 'expire-token');
+    const refreshes = net.count(TOKEN_PATH);
+    const id = await alice.sync.repos.attachments.add(SEED.task(7), png(10), 'expired.png');
+    await settled(alice);
+
+    expect(net.fired.get('expire-token')).toBe(1);
+    expect(net.count(TOKEN_PATH) - refreshes).toBe(1);
+    expect(await alice.sync.db._rejections.toArray()).toEqual([]);
+    expect((await serverAttachment(id))?.object_path).toBe(await objectPathOf(alice, id));
     expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
-    const { data } = await alice.supabase.storage
-      .from('attachments')
-      .download(objects[0]?.name ?? '');
-    expect(new Uint8Array(await (data as Blob).arrayBuffer())).toEqual(
-      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
-    );
+    expect(uploadsOf(net, await objectPathOf(alice, id))).toBe(1);
+  });
+
+  it('goes to signed-out with the file, its row and its queued insert kept, and uploads after a sign-in', async () => {
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', { fetch: net.fetch });
+    await alice.sync.engine.syncNow();
+    net.script(UPLOAD, 'expire-token', 'expire-token');
+    net.script(/\/auth\/v1\/token$/, 'expire-token');
+    const id = await alice.sync.repos.attachments.add(SEED.task(8), png(20), 'later.png');
+    await waitFor(() => alice.sync.engine.status.getSnapshot().phase === 'signed-out');
+    expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('AUTH_EXPIRED');
+    expect(await alice.sync.db._rejections.count()).toBe(0);
+    expect(await alice.sync.db.rows('attachments').get(id)).toBeDefined();
+    expect((await alice.sync.db._files.get(id))?.blob.size).toBe(7);
+    expect(await alice.sync.pendingCount()).toBe(1);
+
+    await signIn(alice.supabase, 'alice@example.com');
+    await settled(alice);
+    expect((await serverAttachment(id))?.object_path).toBe(await objectPathOf(alice, id));
+    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+  });
+});
+
+describe("an attachment's bytes on the device", () => {
+  it('go once the server has its delete, not at the local delete (Undo needs them)', async () => {
+    const alice = await device('alice@example.com');
+    const bob = await device('bob@example.com');
+    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    const id = await alice.sync.repos.attachments.add(SEED.task(9), png(30), 'gone.png');
+    await settled(alice);
+    await bob.sync.engine.syncNow();
+    // Bob looked at it once: kept for offline viewing.
+    expect((await bob.sync.attachmentBlob(id))?.size).toBe(7);
+    expect((await bob.sync.db._files.get(id))?.state).toBe('cached');
+
+    alice.online.set(false);
+    await alice.sync.repos.attachments.delete(id);
+    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect(await alice.sync.repos.attachments.undoDelete(id)).toBe(true);
+    expect((await alice.sync.attachmentBlob(id))?.size).toBe(7);
+    await alice.sync.repos.attachments.delete(id);
+    alice.online.set(true);
+    await settled(alice);
+    expect((await serverAttachment(id))?.deleted_at).toBeTruthy();
+    // Acknowledged: gone on the device that deleted it…
+    expect(await alice.sync.db._files.get(id)).toBeUndefined();
+    // …and on the one that pulls the tombstone.
+    await bob.sync.engine.syncNow();
+    expect((await bob.sync.db.rows('attachments').get(id))?.deleted_at).toBeTruthy();
+    expect(await bob.sync.db._files.get(id)).toBeUndefined();
+  });
+
+  it('are fetched through a signed URL that gives up after the request timeout', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    const id = await alice.sync.repos.attachments.add(SEED.task(9), png(40), 'slow.png');
+    await settled(alice);
+    const net = new FaultyNetwork();
+    const bob = await device('bob@example.com', { fetch: net.fetch, requestTimeoutMs: 1_000 });
+    await settled(bob);
+    await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+    net.script(/\/storage\/v1\/object\/sign\//, 'hang');
+    expect(await within(8_000, bob.sync.attachmentBlob(id))).toBeUndefined();
+    expect(net.fired.get('hang')).toBe(1);
+    // The next look fetches it.
+    expect((await bob.sync.attachmentBlob(id))?.size).toBe(7);
+  });
+
+  it('are downloaded with a timeout: a download that never answers gives up', async () => {
+    let requests = 0;
+    const silent: Server = createServer(() => (requests += 1)); // takes requests, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const alice = await device('alice@example.com');
+      await alice.sync.engine.syncNow();
+      const id = await alice.sync.repos.attachments.add(SEED.task(9), png(50), 'silent.png');
+      await settled(alice);
+      const { port } = silent.address() as AddressInfo;
+      const bob = await device('bob@example.com', {
+        requestTimeoutMs: 1_000,
+        wrapRemote: (real) => ({
+          ...real,
+          signedUrl: () => Promise.resolve(`http://127.0.0.1:${port}/never`),
+        }),
+      });
+      await settled(bob);
+      await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+      expect(await within(8_000, bob.sync.attachmentBlob(id))).toBeUndefined();
+      expect(requests).toBe(1);
+      expect(await bob.sync.db._files.get(id)).toBeUndefined();
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('are not kept when the list was purged while they downloaded', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    const id = await alice.sync.repos.attachments.add(SEED.task(9), png(60), 'purged.png');
+    await settled(alice);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    const bob = await device('bob@example.com', {
+      wrapRemote: (real) => ({
+        ...real,
+        async signedUrl(bucket, path, expiresInSec) {
+          asked = true;
+          await gate;
+          return real.signedUrl(bucket, path, expiresInSec);
+        },
+      }),
+    });
+    await settled(bob);
+    await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+    const viewing = bob.sync.attachmentBlob(id);
+    await waitFor(() => asked);
+    // Meanwhile bob loses the list (his membership's tombstone is pulled): all of it goes.
+    const { db } = bob.sync;
+    await db.transaction('rw', db.allTables(), () => purgeList(db, SEED.list, Date.now()));
+    release();
+    await viewing;
+    expect(await db.rows('attachments').get(id)).toBeUndefined();
+    expect(await db._files.get(id)).toBeUndefined();
   });
 });

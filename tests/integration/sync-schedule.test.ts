@@ -1,7 +1,7 @@
 // When the engine runs, and when it must not: backoff that writes cannot cut short, a 401
 // that ends in "signed out" instead of a loop, a hung request that times out, realtime
-// storms that cannot postpone a pull, a restart after sign-out in the same tab, and tabs
-// that follow the leader. Devices run against the devstack; where a schedule spans seconds
+// storms that cannot postpone a pull, the 60 s safety pull and the pull on tab focus, a
+// restart after sign-out in the same tab, and tabs that follow the leader. Devices run against the devstack; where a schedule spans seconds
 // or minutes, the engine's clock is a ManualClock and time moves only when a test says.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -242,6 +242,76 @@ describe('realtime wake-ups', () => {
       async () =>
         (await bob.sync.db.rows('tasks').get(SEED.task(19)))?.title === 'Missed by the socket',
       8_000,
+    );
+  });
+});
+
+describe('pulls nobody asked for', () => {
+  /** Realtime off: its (re)subscription asks for pulls of its own. */
+  const noRealtime: DeviceOptions['wrapRemote'] = (real) => ({
+    ...real,
+    subscribe: () => () => undefined,
+  });
+
+  it('pulls every 60 s while online (not sooner), and not while offline', async () => {
+    const clock = new ManualClock();
+    const net = new FaultyNetwork();
+    const alice = await device('alice@example.com', {
+      fetch: net.fetch,
+      clock,
+      wrapRemote: noRealtime,
+    });
+    await syncOn(alice, clock);
+    const first = net.count(PULL_PATH);
+    await clock.advance(59_000, 1_000);
+    expect(net.count(PULL_PATH)).toBe(first);
+
+    // Changed on the server, with no event to say so: the safety pull finds it.
+    await stack.db.query(
+      `update public.tasks set title = 'Found by the safety pull' where id = $1`,
+      [SEED.task(21)],
+    );
+    await clock.advance(1_000, 1_000);
+    await waitFor(() => net.count(PULL_PATH) === first + 1);
+    await waitFor(
+      async () =>
+        (await alice.sync.db.rows('tasks').get(SEED.task(21)))?.title ===
+        'Found by the safety pull',
+    );
+    await clock.advance(60_000, 1_000);
+    await waitFor(() => net.count(PULL_PATH) === first + 2);
+
+    alice.online.set(false);
+    await clock.advance(180_000, 5_000);
+    expect(net.count(PULL_PATH)).toBe(first + 2);
+  });
+
+  it('pulls when the tab comes back into focus', async () => {
+    const clock = new ManualClock();
+    const net = new FaultyNetwork();
+    let focus: () => void = () => undefined;
+    const alice = await device('alice@example.com', {
+      fetch: net.fetch,
+      clock,
+      wrapRemote: noRealtime,
+      focus: {
+        subscribe(onFocus) {
+          focus = onFocus;
+          return () => (focus = () => undefined);
+        },
+      },
+    });
+    await syncOn(alice, clock);
+    const before = net.count(PULL_PATH);
+    await stack.db.query(`update public.tasks set title = 'Seen on focus' where id = $1`, [
+      SEED.task(22),
+    ]);
+    // No time passes: only the focus can cause this pull (the safety pull is 60 s away).
+    focus();
+    await clock.fireDue();
+    await waitFor(() => net.count(PULL_PATH) === before + 1);
+    await waitFor(
+      async () => (await alice.sync.db.rows('tasks').get(SEED.task(22)))?.title === 'Seen on focus',
     );
   });
 });

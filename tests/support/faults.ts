@@ -1,10 +1,10 @@
 // Fault injection for sync tests: a fetch wrapper for supabase-js that can drop a request,
 // drop the response after the server applied it, duplicate, delay, answer 500/503/429 or an
-// expired-JWT 401 instead of the server, or be offline; scripted per path or at random from
-// a seeded PRNG, or hang (never answer: only the client's own timeout ends it) or stall (never
-// settle at all, even when aborted). Counts what
-// it forwarded and what fired, per path. Plus a WebSocket class for realtime whose sockets a
-// test can cut.
+// expired JWT (as the service asked would: PostgREST's 401, storage's refusal) instead of the
+// server, or be offline; scripted per path or at random from a seeded PRNG, or hang (never
+// answer: only the client's own timeout ends it) or stall (never settle at all, even when
+// aborted). Counts what it forwarded and what fired, per path (and per method and path).
+// Plus a WebSocket class for realtime whose sockets a test can cut.
 import WebSocket from 'ws';
 
 export const FAULTS = [
@@ -43,6 +43,8 @@ export class FaultyNetwork {
   offline = false;
   /** Requests that reached the server, per path (e.g. /rest/v1/rpc/sync_push). */
   readonly forwarded = new Map<string, number>();
+  /** The same, per method and path (e.g. "POST /storage/v1/object/attachments/…"). */
+  readonly forwardedByMethod = new Map<string, number>();
   /** Faults that fired, by kind. */
   readonly fired = new Map<Fault, number>();
   private readonly scripted: { path: RegExp; fault: Fault }[] = [];
@@ -75,6 +77,11 @@ export class FaultyNetwork {
     return this.forwarded.get(path) ?? 0;
   }
 
+  /** Requests with `method` to `path` that reached the server (a lost answer's included). */
+  countRequests(method: string, path: string): number {
+    return this.forwardedByMethod.get(`${method.toUpperCase()} ${path}`) ?? 0;
+  }
+
   private pick(path: string): Fault | undefined {
     const index = this.scripted.findIndex((s) => s.path.test(path));
     if (index >= 0) return this.scripted.splice(index, 1)[0]?.fault;
@@ -87,6 +94,8 @@ export class FaultyNetwork {
 
   private async forward(request: Request, path: string): Promise<Response> {
     this.forwarded.set(path, this.count(path) + 1);
+    const key = `${request.method.toUpperCase()} ${path}`;
+    this.forwardedByMethod.set(key, (this.forwardedByMethod.get(key) ?? 0) + 1);
     return globalThis.fetch(request);
   }
 
@@ -135,14 +144,36 @@ export class FaultyNetwork {
         // Never settles, abort or not (a stuck connection that ignores its signal).
         return new Promise<Response>(() => undefined);
       case 'expire-token':
-        return new Response(
-          JSON.stringify({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }),
-          { status: 401, headers: { 'Content-Type': 'application/json' } },
-        );
+        return expiredTokenAnswer(path);
       default:
         return this.forward(request, path);
     }
   };
+}
+
+/**
+ * What the service at `path` answers a request whose JWT has expired. Storage (hosted, and
+ * devstack/storage/routes.ts copying it) answers HTTP 400 with the real status in the body:
+ * a 403 AccessDenied saying "jwt expired", the same status as a row-level security refusal.
+ * PostgREST answers 401 PGRST303.
+ */
+function expiredTokenAnswer(path: string): Response {
+  const headers = { 'Content-Type': 'application/json' };
+  if (path.startsWith('/storage/v1/')) {
+    return new Response(
+      JSON.stringify({
+        statusCode: '403',
+        code: 'AccessDenied',
+        error: 'Unauthorized',
+        message: 'jwt expired',
+      }),
+      { status: 400, headers },
+    );
+  }
+  return new Response(
+    JSON.stringify({ code: 'PGRST303', details: null, hint: null, message: 'JWT expired' }),
+    { status: 401, headers },
+  );
 }
 
 /** A realtime transport whose open sockets can be cut at once (the server vanishing). */

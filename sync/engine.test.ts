@@ -1,0 +1,127 @@
+// The engine over a scripted server (no network): what it does when handling a failure fails
+// too, and how it sizes batches after the server refused one as too large.
+import 'fake-indexeddb/auto';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { SyncDatabase } from './db';
+import { realClock, SyncEngine } from './engine';
+import { BATCH_TOO_LARGE_SQLSTATE, SyncError } from './errors';
+import { switchableOnline } from './index';
+import { memoryDevice } from './memory-device';
+import type { PullResponse, PushResponse, Remote, WireMutation } from './remote';
+
+const USER = 'user-1';
+
+/** A server that applies everything and has nothing to pull; `overrides` script the rest. */
+function scriptedRemote(overrides: Partial<Remote> = {}): Remote {
+  return {
+    userId: () => Promise.resolve(USER),
+    push: (_clientId: string, mutations: WireMutation[]): Promise<PushResponse> =>
+      Promise.resolve({
+        last_seq: mutations.at(-1)?.seq ?? 0,
+        results: mutations.map((m) => ({ seq: m.seq, status: 'applied' as const })),
+      }),
+    pull: (): Promise<PullResponse> =>
+      Promise.resolve({ rows: [], cursor: 'c1', has_more: false, schema_version: 1 }),
+    refresh: () => Promise.resolve(true),
+    subscribe: () => () => undefined,
+    onAuthChange: () => () => undefined,
+    upload: () => Promise.resolve(),
+    signedUrl: () => Promise.resolve('http://127.0.0.1:9/never'),
+    cleanupDeletedFiles: () => Promise.resolve(),
+    ...overrides,
+  };
+}
+
+const engines: SyncEngine[] = [];
+
+function engineFor(db: SyncDatabase, remote: Remote): SyncEngine {
+  const engine = new SyncEngine({
+    db,
+    remote,
+    clock: realClock,
+    online: switchableOnline(true),
+    random: () => 0,
+    newId: () => crypto.randomUUID(),
+    schemaVersion: 1,
+    undoWindowMs: 0,
+  });
+  engines.push(engine);
+  return engine;
+}
+
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.stop();
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a failure while handling a failure', () => {
+  it('never escapes the cycle as an unhandled rejection (CURSOR_EXPIRED on a closed database)', async () => {
+    const { db } = memoryDevice('engine');
+    await db.setMeta('userId', USER);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // The tab closes its database while the pull is out; the pull then says the cursor
+      // expired, and the resync it starts writes to the closed database.
+      const engine = engineFor(
+        db,
+        scriptedRemote({
+          pull: () => {
+            db.close();
+            return Promise.reject(new SyncError('CURSOR_EXPIRED', 'Refreshing all data'));
+          },
+        }),
+      );
+      engine.start();
+      await engine.syncNow();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
+describe('batch size after the server refused a batch as too large', () => {
+  it('keeps the smaller size instead of going back to 500 and being refused again', async () => {
+    const { db, repos } = memoryDevice('engine');
+    await db.setMeta('userId', USER);
+    const listId = await repos.lists.create({ name: 'Big', color: 'teal' });
+    for (let i = 0; i < 300; i++) await repos.tasks.create(listId, { title: `Task ${i}` });
+    const queued = await db._outbox.count();
+    // This server measures batches its own way: over 100 mutations is too much for it.
+    const sizes: number[] = [];
+    let refused = 0;
+    const real = scriptedRemote();
+    const engine = engineFor(
+      db,
+      scriptedRemote({
+        push(clientId, mutations) {
+          sizes.push(mutations.length);
+          if (mutations.length > 100) {
+            refused += 1;
+            return Promise.reject(
+              new SyncError('SERVER_ERROR', 'batch too large', 400, BATCH_TOO_LARGE_SQLSTATE),
+            );
+          }
+          return real.push(clientId, mutations);
+        },
+      }),
+    );
+    engine.start();
+    await until(async () => (await db._outbox.count()) === 0);
+    // 301 → refused, 150 → refused, then 75 at a time: never above what was refused again.
+    expect(sizes.reduce((sum, n, i) => (sizes[i]! <= 100 ? sum + n : sum), 0)).toBe(queued);
+    expect(refused).toBe(2);
+  });
+});
