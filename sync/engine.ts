@@ -118,6 +118,11 @@ export interface EngineOptions {
   undoWindowMs?: number;
   /** The other tabs of this device (status to followers, their requests to the leader). */
   tabs?: TabChannel;
+  /**
+   * The database was closed under the leading engine, which has stopped: whoever holds
+   * leadership for it lets go, or no tab could lead again.
+   */
+  onDatabaseClosed?: () => void;
 }
 
 /** The browser's own clock and timers. */
@@ -491,7 +496,9 @@ export class SyncEngine {
     if (isDatabaseClosed(error)) {
       // The database went away under us (the tab is closing, or another tab opened a newer
       // schema): this engine is done. Nothing is lost: what it had sent is frozen and replays.
+      const leading = this.#mode === 'leader';
       this.#leave();
+      if (leading) this.#options.onDatabaseClosed?.();
       return;
     }
     const failure = isSyncError(error)
@@ -567,7 +574,10 @@ export class SyncEngine {
 
   /**
    * Makes the store belong to `userId`: local-only rows are claimed (their owner columns set
-   * to the real user, SPEC "claim-on-sign-in"); a store of another user is wiped first.
+   * to the real user, SPEC "claim-on-sign-in"); a store of another user is wiped first, queued
+   * changes included. The app asks before that: its sign-in and sign-up screens count the
+   * changes a different account's sign-in would drop (use-unsynced-guard.ts) and go on only
+   * once the person agrees; sign-out wipes only when the outbox is empty or the person agreed.
    */
   async #adopt(userId: string): Promise<void> {
     const { db } = this.#options;

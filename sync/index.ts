@@ -1,7 +1,8 @@
 // Public API of the sync library: `createOutpostSync` wires the Dexie store, the
 // repositories (the only write API) and the engine over the app's supabase-js client.
 // The app reads `db` with liveQuery, writes through `repos`, and shows `engine.status`.
-// In a browser, one tab leads (Web Locks) and runs the engine; the others follow it.
+// In a browser, one tab leads (Web Locks) and runs the engine; the others follow it. A
+// sign-out takes the lock before it wipes, so no tab's engine writes into the wiped store.
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 import { SyncDatabase, type IndexedDbDeps } from './db';
@@ -13,6 +14,7 @@ import {
   type Clock,
   type OnlineSignal,
 } from './engine';
+import { SyncError } from './errors';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
 import { joinListPresence, type PresenceMeta, type PresencePeer } from './presence';
@@ -96,7 +98,9 @@ export interface OutpostSync {
   /**
    * Signs out and wipes this device's data, then starts again, ready for the next sign-in.
    * With unsynced changes and no `force`, does nothing and returns their count so the UI
-   * can warn first.
+   * can warn first. The tab takes the lock first: over the tab channel it asks the tab that
+   * leads to stop (after its push in flight) and let go, and tells every tab once the device
+   * belongs to nobody. Rejects with TIMEOUT when the lock has not come after 90 s.
    */
   signOut(options?: { force?: boolean }): Promise<{ signedOut: boolean; pending: number }>;
   /**
@@ -175,7 +179,9 @@ function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
     const controller = new AbortController();
     locks
       .request(`outpost-sync:${name}`, { signal: controller.signal }, () => {
-        onLeader();
+        // Granted just as the tab gave up its place: the abort came too late to cancel the
+        // request, and `held` is already settled, so the lock goes straight back.
+        if (!controller.signal.aborted) onLeader();
         return held;
       })
       .catch(() => undefined);
@@ -188,6 +194,13 @@ function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
 
 /** Lifetime of the signed URL used to fetch an attachment once (s). */
 const SIGNED_URL_TTL_SEC = 60;
+
+/**
+ * How long a sign-out waits for the lock (ms): the leading tab first finishes its sync in
+ * flight, whose requests give up after 30–60 s each. A tab that never lets go (an older
+ * version of the app, which does not know the request) makes the sign-out fail, not hang.
+ */
+const SIGN_OUT_LOCK_WAIT_MS = 90_000;
 
 /**
  * Opens the device's database and wires the repositories and the engine over the app's
@@ -211,6 +224,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const tabs =
     options.tabs ??
     (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
+  const focus = options.focus ?? browserFocus();
   let userId = LOCAL_USER_ID;
   // Writes wait for this (RepoContext.ready); closing the database before it settles is fine.
   const ownerKnown = db
@@ -228,8 +242,14 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
-    ...((options.focus ?? browserFocus()) ? { focus: options.focus ?? browserFocus()! } : {}),
+    ...(focus ? { focus } : {}),
     ...(tabs ? { tabs } : {}),
+    // Closed for good under the running engine (Dexie reopens a database closed any other
+    // way): let another tab lead, and show its status instead of a sync that stopped.
+    onDatabaseClosed: () =>
+      void vacate().then(() => {
+        if (started && !retired && !seat) engine.follow();
+      }),
   });
   const repos = createRepositories({
     db,
@@ -247,7 +267,78 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       if (id) userId = id;
     })
     .catch(() => undefined);
-  let resign: (() => void) | undefined;
+
+  // Leadership. `seat` is this tab's place in the lock's queue, or its hold on the lock once
+  // `leading`; `started` is what the app asked for (start/stop). Another tab's sign-out makes
+  // this one give up its seat and queue again behind it ('yield'); a newer version of the app
+  // opening the database retires this tab for good (it says "Update available").
+  interface Seat {
+    resign: () => void;
+    leading: boolean;
+  }
+  let seat: Seat | undefined;
+  let started = false;
+  let retired = false;
+  /** Set while this tab's sign-out waits for the lock: the grant is for it. */
+  let onGranted: (() => void) | undefined;
+  /** While this tab signs out it keeps the lock: a request to step aside waits till then. */
+  let signingOut = false;
+  let stepAsideLater = false;
+
+  /** Queues this tab for leadership, following the leader meanwhile. */
+  function campaign(): Seat {
+    const mine: Seat = { resign: () => undefined, leading: !leadership };
+    seat = mine;
+    if (!leadership) engine.start();
+    else {
+      engine.follow();
+      mine.resign = leadership(() => {
+        if (seat !== mine) return; // given up before the lock came
+        mine.leading = true;
+        const waiting = onGranted;
+        onGranted = undefined;
+        if (waiting) waiting();
+        else engine.start();
+      });
+    }
+    return mine;
+  }
+
+  /** Stops the engine, then gives up the seat: its push in flight finishes while it leads. */
+  async function vacate(): Promise<void> {
+    const mine = seat;
+    seat = undefined;
+    await engine.stop();
+    mine?.resign();
+  }
+
+  /** Lets another tab's sign-out (or a newer app) have the lock; queues again unless retired. */
+  async function stepAside(): Promise<void> {
+    if (signingOut) {
+      stepAsideLater = true;
+      return;
+    }
+    await vacate();
+    if (retired) {
+      engine.status.set({
+        phase: 'synced',
+        lastError: new SyncError('APP_OUTDATED', 'Update available'),
+      });
+    } else if (started && !seat) campaign();
+  }
+
+  const stopTabWatch = tabs?.subscribe((message) => {
+    // Writes from now on are local-only, claimed by whoever signs in next.
+    if (message.type === 'wiped') userId = LOCAL_USER_ID;
+    if (message.type === 'yield' && leadership && !retired) void stepAside();
+  });
+  // Another tab opened the database with a newer schema (a new deploy): Dexie reopens it
+  // here at that version, but this tab's engine is the old one and must not keep the lock.
+  db.on('versionchange', (event) => {
+    if (!event.newVersion || retired) return;
+    retired = true;
+    void stepAside();
+  });
 
   const sync: OutpostSync = {
     db,
@@ -307,34 +398,53 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       await db._rejections.clear();
     },
     start() {
-      if (resign) return;
-      if (!leadership) {
-        engine.start();
-        resign = () => undefined;
-        return;
-      }
-      engine.follow();
-      resign = leadership(() => engine.start());
+      started = true;
+      if (seat || retired) return;
+      campaign();
     },
     async stop() {
       // The engine first: its push in flight finishes while this tab still leads, or another
       // tab would take over and send the same entries again.
-      await engine.stop();
-      resign?.();
-      resign = undefined;
+      started = false;
+      await vacate();
     },
     async signOut({ force = false } = {}) {
       const pending = await pendingCount(db);
       if (pending > 0 && !force) return { signedOut: false, pending };
-      await sync.stop();
-      await options.supabase.auth.signOut({ scope: 'local' });
-      await db.transaction('rw', db.allTables(), async () => {
-        for (const table of db.allTables()) await table.clear();
-      });
-      userId = LOCAL_USER_ID;
-      await options.onWipe?.();
-      // Ready for the next account in this same tab: its sign-in wakes the engine.
-      sync.start();
+      signingOut = started = true;
+      const mine = seat ?? campaign();
+      try {
+        if (!mine.leading) {
+          // Asked after this tab queued, so the tabs that let go queue again behind it.
+          await new Promise<void>((resolve, reject) => {
+            const timer = clock.setTimeout(() => {
+              onGranted = undefined;
+              reject(new SyncError('TIMEOUT', 'Another tab is still syncing: close it and retry'));
+            }, SIGN_OUT_LOCK_WAIT_MS);
+            onGranted = () => {
+              clock.clearTimeout(timer);
+              resolve();
+            };
+            tabs?.post({ type: 'yield' });
+          });
+        }
+        // No engine runs in any tab now, until this one starts its own again.
+        await engine.stop();
+        await options.supabase.auth.signOut({ scope: 'local' });
+        await db.transaction('rw', db.allTables(), async () => {
+          for (const table of db.allTables()) await table.clear();
+        });
+        userId = LOCAL_USER_ID;
+        tabs?.post({ type: 'wiped' });
+        await options.onWipe?.();
+      } finally {
+        signingOut = false;
+        // Leads, ready for the next sign-in (which wakes it), unless asked to step aside.
+        if (stepAsideLater || retired) {
+          stepAsideLater = false;
+          void stepAside();
+        } else if (seat === mine && mine.leading) engine.start();
+      }
       return { signedOut: true, pending };
     },
     presence(listId, me, onChange) {
@@ -342,6 +452,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     },
     async close() {
       stopAuthWatch();
+      stopTabWatch?.();
       await sync.stop();
       if (!options.tabs) tabs?.close();
       db.close();

@@ -1,7 +1,8 @@
 // Tabs of one device share one database, and only the leader tab (Web Locks) runs the
 // engine. The others still show the sync status and offer "Sync now": they hear the leader's
 // status and send it their requests over a BroadcastChannel. Queued-change counts are not
-// sent: every tab counts the shared outbox itself.
+// sent: every tab counts the shared outbox itself. A sign-out uses the channel too: the
+// signing-out tab takes the lock before it wipes, and tells the others when it has.
 import { SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
 import type { SyncPhase, SyncStatus } from './status';
 
@@ -9,7 +10,7 @@ import type { SyncPhase, SyncStatus } from './status';
 export interface SharedStatus {
   phase: SyncPhase;
   lastSyncedAt: number | null;
-  lastError: { code: SyncErrorCode; message: string; status?: number } | null;
+  lastError: { code: SyncErrorCode; message: string; status?: number | undefined } | null;
 }
 
 /** Messages between the tabs of one device. */
@@ -22,7 +23,14 @@ export type TabMessage =
   /** A follower asks for the leader's current status. */
   | { type: 'hello' }
   /** A follower asks the leader to sync now; `id` comes back in the answer. */
-  | { type: 'sync'; id?: string };
+  | { type: 'sync'; id?: string }
+  /**
+   * A tab is signing out and has asked for the lock: whoever leads stops (its push in flight
+   * finishes first) and lets go, and every tab queues for the lock again, behind that one.
+   */
+  | { type: 'yield' }
+  /** A tab signed out and wiped the database: the device belongs to nobody until a sign-in. */
+  | { type: 'wiped' };
 
 /** A message bus between the tabs of one device (never delivers a tab its own messages). */
 export interface TabChannel {
@@ -50,13 +58,7 @@ export function shareStatus(status: SyncStatus): SharedStatus {
   return {
     phase: status.phase,
     lastSyncedAt: status.lastSyncedAt,
-    lastError: error
-      ? {
-          code: error.code,
-          message: error.message,
-          ...(error.status === undefined ? {} : { status: error.status }),
-        }
-      : null,
+    lastError: error ? { code: error.code, message: error.message, status: error.status } : null,
   };
 }
 
@@ -71,10 +73,9 @@ export function readSharedStatus(shared: SharedStatus): Omit<SyncStatus, 'pendin
   };
 }
 
+/** Shaped like a message; each listener acts only on the types it knows (others' are ignored). */
 function isTabMessage(data: unknown): data is TabMessage {
-  if (typeof data !== 'object' || data === null) return false;
-  const type = (data as { type?: unknown }).type;
-  return type === 'status' || type === 'hello' || type === 'sync';
+  return typeof (data as { type?: unknown } | null)?.type === 'string';
 }
 
 /** A TabChannel over BroadcastChannel, or undefined where there is none. */

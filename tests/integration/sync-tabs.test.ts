@@ -1,0 +1,323 @@
+// Tabs of one device share one database, and only the tab holding the lock runs the engine.
+// These tests open two sync instances over one fake-indexeddb database, with a lock
+// that behaves like Web Locks (one holder, waiters granted in request order) and an
+// in-memory tab channel: a sign-out in a tab that does not lead, while the leader is in the
+// middle of a pull or a push; a tab's writes after another tab signed out; a leader whose database is
+// closed under it; and a new version of the app opening the database.
+// Before Dexie loads: it looks for a global IndexedDB once, and without one its liveQuery
+// (the engine's watch on the outbox) stays silent.
+import 'fake-indexeddb/auto';
+
+import Dexie from 'dexie';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { storesV1 } from '../../sync/db';
+import { LOCAL_USER_ID } from '../../sync/engine';
+import { OUTPOST_TABLES } from '../../sync/outpost';
+import type { TabChannel, TabMessage } from '../../sync/tabs';
+import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { FaultyNetwork } from '../support/faults';
+import { ManualClock } from '../support/manual-clock';
+import {
+  clientFor,
+  DeviceSet,
+  liveRows,
+  settled,
+  signIn,
+  waitFor,
+  type DeviceOptions,
+} from '../support/sync-client';
+
+let stack: TestDevstack;
+const devices = new DeviceSet(() => stack);
+const PULL = /\/rpc\/sync_pull$/;
+const PUSH = /\/rpc\/sync_push$/;
+
+const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
+
+beforeAll(async () => {
+  stack = await startTestDevstack('pglite');
+});
+afterEach(async () => {
+  await devices.closeAll();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A lock with the Web Locks contract: one holder, waiters granted in request order, later. */
+function memoryLock() {
+  interface Request {
+    onLeader: () => void;
+  }
+  const queue: Request[] = [];
+  let holder: Request | undefined;
+  const grantNext = () => {
+    if (holder) return;
+    const next = queue.shift();
+    if (!next) return;
+    holder = next;
+    // Granted in a later task, as navigator.locks calls back; not at all if given up since.
+    setTimeout(() => {
+      if (holder === next) next.onLeader();
+    }, 0);
+  };
+  const leadership = (onLeader: () => void) => {
+    const request: Request = { onLeader };
+    queue.push(request);
+    grantNext();
+    return () => {
+      const waiting = queue.indexOf(request);
+      if (waiting >= 0) queue.splice(waiting, 1);
+      if (holder === request) {
+        holder = undefined;
+        grantNext();
+      }
+    };
+  };
+  return { leadership };
+}
+
+/** `count` ends of an in-memory tab bus: each message reaches every other end, later, as a copy. */
+function tabBus(count: number): TabChannel[] {
+  const listeners = Array.from({ length: count }, () => new Set<(m: TabMessage) => void>());
+  return listeners.map((mine) => ({
+    post(message) {
+      const copy = structuredClone(message);
+      setTimeout(() => {
+        for (const others of listeners) {
+          if (others === mine) continue;
+          for (const listener of [...others]) listener(copy);
+        }
+      }, 0);
+    },
+    subscribe(onMessage) {
+      mine.add(onMessage);
+      return () => mine.delete(onMessage);
+    },
+    close() {
+      mine.clear();
+    },
+  }));
+}
+
+/** fetch that, while held, keeps the server's answers to one path from the caller until released. */
+class ResponseGate {
+  /** Answers waiting at the gate. */
+  waiting = 0;
+  private gate: Promise<void> | undefined;
+  private open: () => void = () => undefined;
+  private path = /$^/;
+
+  constructor(private readonly inner: typeof fetch) {}
+
+  /** From now on, answers to `path` wait (the request has reached the server). */
+  hold(path: RegExp): void {
+    this.path = path;
+    this.gate = new Promise((resolve) => (this.open = resolve));
+  }
+
+  release(): void {
+    this.gate = undefined;
+    this.open();
+  }
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const response = await this.inner(input, init);
+    const gate = this.gate;
+    if (gate && this.path.test(new URL(url).pathname)) {
+      this.waiting += 1;
+      await gate;
+    }
+    return response;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Two tabs of one browser signed in as Alice (one supabase-js client: in a browser the tabs
+ * share the session through localStorage): the first leads, the second waits for the lock.
+ * With `hold`, the leader's first pull (everything Alice may see) is answered by the server
+ * but kept from the engine until `gate.release()`. With `deafLeader`, the leader hears no
+ * other tab (an older version of the app); `clock` is the second tab's.
+ */
+async function twoTabs(
+  options: { hold?: boolean; deafLeader?: boolean; clock?: ManualClock } = {},
+) {
+  const lock = memoryLock();
+  const [leaderEnd, secondEnd] = tabBus(2) as [TabChannel, TabChannel];
+  const gate = new ResponseGate(new FaultyNetwork().fetch);
+  const supabase = clientFor(stack, gate.fetch);
+  await signIn(supabase, 'alice@example.com');
+  if (options.hold) gate.hold(PULL);
+  const leader = await device(null, {
+    supabase,
+    dbName: 'tabs',
+    ...(options.deafLeader ? {} : { tabs: leaderEnd }),
+    leadership: lock.leadership,
+  });
+  if (options.hold) await waitFor(() => gate.waiting > 0);
+  else await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'synced');
+  const second = await device(null, {
+    supabase,
+    dbName: 'tabs',
+    indexedDb: leader.indexedDb,
+    tabs: secondEnd,
+    leadership: lock.leadership,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return { lock, gate, supabase, leader, second };
+}
+
+/** A list of Alice's that Bob is not a member of, made on another device of hers. */
+async function alicesOwnList(): Promise<string> {
+  const elsewhere = await device('alice@example.com');
+  const id = await elsewhere.sync.repos.lists.create({ name: 'Alice only', color: 'red' });
+  await settled(elsewhere);
+  return id;
+}
+
+describe('sign-out in one tab', () => {
+  it("stops the leader in another tab first: none of the old user's rows stay, for the next user either", async () => {
+    const ownList = await alicesOwnList();
+    const { gate, supabase, leader, second } = await twoTabs({ hold: true });
+
+    // The second tab signs out while the leader's pull of Alice's data is on its way back.
+    const signingOut = second.sync.signOut({ force: true });
+    let signedOut = false;
+    void signingOut.then(() => (signedOut = true));
+    // It waits: the leader's pull is still to be applied, and the wipe must come after it.
+    await sleep(300);
+    expect(signedOut).toBe(false);
+    gate.release();
+    expect(await signingOut).toEqual({ signedOut: true, pending: 0 });
+    // Both tabs show the signed-out engine (the old leader has had its say by then).
+    for (const tab of [leader, second]) {
+      await waitFor(() => tab.sync.engine.status.getSnapshot().phase === 'signed-out');
+    }
+    await sleep(300);
+
+    const db = second.sync.db;
+    expect(await db.rows('lists').get(ownList)).toBeUndefined();
+    expect(await db.rows('tasks').count()).toBe(0);
+    expect(await db.rows('lists').count()).toBe(0);
+    // Nor where Alice's pull had got to: the next account pulls from the start.
+    expect(await db.getMeta('cursor')).toBeUndefined();
+    expect(await db.getMeta('userId')).toBeUndefined();
+
+    // Bob signs in on this browser: he gets his lists, and never Alice's own.
+    await signIn(supabase, 'bob@example.com');
+    await waitFor(async () => (await db.rows('lists').get(SEED.list)) !== undefined);
+    await waitFor(async () => (await db.rows('tasks').count()) >= 30);
+    expect(await db.rows('lists').get(ownList)).toBeUndefined();
+    expect((await liveRows(second, 'lists')).map((list) => list.id)).toEqual([SEED.list]);
+  });
+
+  it("waits for the leader's push in flight, and wipes what it acknowledged", async () => {
+    const { gate, leader, second } = await twoTabs();
+    gate.hold(PUSH);
+    await leader.sync.repos.tasks.update(SEED.task(21), { title: 'Sent just before sign-out' });
+    await waitFor(() => gate.waiting > 0);
+
+    const signingOut = second.sync.signOut({ force: true });
+    let signedOut = false;
+    void signingOut.then(() => (signedOut = true));
+    await sleep(300);
+    expect(signedOut).toBe(false);
+    gate.release();
+    // The change reached the server; the device kept nothing of it, nor of anything else.
+    expect(await signingOut).toEqual({ signedOut: true, pending: 1 });
+    await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'signed-out');
+    await sleep(300);
+    const { rows } = await stack.db.query<{ title: string }>(
+      'select title from public.tasks where id = $1',
+      [SEED.task(21)],
+    );
+    expect(rows[0]?.title).toBe('Sent just before sign-out');
+    expect(await second.sync.db.rows('tasks').count()).toBe(0);
+    expect(await second.sync.db.rows('lists').count()).toBe(0);
+    expect(await second.sync.db.getMeta('cursor')).toBeUndefined();
+  });
+
+  it('gives up with TIMEOUT and wipes nothing when the leading tab never lets go', async () => {
+    const clock = new ManualClock();
+    const { supabase, leader, second } = await twoTabs({ deafLeader: true, clock });
+    const outcome = second.sync.signOut({ force: true }).catch((error: unknown) => error);
+    await sleep(200); // it has counted the outbox and asked for the lock
+    await clock.advance(90_000, 10_000);
+    expect(await outcome).toMatchObject({ code: 'TIMEOUT' });
+    // Still Alice's device, still signed in: nothing happened.
+    expect((await supabase.auth.getSession()).data.session?.user.id).toBe(SEED.alice);
+    expect(await second.sync.db.rows('tasks').count()).toBeGreaterThanOrEqual(30);
+    expect(await second.sync.db.getMeta('userId')).toBe(SEED.alice);
+    // Once that tab closes, this one leads as usual.
+    await leader.sync.stop();
+    await clock.advance(2_000, 100);
+    expect(second.sync.engine.status.getSnapshot().phase).toBe('synced');
+  });
+
+  it("makes the other tabs' next writes local-only, claimed by whoever signs in next", async () => {
+    const { supabase, leader, second } = await twoTabs();
+    expect(await second.sync.signOut({ force: true })).toMatchObject({ signedOut: true });
+    await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'signed-out');
+    await sleep(100);
+
+    // The tab that led until the sign-out writes: not as Alice any more.
+    const listId = await leader.sync.repos.lists.create({ name: 'After sign-out', color: 'teal' });
+    expect((await leader.sync.db.rows('lists').get(listId))?.created_by).toBe(LOCAL_USER_ID);
+
+    await signIn(supabase, 'bob@example.com');
+    await waitFor(async () => {
+      const { rows } = await stack.db.query<{ created_by: string }>(
+        'select created_by from public.lists where id = $1',
+        [listId],
+      );
+      return rows[0]?.created_by === SEED.bob;
+    });
+  });
+});
+
+describe('leadership when the database goes away', () => {
+  it('a leader whose database is closed under it lets another tab lead', async () => {
+    const { gate, leader, second } = await twoTabs({ hold: true });
+    // The leader tab's database closes while its pull is on the way (the tab is going away).
+    leader.sync.db.close();
+    gate.release();
+    // The other tab gets the lock and syncs; the closed one shows that, not its own stopped sync.
+    await waitFor(() => second.sync.engine.status.getSnapshot().phase === 'synced');
+    await waitFor(async () => (await second.sync.db.rows('tasks').count()) >= 30);
+    await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'synced');
+  });
+
+  it('a newer version of the app opening the database takes over: the old tabs say "Update available"', async () => {
+    const { lock, leader, second } = await twoTabs();
+    // A tab of the next deploy: its database schema is one version on, and it wants the lock.
+    const newer = new Dexie('tabs', leader.indexedDb);
+    newer.version(1).stores(storesV1(OUTPOST_TABLES));
+    newer.version(2).stores({ _rejections: '++id, at, listId, table' });
+    await newer.open();
+    let newerLeads = false;
+    const resign = lock.leadership(() => (newerLeads = true));
+    try {
+      await waitFor(() => newerLeads);
+      for (const tab of [leader, second]) {
+        await waitFor(
+          () => tab.sync.engine.status.getSnapshot().lastError?.code === 'APP_OUTDATED',
+        );
+      }
+      // The old tabs stay out of the way: they never take the lock back.
+      resign();
+      await sleep(200);
+      expect(leader.sync.engine.status.getSnapshot().lastError?.code).toBe('APP_OUTDATED');
+      expect(second.sync.engine.status.getSnapshot().lastError?.code).toBe('APP_OUTDATED');
+      let again = false;
+      const resignAgain = lock.leadership(() => (again = true));
+      await waitFor(() => again);
+      resignAgain();
+    } finally {
+      newer.close();
+    }
+  });
+});
