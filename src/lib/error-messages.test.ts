@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
   describeRejection,
+  errorMessage,
   GENERIC_RULE,
   rejectionRule,
   type RejectionFacts,
@@ -133,5 +134,21 @@ describe('the rule a refused change broke', () => {
       ),
     ).toBe('List name can be at most 80 characters.');
     expect(rejectionRule(refused('lists', 'something else', { name: 'Fine' }))).toBe(GENERIC_RULE);
+  });
+});
+
+describe('the sentences of SPEC §8', () => {
+  it("says a refused edit as the catalogue does: you can't edit it any more", () => {
+    expect(errorMessage('PERMISSION_DENIED')).toBe("You can't edit this any more");
+    expect(
+      describeRejection(
+        { table: 'tasks', op: 'patch', code: 'PERMISSION_DENIED', message: '' },
+        '“Fix the door”',
+      ),
+    ).toMatch(/^You can't edit the task “Fix the door” any more/);
+  });
+
+  it('names the file size limit in the units sizes are shown in (10 MiB reads "10 MB")', () => {
+    expect(errorMessage('FILE_TOO_LARGE')).toBe('Files can be at most 10 MB');
   });
 });

@@ -2,6 +2,7 @@
 // the edge functions' `error.code`); text is chosen here, once, never matched back.
 import type { SyncErrorCode } from '@sync/index';
 import {
+  ATTACHMENT_MAX_BYTES,
   attachmentInput,
   commentInput,
   listInput,
@@ -9,6 +10,7 @@ import {
   taskPatch,
   validate,
 } from '@sync/schema';
+import { formatBytes } from '@/utils/format';
 
 export type InviteErrorCode =
   'INVITE_INVALID' | 'INVITE_EXPIRED' | 'INVITE_USED' | 'ALREADY_MEMBER';
@@ -17,7 +19,8 @@ export type AppErrorCode = SyncErrorCode | InviteErrorCode;
 export const ERROR_MESSAGES: Readonly<Record<AppErrorCode, string>> = {
   OFFLINE: 'Offline — changes are saved on this device',
   AUTH_EXPIRED: 'Sign in again to sync',
-  PERMISSION_DENIED: "You don't have permission to change this any more",
+  // SPEC §8 "You can't edit X any more"; describeRejection names X when it knows it.
+  PERMISSION_DENIED: "You can't edit this any more",
   VALIDATION_FAILED: "That change doesn't fit the rules for this field",
   NOT_FOUND: 'This was deleted by someone else',
   DUPLICATE: 'Already saved',
@@ -25,7 +28,8 @@ export const ERROR_MESSAGES: Readonly<Record<AppErrorCode, string>> = {
   SERVER_ERROR: 'Sync paused, retrying',
   TIMEOUT: 'Sync paused, retrying',
   QUOTA_EXCEEDED: 'This device is out of space',
-  FILE_TOO_LARGE: 'Files can be at most 10 MB',
+  // The same units as every size shown (formatBytes: binary, so "10 MB" is the 10 MiB of §9).
+  FILE_TOO_LARGE: `Files can be at most ${formatBytes(ATTACHMENT_MAX_BYTES)}`,
   FILE_TYPE: 'Only JPEG, PNG, WebP, GIF images and PDF files can be attached',
   CURSOR_EXPIRED: 'Refreshing all data',
   APP_OUTDATED: 'Update available',
@@ -150,7 +154,7 @@ const COLUMN_RULES: Readonly<Record<string, string>> = {
   'comments.body': 'A comment must be 1 to 4,000 characters, with no spaces at either end.',
   'attachments.file_name': 'File names must be 1 to 255 characters, without slashes.',
   'attachments.mime_type': 'Only JPEG, PNG, WebP, GIF images and PDF files can be attached.',
-  'attachments.size_bytes': 'Files can be at most 10 MB, and not empty.',
+  'attachments.size_bytes': `Files can be at most ${formatBytes(ATTACHMENT_MAX_BYTES)}, and not empty.`,
   'attachments.width': 'Image sizes must be 1 to 100,000 pixels.',
   'attachments.height': 'Image sizes must be 1 to 100,000 pixels.',
   'attachments.list_id': 'A file must belong to the same list as its task.',

@@ -15,17 +15,32 @@ export function relativeTime(then: number, now: number): string {
   return new Date(then).toLocaleDateString();
 }
 
-/** 1536 → "1.5 KB" (decimal units, as storage quotas are reported). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
+/** Bytes in a KB as this app counts them (binary: the limits of SPEC §9 are MiB). */
+const BYTES_PER_UNIT = 1024;
+/** Below this many of a unit a size keeps one decimal ("10.1 MB"); above, whole units. */
+const ONE_DECIMAL_BELOW = 100;
+
+/**
+ * 1536 → "1.5 KB". Binary units (1 KB = 1,024 bytes, 1 MB = 1,048,576), the way the limits
+ * are set (SPEC §9: 10 MiB per file), so every size the app shows is comparable with every
+ * limit it shows. `roundUp` for a size refused for being over a limit: rounded to the
+ * nearest, 10 MiB + 1 byte would read "10 MB" next to "at most 10 MB"; rounded up it reads
+ * "10.1 MB".
+ */
+export function formatBytes(bytes: number, options: { roundUp?: boolean } = {}): string {
+  if (bytes < BYTES_PER_UNIT) return `${bytes} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
+  const round = options.roundUp ? Math.ceil : Math.round;
+  let value = bytes / BYTES_PER_UNIT;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  // On the rounded value, so 1,048,575 bytes reads "1 MB", not "1024 KB".
+  while (round(value) >= BYTES_PER_UNIT && unit < units.length - 1) {
+    value /= BYTES_PER_UNIT;
     unit += 1;
   }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  const scale = value < ONE_DECIMAL_BELOW ? 10 : 1;
+  // Exact: value is bytes over a power of two. 2.0 → "2": a whole number needs no decimal.
+  return `${round(value * scale) / scale} ${units[unit]}`;
 }
 
 /** Today's date as YYYY-MM-DD in local time. */

@@ -3,6 +3,8 @@
 // - navigation → first tasks rendered, for a list of 10,000 tasks, next to the seeded list
 //   of 30 tasks as the baseline;
 // - search keystroke → list updated on screen, on the 10,000-task list;
+// - status filter change (To do / Doing / Done / All, by click and by keyboard) → list
+//   updated on screen, on the same list;
 // - a remote edit made in bob's browser → visible in alice's (50 edits);
 // - offline cold start → first tasks rendered: the browser is started afresh on the same
 //   profile with the network cut, 20 times (issue 6).
@@ -25,6 +27,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BIG_TASKS = 10_000;
 const NAV_RUNS = 10;
 const KEYSTROKES = 40;
+/** Filter changes measured per input (clicks, then keys): five rounds of the four filters. */
+const FILTER_CHANGES = 20;
 const REMOTE_EDITS = 50;
 const COLD_STARTS = 20;
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
@@ -41,6 +45,8 @@ export interface AppFigures {
   firstTasksBig: Percentiles;
   firstTasksSmall: Percentiles;
   keystroke: Percentiles;
+  filterClick: Percentiles;
+  filterKey: Percentiles;
   remoteEdit: Percentiles;
   offlineColdStart: Percentiles;
   offlineColdStartBig: Percentiles;
@@ -51,10 +57,13 @@ function progress(step: string): void {
   process.stderr.write(`  [app bench ${new Date().toISOString().slice(11, 19)}] ${step}\n`);
 }
 
-function percentiles(samples: number[]): Percentiles {
+/**
+ * Nearest-rank percentiles: the smallest sample with at least p of the samples at or below
+ * it, index ceil(p·n) − 1 (floor(p·n) made the p95 of 20 samples their maximum).
+ */
+export function percentiles(samples: number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+  const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
   return { p50: at(0.5), p95: at(0.95), n: sorted.length };
 }
 
@@ -260,6 +269,101 @@ async function measureKeystrokes(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as { __samples: number[] }).__samples);
 }
 
+/**
+ * Status filter change → the task list on screen shows that status, measured to the frame
+ * after: the clock starts at the pointerdown (a click) or keydown (Enter on the focused
+ * button) on a filter button and stops when the rendered rows differ from those before and
+ * every one is of the chosen status (read from each row's status control), or, for "All",
+ * they mix statuses (the big list's statuses cycle todo, doing, done in position order, so
+ * any screenful of it has all three). The button's own pressed state changing is not the
+ * list updating. Filters go To do → Doing → Done → All and round again, so every change
+ * changes the rows.
+ */
+async function measureFilterChanges(page: Page, by: 'click' | 'key'): Promise<number[]> {
+  const search = page.getByLabel('Search tasks');
+  await search.fill('');
+  const filters = page.getByRole('group', { name: 'Show tasks' });
+  await filters.getByRole('button', { name: 'All', exact: true }).click();
+  await page.waitForTimeout(500);
+  await filters.evaluate((group) => {
+    const STATUS_BY_LABEL: Record<string, string> = {
+      All: 'all',
+      'To do': 'todo',
+      Doing: 'doing',
+      Done: 'done',
+    };
+    interface Pending {
+      at: number;
+      before: string;
+      status: string;
+    }
+    const w = window as unknown as { __filterPending: Pending | null; __filterSamples: number[] };
+    w.__filterSamples = [];
+    w.__filterPending = null;
+    const rows = () => Array.from(document.querySelectorAll('[data-task-id]'));
+    const ids = () =>
+      rows()
+        .map((row) => row.getAttribute('data-task-id'))
+        .join(',');
+    const statusOf = (row: Element) => {
+      const control = row.querySelector<HTMLSelectElement>('select.tasks-row__status');
+      if (control) return control.value;
+      const text = row.querySelector('.tasks-row__status-text');
+      return /tasks-row__status-text--(\w+)/.exec(text?.className ?? '')?.[1] ?? '';
+    };
+    const check = () => {
+      const pending = w.__filterPending;
+      if (!pending) return;
+      const shown = rows();
+      if (shown.length === 0 || ids() === pending.before) return;
+      const statuses = new Set(shown.map(statusOf));
+      const updated =
+        pending.status === 'all'
+          ? statuses.size > 1
+          : statuses.size === 1 && statuses.has(pending.status);
+      if (!updated) return;
+      w.__filterPending = null;
+      requestAnimationFrame(() => w.__filterSamples.push(performance.now() - pending.at));
+    };
+    const start = (event: Event) => {
+      const button = (event.target as Element).closest('button');
+      const status = button ? STATUS_BY_LABEL[button.textContent?.trim() ?? ''] : undefined;
+      if (!status || button?.getAttribute('aria-pressed') === 'true') return;
+      w.__filterPending = { at: performance.now(), before: ids(), status };
+    };
+    group.addEventListener('pointerdown', start, { capture: true });
+    group.addEventListener(
+      'keydown',
+      (event) => {
+        if ((event as KeyboardEvent).key === 'Enter') start(event);
+      },
+      { capture: true },
+    );
+    group.addEventListener('click', check); // a list that re-rendered within the click
+    new MutationObserver(check).observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['data-task-id', 'aria-label'],
+    });
+  });
+  const order = ['To do', 'Doing', 'Done', 'All'] as const;
+  for (let i = 0; i < FILTER_CHANGES; i++) {
+    const button = filters.getByRole('button', {
+      name: order[i % order.length] ?? 'All',
+      exact: true,
+    });
+    if (by === 'click') {
+      await button.click();
+    } else {
+      await button.focus();
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForTimeout(250);
+  }
+  return page.evaluate(() => (window as unknown as { __filterSamples: number[] }).__filterSamples);
+}
+
 /** bob renames a task on the task screen; alice, on the list, sees the new title. */
 async function measureRemoteEdits(alice: Page, bob: Page, appUrl: string): Promise<number[]> {
   const samples: number[] = [];
@@ -379,6 +483,12 @@ export async function benchApp(): Promise<AppFigures> {
     await firstTaskAt(alice);
     progress('search keystrokes');
     const keystroke = await measureKeystrokes(alice);
+    progress('status filter changes');
+    const filterClick = await measureFilterChanges(alice, 'click');
+    // A fresh page: the click run's listeners would time the key run's changes twice.
+    await alice.reload();
+    await firstTaskAt(alice);
+    const filterKey = await measureFilterChanges(alice, 'key');
 
     const bobContext = await browser.newContext();
     await signedIn(bobContext, bobSession);
@@ -404,6 +514,8 @@ export async function benchApp(): Promise<AppFigures> {
       firstTasksBig: percentiles(firstTasksBig),
       firstTasksSmall: percentiles(firstTasksSmall),
       keystroke: percentiles(keystroke),
+      filterClick: percentiles(filterClick),
+      filterKey: percentiles(filterKey),
       remoteEdit: percentiles(remoteEdit),
       offlineColdStart: percentiles(offlineColdStart),
       offlineColdStartBig: percentiles(offlineColdStartBig),

@@ -1,5 +1,6 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine; comma-separated) runs only those.
+// BENCH=app (or sql, devstack, engine; comma-separated) runs only those. Percentiles are
+// nearest-rank (app.bench.ts): p95 of 20 samples is the 19th, not the largest.
 import { benchApp, type Percentiles } from './app.bench';
 import { benchServing, benchStartup } from './devstack.bench';
 import { benchSyncEngine } from './sync-engine.bench';
@@ -104,12 +105,14 @@ if (only.has('app')) {
     samples: p.n,
   });
   console.log(
-    'app: navigation → first tasks rendered; search keystroke → list updated; remote edit',
+    'app: navigation → first tasks rendered; search keystroke and status filter change → list updated; remote edit',
   );
   console.table([
     row('first tasks, list of 10,000 tasks', app.firstTasksBig),
     row('first tasks, list of 30 tasks (baseline)', app.firstTasksSmall),
     row('search keystroke → list updated (10,000 tasks)', app.keystroke),
+    row('status filter click → list updated (10,000 tasks)', app.filterClick),
+    row('status filter key (Enter) → list updated (10,000 tasks)', app.filterKey),
     row("remote edit in bob's browser → visible in alice's", app.remoteEdit),
   ]);
   console.log(

@@ -2,7 +2,7 @@
 // reorders and deletes tasks and adds a photo — reloads with no connection and finds all of
 // it; meanwhile bob edits other fields of the same tasks online; when alice reconnects both
 // screens converge without a reload.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, shareList } from './support/accounts';
 import {
@@ -17,10 +17,26 @@ import {
   PHOTO_PNG,
 } from './support/app';
 
+/** Opens a task's screen from the open list by its title link, as a person would. */
+async function openTask(page: Page, title: string): Promise<void> {
+  await taskRow(page, title).getByRole('link', { name: title, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
+}
+
+/** Waits until an image has really been decoded: the 64 px test photo, not a broken icon. */
+async function expectImageShown(image: Locator, timeout = 10_000): Promise<void> {
+  await expect(image).toBeVisible({ timeout });
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+      timeout,
+    })
+    .toBe(64);
+}
+
 test('offline edits survive a reload and converge with concurrent online edits', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const [alice, bob] = await Promise.all([newAccount('Alice'), newAccount('Bob')]);
   const aliceContext = await contextFor(browser, alice);
   const a = await aliceContext.newPage();
@@ -59,24 +75,26 @@ test('offline edits survive a reload and converge with concurrent online edits',
   await a.keyboard.press('Alt+ArrowUp');
   await a.getByRole('button', { name: 'Delete Old task' }).click();
   await expect(taskRow(a, 'Old task')).toHaveCount(0);
-  await a.goto(`/lists/${listId}/tasks/${ids.exits}`);
-  await a.getByLabel('Add file').setInputFiles({
-    name: 'exit-sign.png',
-    mimeType: 'image/png',
-    buffer: PHOTO_PNG,
-  });
+  // A photo taken on the spot: the camera input (the one with `capture`), not "Add file".
+  await openTask(a, 'Check fire exits and signage');
+  const camera = a.getByLabel('Take photo');
+  await expect(camera).toHaveAttribute('capture', 'environment');
+  await camera.setInputFiles({ name: 'exit-sign.png', mimeType: 'image/png', buffer: PHOTO_PNG });
   await expect(a.getByText('exit-sign.png')).toBeVisible();
   await expect(a.getByText('Waiting to upload')).toBeVisible();
 
-  // A reload with no connection: everything is still there.
+  // A reload with no connection: everything is still there, the photo shown from the
+  // device's own copy (decoded, not just its name listed).
   await a.reload();
   await expect(a.getByText('exit-sign.png')).toBeVisible();
-  await a.goto(`/lists/${listId}`);
+  await expectImageShown(a.getByRole('button', { name: 'Preview exit-sign.png' }).locator('img'));
+  await a.getByRole('link', { name: 'Block C snags', exact: true }).click();
   await expect(taskRow(a, 'Fix gate latch')).toBeVisible();
   await expect(taskRow(a, 'Check fire exits and signage')).toBeVisible();
   await expect(a.getByLabel('Done: Test alarms')).toBeChecked();
   await expect(taskRow(a, 'Old task')).toHaveCount(0);
   const offlineOrder = await rowTitles(a);
+  expect(offlineOrder).toHaveLength(5);
   expect(offlineOrder.indexOf('Seal window')).toBeLessThan(offlineOrder.indexOf('Fit door closer'));
 
   // Meanwhile bob, online, edits other fields of the same tasks (each stored on his device
@@ -95,24 +113,42 @@ test('offline edits survive a reload and converge with concurrent online edits',
   await b.goto(`/lists/${listId}`);
   await expectSynced(b);
 
-  // Alice is back online: both screens converge, no reload.
+  // Alice is back online. From here on neither page is loaded again: both screens, as they
+  // are open, take in the other's changes, and each person reaches the rest by clicking.
   await aliceContext.setOffline(false);
   await expectSynced(a, 30_000);
+  // Alice's open list: bob's priority and due date arrive; her order holds.
   await expect(taskRow(a, 'Check fire exits and signage')).toContainText('High');
+  await expect(taskRow(a, 'Seal window').locator('.tasks-row__due')).toHaveText(
+    /\b(May 1|1 May)\b/,
+  );
+  await expect.poll(() => rowTitles(a)).toEqual(offlineOrder);
+  // Bob's open list: alice's new task, rename, completion, deletion and order.
   await expect(taskRow(b, 'Fix gate latch')).toBeVisible({ timeout: 20_000 });
   await expect(taskRow(b, 'Check fire exits and signage')).toContainText('High');
   await expect(b.getByLabel('Done: Test alarms')).toBeChecked();
   await expect(taskRow(b, 'Old task')).toHaveCount(0);
-  const bobOrder = await rowTitles(b);
-  expect(bobOrder).toEqual(await rowTitles(a));
+  await expect.poll(() => rowTitles(b), { timeout: 20_000 }).toEqual(offlineOrder);
 
-  await a.goto(`/lists/${listId}/tasks/${ids.alarms}`);
+  // Bob's notes and due date on alice's task screens, reached by clicking.
+  await openTask(a, 'Test alarms');
   await expect(a.getByLabel('Notes')).toHaveValue('Bring the ladder');
-  await b.goto(`/lists/${listId}/tasks/${ids.exits}`);
+  await expect(a.getByLabel('Status')).toHaveValue('done');
+  await a.getByRole('link', { name: 'Block C snags', exact: true }).click();
+  await openTask(a, 'Seal window');
+  await expect(a.getByLabel('Due date', { exact: true })).toHaveValue('2030-05-01');
+  // Alice's photo has left her device.
+  await a.getByRole('link', { name: 'Block C snags', exact: true }).click();
+  await openTask(a, 'Check fire exits and signage');
+  await expect(a.getByLabel('Priority')).toHaveValue('3');
+  await expect(a.getByText('Waiting to upload')).toHaveCount(0, { timeout: 20_000 });
+
   // Bob's device fetches the photo (signed URL) and shows it.
-  const thumbnail = b.getByRole('button', { name: /exit-sign\.png/ }).locator('img');
-  await expect(thumbnail).toBeVisible({ timeout: 20_000 });
-  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+  await openTask(b, 'Check fire exits and signage');
+  await expectImageShown(
+    b.getByRole('button', { name: 'Preview exit-sign.png' }).locator('img'),
+    20_000,
+  );
 
   await aliceContext.close();
   await bobContext.close();

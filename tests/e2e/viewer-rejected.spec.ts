@@ -50,10 +50,18 @@ test('edits made offline by someone who became a viewer are reverted and explain
   // He is a viewer now: no editing controls.
   await expect(b.getByLabel('Add a task')).toHaveCount(0);
 
+  // Settings › Rejected changes explains every reverted edit, each with the reason: his
+  // role no longer allows it (SPEC §8 PERMISSION_DENIED).
   await b.goto('/settings#rejected');
-  const rejected = b.locator('#rejected');
-  await expect(rejected).toContainText(/You can't edit the task “Rig the lights \(done by Bob\)”/);
-  await expect(rejected).toContainText(/Tape the cables/);
+  const sentences = b.locator('#rejected .settings-rejection__sentence');
+  await expect(sentences).toHaveCount(2);
+  const because = "any more: your role on the list doesn't allow it. Your change was undone.";
+  expect((await sentences.allTextContents()).sort()).toEqual(
+    [
+      `You can't edit the task “Rig the lights (done by Bob)” ${because}`,
+      `You can't edit the task “Tape the cables” ${because}`,
+    ].sort(),
+  );
 
   await aliceContext.close();
   await bobContext.close();

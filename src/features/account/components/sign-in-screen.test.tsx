@@ -1,16 +1,20 @@
 // Sign-in against the real devstack: success, a wrong password, the offline state, an
-// expired session's waiting changes, and the warning before another account's sign-in
-// would delete this device's unsynced changes.
+// expired session's waiting changes, the warning before another account's sign-in would
+// delete this device's unsynced changes, and a local-only device signing into an account
+// that already has data (its rows claimed and uploaded, the account's data pulled down).
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { LOCAL_USER_ID } from '@sync/index';
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
   createTestServices,
   devstackClient,
   findHeading,
+  markLocalOnly,
   renderApp,
+  signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
 
@@ -18,8 +22,13 @@ const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
 const SEED_LIST = '11570000-0000-4000-8000-000000000001';
 const PASSWORD = 'outpost-demo';
+/** The password signUpFresh gives new accounts (src/testing/app-harness.tsx). */
+const FRESH_PASSWORD = 'test-password-1';
 
 let services: TestServices | undefined;
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 function online(): TestServices {
   services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
@@ -206,5 +215,106 @@ describe('sign-in screen', () => {
     // The waiting change reaches the server.
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
     expect((await app.sync.db.rows('lists').get(listId))?._v).toBeGreaterThan(0);
+  });
+
+  it("claims and uploads a local-only device's rows when it signs into an account that has data", async () => {
+    // Dana has an account with a list on the server, made on another device.
+    const elsewhere = devstackClient({ side: true });
+    const dana = await signUpFresh(elsewhere, 'Dana');
+    const other = createTestServices({ supabase: elsewhere, online: true, startEngine: true });
+    const serverListId = await other.sync.repos.lists.create({ name: 'Van stock', color: 'blue' });
+    const serverTaskId = await other.sync.repos.tasks.create(serverListId, {
+      title: 'Count fuses',
+    });
+    await waitFor(async () => expect(await other.sync.pendingCount()).toBe(0), { timeout: 10_000 });
+    await other.close();
+
+    // This device was used without an account: a list, a task and a comment of nobody yet.
+    markLocalOnly();
+    const app = online();
+    const localListId = await app.sync.repos.lists.create({ name: 'Loft', color: 'green' });
+    const localTaskId = await app.sync.repos.tasks.create(localListId, { title: 'Lag the pipes' });
+    const commentId = await app.sync.repos.comments.create(localTaskId, 'Needs 20 m');
+    expect(await app.sync.db.rows('lists').get(localListId)).toMatchObject({
+      created_by: LOCAL_USER_ID,
+    });
+
+    // Uploads wait at a gate until the claim has been seen on the device: the server sets
+    // the owner columns itself, so once its copies come back they say Dana either way.
+    let openGate = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/rpc/sync_push')) await gate;
+      return realFetch(input, init);
+    });
+
+    const user = userEvent.setup();
+    const { router } = renderApp(app, '/sign-in');
+    await findHeading('Sign in');
+    await fillAndSubmit(user, dana.email, FRESH_PASSWORD);
+    // Nothing is at risk (the local rows become Dana's), so no warning.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await waitFor(async () => expect(await app.sync.db.getMeta('userId')).toBe(dana.id));
+
+    // Claimed on the device, before anything is uploaded…
+    expect(await app.sync.pendingCount()).toBeGreaterThan(0);
+    expect(await app.sync.db.rows('lists').get(localListId)).toMatchObject({
+      created_by: dana.id,
+    });
+    expect(await app.sync.db.rows('tasks').get(localTaskId)).toMatchObject({
+      created_by: dana.id,
+    });
+    expect(await app.sync.db.rows('comments').get(commentId)).toMatchObject({
+      author_id: dana.id,
+    });
+    const standIn = await app.sync.db
+      .rows('memberships')
+      .where('list_id')
+      .equals(localListId)
+      .first();
+    expect(standIn).toMatchObject({ user_id: dana.id, role: 'owner' });
+    // …then uploaded.
+    openGate();
+    await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0), { timeout: 15_000 });
+    const list = await app.sync.db.rows('lists').get(localListId);
+    expect(list).toMatchObject({ name: 'Loft', created_by: dana.id });
+    expect(list?._v).toBeGreaterThan(0);
+    // …and the account's own data arrives beside them, on screen too.
+    await waitFor(
+      async () =>
+        expect(await app.sync.db.rows('tasks').get(serverTaskId)).toMatchObject({
+          title: 'Count fuses',
+        }),
+      { timeout: 10_000 },
+    );
+    expect(
+      await screen.findByRole('link', { name: /Van stock/ }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Loft/ })).toBeInTheDocument();
+
+    // Dana's other device sees what this one made, as hers.
+    const pulled = await elsewhere.rpc('sync_pull', { cursor: null, max_rows: 1000 });
+    expect(pulled.error).toBeNull();
+    const rows = (pulled.data as { rows: { table: string; row: Record<string, unknown> }[] }).rows;
+    const row = (table: string, id: string) =>
+      rows.find((entry) => entry.table === table && entry.row.id === id)?.row;
+    expect(row('lists', localListId)).toMatchObject({ name: 'Loft', created_by: dana.id });
+    expect(row('tasks', localTaskId)).toMatchObject({
+      title: 'Lag the pipes',
+      created_by: dana.id,
+    });
+    expect(row('comments', commentId)).toMatchObject({ body: 'Needs 20 m', author_id: dana.id });
+    expect(
+      rows.some(
+        (entry) =>
+          entry.table === 'memberships' &&
+          entry.row.list_id === localListId &&
+          entry.row.user_id === dana.id &&
+          entry.row.role === 'owner',
+      ),
+    ).toBe(true);
   });
 });

@@ -25,6 +25,14 @@ interface Refusal {
 
 const PER_TASK_MESSAGE = `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} photos and files.`;
 
+/**
+ * What "Take photo" offers: the allowed image types by name, not `image/*`, which lets a
+ * picker offer HEIC or SVG that would then be refused.
+ */
+export const PHOTO_ACCEPT = ATTACHMENT_MIME_TYPES.filter((type) => type.startsWith('image/')).join(
+  ',',
+);
+
 /** Why a file cannot be attached, or null when it can (same rules as the repository). */
 export function refusalFor(file: File): string | null {
   const checked = validate(attachmentInput, {
@@ -36,7 +44,8 @@ export function refusalFor(file: File): string | null {
   if (checked.errors.mime_type) return errorMessage('FILE_TYPE');
   if (checked.errors.size_bytes) {
     return file.size > ATTACHMENT_MAX_BYTES
-      ? `${errorMessage('FILE_TOO_LARGE')} (this one is ${formatBytes(file.size)})`
+      ? // Rounded up: a file refused as over "10 MB" never reads "10 MB" itself.
+        `${errorMessage('FILE_TOO_LARGE')} (this one is ${formatBytes(file.size, { roundUp: true })})`
       : checked.errors.size_bytes;
   }
   return Object.values(checked.errors)[0] ?? errorMessage('VALIDATION_FAILED');
@@ -126,7 +135,7 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
             id={photoId}
             className="visually-hidden attachments__input"
             type="file"
-            accept="image/*"
+            accept={PHOTO_ACCEPT}
             capture="environment"
             disabled={full}
             aria-describedby={hintId}
@@ -157,7 +166,7 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
       <p id={hintId} className="attachments__hint">
         {full
           ? `This task has ${ATTACHMENTS_PER_TASK_MAX} of ${ATTACHMENTS_PER_TASK_MAX} files. Remove one to add another.`
-          : `JPEG, PNG, WebP, GIF or PDF, up to 10 MB each · ${count} of ${ATTACHMENTS_PER_TASK_MAX}`}
+          : `JPEG, PNG, WebP, GIF or PDF, up to ${formatBytes(ATTACHMENT_MAX_BYTES)} each · ${count} of ${ATTACHMENTS_PER_TASK_MAX}`}
       </p>
       {refusals.length > 0 ? (
         <div className="attachments__refusals" role="alert">

@@ -101,7 +101,8 @@ describe('AttachmentsPanel', () => {
 
     const user = userEvent.setup();
     const camera = screen.getByLabelText('Take photo');
-    expect(camera).toHaveAttribute('accept', 'image/*');
+    // The allowed image types by name: `image/*` would let a picker offer HEIC or SVG.
+    expect(camera).toHaveAttribute('accept', 'image/jpeg,image/png,image/webp,image/gif');
     expect(camera).toHaveAttribute('capture', 'environment');
     await user.upload(camera, png('crack.png'));
 
@@ -139,14 +140,22 @@ describe('AttachmentsPanel', () => {
     expect(input.getAttribute('accept')).toBe(
       'image/jpeg,image/png,image/webp,image/gif,application/pdf',
     );
+    expect(screen.getByText(/up to 10 MB each/)).toBeInTheDocument();
     const big = new File([new Uint8Array(11 * 1024 * 1024)], 'big.png', { type: 'image/png' });
+    // One byte over 10 MiB: its size must not read as the limit itself ("10 MB").
+    const justOver = new File([new Uint8Array(10 * 1024 * 1024 + 1)], 'just-over.jpg', {
+      type: 'image/jpeg',
+    });
     const text = new File(['hello'], 'notes.txt', { type: 'text/plain' });
-    await user.upload(input, [big, text]);
+    await user.upload(input, [big, justOver, text]);
 
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('These files were not added:');
     expect(within(alert).getByText('big.png').closest('li')).toHaveTextContent(
-      'big.png: Files can be at most 10 MB (this one is 12 MB)',
+      'big.png: Files can be at most 10 MB (this one is 11 MB)',
+    );
+    expect(within(alert).getByText('just-over.jpg').closest('li')).toHaveTextContent(
+      'just-over.jpg: Files can be at most 10 MB (this one is 10.1 MB)',
     );
     expect(within(alert).getByText('notes.txt').closest('li')).toHaveTextContent(
       'notes.txt: Only JPEG, PNG, WebP, GIF images and PDF files can be attached',

@@ -43,7 +43,8 @@ async function openLocalSettings(path = '/settings') {
 function fakeStorage(options: { grant: boolean }) {
   let persisted = false;
   const storage = {
-    estimate: vi.fn(() => Promise.resolve({ usage: 1_500_000, quota: 300_000_000 })),
+    // Binary megabytes, the units the app shows sizes in (src/utils/format.ts).
+    estimate: vi.fn(() => Promise.resolve({ usage: 1.5 * 1024 ** 2, quota: 300 * 1024 ** 2 })),
     persisted: vi.fn(() => Promise.resolve(persisted)),
     persist: vi.fn(() => {
       persisted = options.grant;
@@ -227,7 +228,7 @@ describe('settings, used without an account', () => {
     ]);
     const box = section('Storage');
     expect(
-      await within(box).findByText('2 files are kept on this device for offline viewing (2.0 KB).'),
+      await within(box).findByText('2 files are kept on this device for offline viewing (2 KB).'),
     ).toBeInTheDocument();
     await user.click(await within(box).findByRole('button', { name: 'Keep data on this device' }));
     expect(await within(box).findByText(/Browsers decide this by themselves/)).toBeInTheDocument();

@@ -1,0 +1,37 @@
+// Sizes are shown in the units the limits are set in (SPEC §9: 10 MiB), so a size the app
+// refuses always reads as more than the limit it names.
+import { describe, expect, it } from 'vitest';
+
+import { ATTACHMENT_MAX_BYTES } from '@sync/schema';
+
+import { formatBytes } from './format';
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+describe('formatBytes', () => {
+  it('counts in binary units, one decimal below 100 and none for whole numbers', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1023 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(2 * KIB)).toBe('2 KB');
+    expect(formatBytes(ATTACHMENT_MAX_BYTES)).toBe('10 MB');
+    expect(formatBytes(250 * MIB)).toBe('250 MB');
+    expect(formatBytes(3 * 1024 * MIB)).toBe('3 GB');
+    // Rounding up to the next unit says so, not "1024 KB".
+    expect(formatBytes(MIB - 1)).toBe('1 MB');
+  });
+
+  it('shows a file 10.3 MB by decimal count as under the 10 MiB limit, as it is', () => {
+    // 10,300,000 bytes is 9.82 MiB: accepted, and shown below the limit.
+    expect(10_300_000).toBeLessThan(ATTACHMENT_MAX_BYTES);
+    expect(formatBytes(10_300_000)).toBe('9.8 MB');
+  });
+
+  it('rounds up on request, so a refused size never reads as the limit', () => {
+    expect(formatBytes(ATTACHMENT_MAX_BYTES + 1)).toBe('10 MB');
+    expect(formatBytes(ATTACHMENT_MAX_BYTES + 1, { roundUp: true })).toBe('10.1 MB');
+    expect(formatBytes(ATTACHMENT_MAX_BYTES, { roundUp: true })).toBe('10 MB');
+    expect(formatBytes(11 * MIB, { roundUp: true })).toBe('11 MB');
+  });
+});
