@@ -22,6 +22,7 @@ import WebSocket from 'ws';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
+import { percentiles, type Percentiles } from './percentiles';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIG_TASKS = 10_000;
@@ -34,12 +35,6 @@ const COLD_STARTS = 20;
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
 const BIG_LIST_ID = 'b1600000-0000-4000-8000-000000000001';
-
-export interface Percentiles {
-  p50: number;
-  p95: number;
-  n: number;
-}
 
 export interface AppFigures {
   firstTasksBig: Percentiles;
@@ -55,16 +50,6 @@ export interface AppFigures {
 /** Progress on stderr: the app benchmark takes minutes, and a stall should show where. */
 function progress(step: string): void {
   process.stderr.write(`  [app bench ${new Date().toISOString().slice(11, 19)}] ${step}\n`);
-}
-
-/**
- * Nearest-rank percentiles: the smallest sample with at least p of the samples at or below
- * it, index ceil(p·n) − 1 (floor(p·n) made the p95 of 20 samples their maximum).
- */
-export function percentiles(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
-  return { p50: at(0.5), p95: at(0.95), n: sorted.length };
 }
 
 /**

@@ -6,6 +6,7 @@ import { REALTIME_SUBSCRIBE_STATES, type RealtimeChannel } from '@supabase/supab
 import { startDevstack } from '../../devstack/server';
 import type { EngineKind } from '../support/database';
 import { SEED, signedInDemoClient, startTestDevstack } from '../support/devstack';
+import { percentile } from './percentiles';
 
 const RPC_CLIENTS = 50;
 const RPC_SECONDS = 3;
@@ -27,10 +28,6 @@ export async function benchStartup(): Promise<StartupFigures> {
   const warmMs = performance.now() - t;
   await warm.stop();
   return { coldMs, warmMs };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 export interface ServingFigures {
@@ -111,14 +108,13 @@ export async function benchServing(kind: EngineKind): Promise<ServingFigures> {
       if (at !== undefined) latencies.push(at - sent);
     }
     if (channel) await alice.removeChannel(channel);
-    latencies.sort((a, b) => a - b);
     return {
       engine: kind,
       rpcRequests: requests,
       rpcPerSec,
       rpcErrors: errors,
-      realtimeP50Ms: percentile(latencies, 50),
-      realtimeP95Ms: percentile(latencies, 95),
+      realtimeP50Ms: percentile(latencies, 0.5),
+      realtimeP95Ms: percentile(latencies, 0.95),
       realtimeReceived: latencies.length,
     };
   } finally {

@@ -1,7 +1,8 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
 // BENCH=app (or sql, devstack, engine; comma-separated) runs only those. Percentiles are
 // nearest-rank (app.bench.ts): p95 of 20 samples is the 19th, not the largest.
-import { benchApp, type Percentiles } from './app.bench';
+import { benchApp } from './app.bench';
+import type { Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
 import { benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';

@@ -11,6 +11,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { SEED, startTestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { startDevice } from '../support/sync-client';
+import { percentile } from './percentiles';
 
 const TASKS = 100_000;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
@@ -31,10 +32,6 @@ export interface SyncEngineFigures {
   pushThenPullMs: number;
   writeP50Ms: number;
   writeP95Ms: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 export async function benchSyncEngine(): Promise<SyncEngineFigures> {
@@ -97,7 +94,6 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
       await alice.sync.repos.tasks.update(ids[i] ?? '', { title: `Edited ${i}` });
       latencies.push(performance.now() - t0);
     }
-    latencies.sort((a, b) => a - b);
 
     // 3. Push of the 1,000 queued edits, then the pull that follows it.
     const before = net.count('/rest/v1/rpc/sync_push');
@@ -121,8 +117,8 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
       pushRequests,
       pushMs,
       pushThenPullMs,
-      writeP50Ms: percentile(latencies, 50),
-      writeP95Ms: percentile(latencies, 95),
+      writeP50Ms: percentile(latencies, 0.5),
+      writeP95Ms: percentile(latencies, 0.95),
     };
   } finally {
     await stack.stop();
