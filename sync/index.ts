@@ -292,12 +292,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       return;
     }
     await vacate();
-    if (retired) {
-      engine.status.set({
-        phase: 'synced',
-        lastError: new SyncError('APP_OUTDATED', 'Update available'),
-      });
-    } else if (started && !seat) campaign();
+    if (retired) engine.retire();
+    else if (started && !seat) campaign();
   }
 
   const stopTabWatch = tabs?.subscribe((message) => {
