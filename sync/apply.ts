@@ -34,57 +34,33 @@ function rebase(
 export type ApplyMode = 'newer' | 'ack' | 'force';
 
 /**
- * The server's row as the device keeps it: its version in `_v`, and the resync mark of the
- * copy it replaces. A row a resync already delivered keeps `_r`, or the sweep at the
- * resync's end would take it for a row the server no longer has.
+ * Whether a server row at `version` leaves the device's copy (of version `local`) alone:
+ * an older version never replaces it, nor the same one unless it acknowledges our push.
  */
-function localCopy(row: ServerRow, local: LocalRow | undefined): LocalRow {
-  return local?._r === undefined
-    ? { ...row, _v: row.version }
-    : { ...row, _v: row.version, _r: local._r };
+function keepsLocal(local: LocalRow | undefined, version: number, mode: ApplyMode): boolean {
+  if (!local || mode === 'force') return false;
+  return mode === 'ack' ? local._v > version : local._v >= version;
 }
 
 /**
- * An attachment's tombstone from the server is final: the bytes kept on the device for it
- * (uploaded from here, or fetched for offline viewing) go with it. Never at a local delete,
- * which Undo can still take back. (Always one Dexie call: inside a transaction, awaiting an
- * async function that awaits nothing of Dexie's lets the transaction commit early.)
- */
-async function dropFilesOfTombstones(
-  db: SyncDatabase,
-  attachments: readonly ServerRow[],
-): Promise<void> {
-  await db._files.bulkDelete(attachments.filter((row) => row.deleted_at).map((row) => row.id));
-}
-
-/** Writes a server row locally per `mode`; fields still queued on the device stay on top. */
-export async function applyServerRow(
-  db: SyncDatabase,
-  table: string,
-  row: ServerRow,
-  mode: ApplyMode = 'newer',
-): Promise<void> {
-  if (table === 'attachments') await dropFilesOfTombstones(db, [row]);
-  const rows = db.rows(table);
-  const local = await rows.get(row.id);
-  if (local && mode === 'newer' && local._v >= row.version) return;
-  if (local && mode === 'ack' && local._v > row.version) return;
-  const pending = await db._outbox.where('[table+rowId]').equals([table, row.id]).sortBy('seq');
-  const base = localCopy(row, local);
-  await rows.put(pending.length ? rebase(base, pending, local?.deleted_at) : base);
-}
-
-/**
- * applyServerRow for many rows of one table at once (a pull page): one bulkGet, one outbox
- * lookup, one bulkPut. Same rules: older or equal versions are skipped, queued fields win.
+ * Writes server rows of one table locally per `mode` (a pull page in bulk: one bulkGet, one
+ * outbox lookup, one bulkPut); fields still queued on the device stay on top. Each row is
+ * kept as the device keeps it: its version in `_v`, and the resync mark of the copy it
+ * replaces (a row a resync already delivered keeps `_r`, or the sweep at the resync's end
+ * would take it for a row the server no longer has). An attachment's tombstone is final:
+ * the bytes kept for it (uploaded from here, or fetched for offline viewing) go with it;
+ * never at a local delete, which Undo can still take back.
  */
 export async function applyServerRows(
   db: SyncDatabase,
   table: string,
   rows: readonly ServerRow[],
+  mode: ApplyMode = 'newer',
 ): Promise<void> {
   if (rows.length === 0) return;
-  if (table === 'attachments') await dropFilesOfTombstones(db, rows);
+  if (table === 'attachments') {
+    await db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id));
+  }
   const local = db.rows(table);
   const existing = await local.bulkGet(rows.map((row) => row.id));
   const pendingByRow = new Map<string, OutboxEntry[]>();
@@ -98,12 +74,43 @@ export async function applyServerRows(
   const puts: LocalRow[] = [];
   rows.forEach((row, i) => {
     const mine = existing[i];
-    if (mine && mine._v >= row.version) return;
-    const base = localCopy(row, mine);
+    if (keepsLocal(mine, row.version, mode)) return;
+    const base: LocalRow = { ...row, _v: row.version };
+    if (mine?._r !== undefined) base._r = mine._r;
     const pending = pendingByRow.get(row.id);
     puts.push(pending ? rebase(base, pending, mine?.deleted_at) : base);
   });
   await local.bulkPut(puts);
+}
+
+/** applyServerRows for one row (a push result, a revert, our own membership). */
+export function applyServerRow(
+  db: SyncDatabase,
+  table: string,
+  row: ServerRow,
+  mode: ApplyMode = 'newer',
+): Promise<void> {
+  return applyServerRows(db, table, [row], mode);
+}
+
+/** The log entry of a queued change the device reverts or drops (code: SPEC §8). */
+export function rejectionOf(
+  entry: OutboxEntry,
+  code: string,
+  message: string,
+  at: number,
+): Rejection {
+  const rejection: Rejection = {
+    table: entry.table,
+    rowId: entry.rowId,
+    op: entry.op,
+    data: entry.data,
+    code,
+    message,
+    at,
+  };
+  if (entry.listId) rejection.listId = entry.listId;
+  return rejection;
 }
 
 /** Why queued changes of a list the user lost were dropped (shown in Rejected changes). */
@@ -122,16 +129,7 @@ export async function purgeList(db: SyncDatabase, listId: string, now: number): 
   }
   const dropped = await db._outbox.where('listId').equals(listId).toArray();
   await db._rejections.bulkAdd(
-    dropped.map((entry): Rejection => ({
-      table: entry.table,
-      rowId: entry.rowId,
-      op: entry.op,
-      data: entry.data,
-      code: 'PERMISSION_DENIED',
-      message: ACCESS_LOST_MESSAGE,
-      at: now,
-      listId,
-    })),
+    dropped.map((entry) => rejectionOf(entry, 'PERMISSION_DENIED', ACCESS_LOST_MESSAGE, now)),
   );
   await db._outbox.where('listId').equals(listId).delete();
   await db._files.where('listId').equals(listId).delete();

@@ -42,6 +42,15 @@ export function storesV1(registry: Registry): Record<string, string> {
 }
 
 /**
+ * Whether `error` is IndexedDB's (or Dexie's) error `name`: as thrown, or as the cause Dexie
+ * wraps in its own (`inner`).
+ */
+export function isDexieError(error: unknown, name: string): boolean {
+  const inner = (error as { inner?: { name?: unknown } } | null)?.inner;
+  return (error instanceof Error && error.name === name) || inner?.name === name;
+}
+
+/**
  * The device's database for a table registry: one Dexie table per synced entity plus the
  * internal ones. Screens read it (liveQuery); only the repositories and the engine write.
  */
@@ -61,7 +70,7 @@ export class SyncDatabase extends Dexie {
     readonly registry: Registry,
     deps?: IndexedDbDeps,
   ) {
-    super(name, deps ? { indexedDB: deps.indexedDB, IDBKeyRange: deps.IDBKeyRange } : {});
+    super(name, deps);
     this.version(1).stores(storesV1(registry));
   }
 

@@ -5,9 +5,9 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { SyncDatabase } from './db';
-import { realClock, SyncEngine } from './engine';
+import { createSyncEngine, realClock, type SyncEngine } from './engine';
 import { BATCH_TOO_LARGE_SQLSTATE, SyncError } from './errors';
-import { switchableOnline } from './index';
+import { switchableOnline } from './switchable-online';
 import { memoryDevice } from './memory-device';
 import type { PullResponse, PushResponse, Remote, WireMutation } from './remote';
 
@@ -37,7 +37,7 @@ function scriptedRemote(overrides: Partial<Remote> = {}): Remote {
 const engines: SyncEngine[] = [];
 
 function engineFor(db: SyncDatabase, remote: Remote): SyncEngine {
-  const engine = new SyncEngine({
+  const engine = createSyncEngine({
     db,
     remote,
     clock: realClock,

@@ -4,7 +4,7 @@
 // a new engine over the same database carries on where the last one stopped (I1).
 // In a tab that is not the leader it only follows: it shows the leader's status and passes
 // requests to it (tabs.ts).
-import { liveQuery, type Subscription } from 'dexie';
+import { liveQuery } from 'dexie';
 
 import {
   applyServerRow,
@@ -13,12 +13,13 @@ import {
   listIdOf,
   markDelivered,
   purgeList,
+  rejectionOf,
   sweepUndelivered,
   unhideChildren,
   type ServerRow,
 } from './apply';
 import { backoffDelayMs } from './backoff';
-import type { SyncDatabase } from './db';
+import { isDexieError, type SyncDatabase } from './db';
 import {
   BATCH_TOO_LARGE_SQLSTATE,
   codeForSqlState,
@@ -26,10 +27,10 @@ import {
   SyncError,
   type SyncErrorCode,
 } from './errors';
-import type { OutboxEntry, Rejection } from './registry';
+import type { OutboxEntry } from './registry';
 import type { PushResult, Remote, WireMutation } from './remote';
 import { UNDO_WINDOW_MS } from './repositories';
-import { StatusStore, type SyncStatus } from './status';
+import { createStatusStore, type StatusStore, type SyncStatus } from './status';
 import {
   readSharedStatus,
   sameSharedStatus,
@@ -63,17 +64,6 @@ const SERVER_SCHEMA_VERSION = 'serverSchemaVersion';
 export const ATTACHMENTS_BUCKET = 'attachments';
 /** Tables whose delete deletes attachments on the server (their own, or a cascade's). */
 const FILE_DELETING_TABLES: ReadonlySet<string> = new Set(['attachments', 'tasks', 'lists']);
-
-/** True when the server applied a delete that took attachments, whose objects are now queued. */
-function deletedFiles(sent: readonly OutboxEntry[], results: readonly PushResult[]): boolean {
-  const bySeq = new Map(sent.map((entry) => [entry.seq, entry]));
-  return results.some((result) => {
-    const entry = bySeq.get(result.seq);
-    return (
-      result.status === 'applied' && entry?.op === 'delete' && FILE_DELETING_TABLES.has(entry.table)
-    );
-  });
-}
 
 /** The user id local-only rows carry until their owner signs in and claims them. */
 export const LOCAL_USER_ID = '00000000-0000-0000-0000-000000000000';
@@ -113,11 +103,11 @@ export interface EngineOptions {
   /** The sync contract version the app was built for (APP_OUTDATED above it). */
   schemaVersion: number;
   /** Tab focus, where there is one: a pull on focus. */
-  focus?: { subscribe(onFocus: () => void): () => void };
+  focus?: { subscribe(onFocus: () => void): () => void } | undefined;
   /** How long a delete is held back so Undo can still cancel it (ms; default UNDO_WINDOW_MS). */
-  undoWindowMs?: number;
+  undoWindowMs?: number | undefined;
   /** The other tabs of this device (status to followers, their requests to the leader). */
-  tabs?: TabChannel;
+  tabs?: TabChannel | undefined;
   /**
    * The database was closed under the leading engine, which has stopped: whoever holds
    * leadership for it lets go, or no tab could lead again.
@@ -133,338 +123,348 @@ export const realClock: Clock = {
 };
 
 /**
- * Why the engine is asked to run. While it is parked (backing off after errors, or signed
- * out) only the forcing reasons wake it: a new write, a realtime event or tab focus must not
- * cut a backoff short, or a failing server gets a request for every keystroke.
- */
-type Wake =
-  | 'write'
-  | 'realtime'
-  | 'focus'
-  | 'periodic'
-  | 'undo-window'
-  | 'retry'
-  | 'user'
-  | 'online'
-  | 'auth';
-const FORCING: ReadonlySet<Wake> = new Set<Wake>(['retry', 'user', 'online', 'auth']);
-
-/**
  * Runs sync for one device database. `start()` makes it the leader (it pushes, pulls and
  * schedules); `follow()` makes it a follower that mirrors the leader's status over `tabs`.
  * It can be stopped and started again (sign-out, then sign-in in the same tab).
  */
-export class SyncEngine {
+export interface SyncEngine {
   /** The status for the UI: phase, queued changes, last sync, last error. */
-  readonly status = new StatusStore();
-  #mode: 'idle' | 'leader' | 'follower' = 'idle';
-  #running: Promise<void> | undefined;
-  #again = false;
-  #againForced = false;
+  readonly status: StatusStore;
+  /**
+   * Runs the engine in this tab (the leader): watches the outbox, the network, the session,
+   * tab focus and realtime, and syncs at once. A follower becomes the leader.
+   */
+  start(): void;
+  /**
+   * Follows the leader tab: shows its status (and this device's queued changes) and sends
+   * it sync requests. Does nothing without a tab channel but count the queued changes.
+   */
+  follow(): void;
+  /** Stops every timer and subscription; an in-flight push finishes (and is persisted) first. */
+  stop(): Promise<void>;
+  /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */
+  requestSync(): void;
+  /**
+   * Runs sync now and resolves once push and pull have nothing left (or cannot go on). In a
+   * follower tab: once the leader says it is done, or after FOLLOWER_SYNC_WAIT_MS.
+   */
+  syncNow(): Promise<SyncStatus>;
+  /**
+   * This app version is outdated for good (a newer one opened the database, or the server
+   * speaks a newer contract): the status says APP_OUTDATED (never "synced") and the engine
+   * syncs no more.
+   */
+  retire(): void;
+}
+
+/** A SyncEngine over `options`, idle until started or following. */
+export function createSyncEngine(options: EngineOptions): SyncEngine {
+  const { db, remote, clock, online, random, newId, schemaVersion, focus, tabs } = options;
+  const undoWindowMs = options.undoWindowMs ?? UNDO_WINDOW_MS;
+  const status = createStatusStore();
+  let mode: 'idle' | 'leader' | 'follower' = 'idle';
+  let running: Promise<void> | undefined;
+  /** Another cycle is due once the running one ends (forced: even while parked). */
+  let again = false;
+  let againForced = false;
   /** Set while backing off or signed out: only a forcing wake runs the engine. */
-  #parked: 'backoff' | 'signed-out' | null = null;
-  #attempt = 0;
-  #retryTimer: unknown;
-  #wakeTimer: unknown;
+  let parked: 'backoff' | 'signed-out' | null = null;
+  let attempt = 0;
+  let retryTimer: unknown;
+  let wakeTimer: unknown;
   /** When the pending wakeTimer fires: a later wake never postpones an earlier one. */
-  #wakeDueAt: number | null = null;
-  #periodicTimer: unknown;
-  #refreshedSinceSuccess = false;
+  let wakeDueAt: number | null = null;
+  let periodicTimer: unknown;
+  let refreshedSinceSuccess = false;
   /** Set once the server is known to speak a newer sync contract (APP_OUTDATED): for good. */
-  #outdated: SyncError | null = null;
+  let outdated: SyncError | null = null;
   /**
    * Batch size to send; halved after the server refuses a batch as too large, and kept so
    * for the engine's life: growing back would only find the same limit again, one refused
    * batch and one backoff at a time.
    */
-  #batchMax = PUSH_BATCH_MAX;
-  readonly #unsubscribers: (() => void)[] = [];
-  #outboxWatch: Subscription | undefined;
-  #realtimeOff: (() => void) | undefined;
-  #userId: string | null = null;
-  readonly #idleWaiters: (() => void)[] = [];
+  let batchMax = PUSH_BATCH_MAX;
+  /** What leave() undoes: the outbox watch and the subscriptions of either mode. */
+  const unsubscribers: (() => void)[] = [];
+  let realtimeOff: (() => void) | undefined;
+  /** The user whose realtime changes wake the engine. */
+  let realtimeUserId: string | null = null;
+  const idleWaiters: (() => void)[] = [];
   /** Follower syncNow calls waiting for the leader's answer, by request id. */
-  readonly #followerWaiters = new Map<string, () => void>();
-
-  readonly #options: EngineOptions;
-
-  constructor(options: EngineOptions) {
-    this.#options = options;
-  }
+  const followerWaiters = new Map<string, () => void>();
 
   /**
    * Runs the engine in this tab (the leader): watches the outbox, the network, the session,
    * tab focus and realtime, and syncs at once. A follower becomes the leader.
    */
-  start(): void {
-    if (this.#mode === 'leader') return;
-    this.#leave();
-    this.#mode = 'leader';
-    const { online, remote, focus, tabs } = this.#options;
-    this.#watchOutbox((unsent) => {
-      if (unsent > 0) this.#wake('write', PUSH_DEBOUNCE_MS);
+  function start(): void {
+    if (mode === 'leader') return;
+    leave();
+    mode = 'leader';
+    watchOutbox((unsent) => {
+      if (unsent > 0) wake(PUSH_DEBOUNCE_MS);
     });
-    this.#unsubscribers.push(
+    unsubscribers.push(
       online.subscribe((isOnline) => {
         if (isOnline) {
-          this.#attempt = 0;
-          this.#wake('online');
-        } else this.status.set({ phase: 'offline' });
+          attempt = 0;
+          force();
+        } else status.set({ phase: 'offline' });
       }),
       remote.onAuthChange((userId, change) => {
-        if (userId !== this.#userId) this.#resubscribe(userId);
+        if (userId !== realtimeUserId) resubscribe(userId);
         // A new sign-in is a new session, worth a refresh of its own after a 401; a token
         // refresh (our own among them) is not, or a refresh that keeps failing would loop.
-        if (change === 'signed-in') this.#refreshedSinceSuccess = false;
-        this.#wake('auth');
+        if (change === 'signed-in') refreshedSinceSuccess = false;
+        force();
       }),
     );
-    if (focus) this.#unsubscribers.push(focus.subscribe(() => this.#wake('focus')));
+    if (focus) unsubscribers.push(focus.subscribe(() => wake()));
     if (tabs) {
       let told: SharedStatus | undefined;
       const tell = (answers?: string) => {
-        const status = shareStatus(this.status.getSnapshot());
+        const shared = shareStatus(status.getSnapshot());
         // Queued-change counts are each tab's own: only the rest is news to the others.
-        if (answers === undefined && told && sameSharedStatus(told, status)) return;
-        told = status;
-        tabs.post({ type: 'status', status, ...(answers === undefined ? {} : { answers }) });
+        if (answers === undefined && told && sameSharedStatus(told, shared)) return;
+        told = shared;
+        tabs.post({ type: 'status', status: shared, answers });
       };
-      this.#unsubscribers.push(
-        this.status.subscribe(() => tell()),
+      unsubscribers.push(
+        status.subscribe(() => tell()),
         tabs.subscribe((message) => {
           if (message.type === 'hello') tell('');
           // Answered once the requested sync is done, so the asking tab can stop waiting.
-          if (message.type === 'sync') void this.syncNow().then(() => tell(message.id ?? ''));
+          if (message.type === 'sync') void syncNow().then(() => tell(message.id ?? ''));
         }),
       );
       tell();
     }
-    this.#wake('user');
+    force();
   }
 
   /**
    * Follows the leader tab: shows its status (and this device's queued changes) and sends
    * it sync requests. Does nothing without a tab channel but count the queued changes.
    */
-  follow(): void {
-    if (this.#mode !== 'idle') return;
-    this.#mode = 'follower';
-    const { tabs, online } = this.#options;
-    this.#watchOutbox(() => undefined);
-    if (!online.isOnline()) this.status.set({ phase: 'offline' });
+  function follow(): void {
+    if (mode !== 'idle') return;
+    mode = 'follower';
+    watchOutbox(() => undefined);
+    if (!online.isOnline()) status.set({ phase: 'offline' });
     if (!tabs) return;
-    this.#unsubscribers.push(
+    unsubscribers.push(
       tabs.subscribe((message) => {
         if (message.type !== 'status') return;
-        this.status.set(readSharedStatus(message.status));
-        if (message.answers) this.#followerWaiters.get(message.answers)?.();
+        status.set(readSharedStatus(message.status));
+        if (message.answers) followerWaiters.get(message.answers)?.();
       }),
     );
     tabs.post({ type: 'hello' });
   }
 
   /** Stops every timer and subscription; an in-flight push finishes (and is persisted) first. */
-  async stop(): Promise<void> {
-    this.#leave();
-    await this.#running?.catch(() => undefined);
-    for (const resolve of this.#idleWaiters.splice(0)) resolve();
-    for (const done of [...this.#followerWaiters.values()]) done();
+  async function stop(): Promise<void> {
+    leave();
+    await running?.catch(() => undefined);
+    for (const resolve of idleWaiters.splice(0)) resolve();
+    for (const done of [...followerWaiters.values()]) done();
   }
 
   /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */
-  requestSync(): void {
-    if (this.#mode === 'follower') this.#options.tabs?.post({ type: 'sync' });
-    else this.#wake('user');
+  function requestSync(): void {
+    if (mode === 'follower') tabs?.post({ type: 'sync' });
+    else force();
   }
 
   /**
    * Runs sync now and resolves once push and pull have nothing left (or cannot go on). In a
    * follower tab: once the leader says it is done, or after FOLLOWER_SYNC_WAIT_MS.
    */
-  async syncNow(): Promise<SyncStatus> {
-    if (this.#mode === 'follower') {
-      const { tabs, clock } = this.#options;
+  async function syncNow(): Promise<SyncStatus> {
+    if (mode === 'follower') {
       if (tabs) {
-        const id = this.#options.newId();
+        const id = newId();
         await new Promise<void>((resolve) => {
           const done = () => {
             clock.clearTimeout(timer);
-            this.#followerWaiters.delete(id);
+            followerWaiters.delete(id);
             resolve();
           };
           const timer = clock.setTimeout(done, FOLLOWER_SYNC_WAIT_MS);
-          this.#followerWaiters.set(id, done);
+          followerWaiters.set(id, done);
           tabs.post({ type: 'sync', id });
         });
       }
-      return this.status.getSnapshot();
+      return status.getSnapshot();
     }
-    if (this.#mode !== 'leader') return this.status.getSnapshot();
-    const idle = new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
-    this.#wake('user');
+    if (mode !== 'leader') return status.getSnapshot();
+    const idle = new Promise<void>((resolve) => idleWaiters.push(resolve));
+    force();
     await idle;
-    return this.status.getSnapshot();
+    return status.getSnapshot();
   }
 
   /** Back to idle: every timer and subscription of either mode goes. */
-  #leave(): void {
-    const { clock } = this.#options;
-    this.#mode = 'idle';
-    clock.clearTimeout(this.#retryTimer);
-    clock.clearTimeout(this.#wakeTimer);
-    clock.clearTimeout(this.#periodicTimer);
-    this.#wakeDueAt = null;
-    this.#parked = null;
-    this.#again = false;
-    this.#againForced = false;
-    this.#outboxWatch?.unsubscribe();
-    this.#outboxWatch = undefined;
-    this.#realtimeOff?.();
-    this.#realtimeOff = undefined;
-    this.#userId = null;
-    for (const off of this.#unsubscribers.splice(0)) off();
+  function leave(): void {
+    mode = 'idle';
+    clock.clearTimeout(retryTimer);
+    clock.clearTimeout(wakeTimer);
+    clock.clearTimeout(periodicTimer);
+    wakeDueAt = null;
+    parked = null;
+    again = false;
+    againForced = false;
+    realtimeOff?.();
+    realtimeOff = undefined;
+    realtimeUserId = null;
+    for (const off of unsubscribers.splice(0)) off();
   }
 
   /** Keeps `pending` current (every tab counts the shared outbox) and reports unsent changes. */
-  #watchOutbox(onUnsent: (unsent: number) => void): void {
-    const { db } = this.#options;
-    this.#outboxWatch = liveQuery(() =>
+  function watchOutbox(onUnsent: (unsent: number) => void): void {
+    const watch = liveQuery(() =>
       Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).count()]),
     ).subscribe({
       next: ([pending, unsent]) => {
-        this.status.set({ pending });
+        status.set({ pending });
         onUnsent(unsent);
       },
       error: (error: unknown) => console.error('[sync] outbox watch failed', error),
     });
+    unsubscribers.push(() => watch.unsubscribe());
   }
 
-  /** Runs the engine after `delayMs`, unless parked and `reason` may not wake it. */
-  #wake(reason: Wake, delayMs = 0): void {
-    if (this.#mode !== 'leader') return;
-    const forcing = FORCING.has(reason);
-    if (this.#parked && !forcing) return;
-    const { clock } = this.#options;
+  /**
+   * Runs the engine after `delayMs`, unless it is parked (backing off after errors, or signed
+   * out): a new write, a realtime event, tab focus or the periodic pull must not cut a backoff
+   * short, or a failing server gets a request for every keystroke.
+   */
+  function wake(delayMs = 0): void {
+    schedule(delayMs, false);
+  }
+
+  /**
+   * Runs the engine now, parked or not: the user asked, the network or a session came back,
+   * or a retry is due.
+   */
+  function force(): void {
+    schedule(0, true);
+  }
+
+  function schedule(delayMs: number, forcing: boolean): void {
+    if (mode !== 'leader') return;
+    if (parked && !forcing) return;
     if (forcing) {
-      this.#parked = null;
-      clock.clearTimeout(this.#retryTimer);
+      parked = null;
+      clock.clearTimeout(retryTimer);
     }
-    if (this.#running && delayMs === 0) {
+    if (running && delayMs === 0) {
       // Once the running cycle ends, another one (see kick).
-      this.#again = true;
-      if (forcing) this.#againForced = true;
+      again = true;
+      if (forcing) againForced = true;
       return;
     }
     const dueAt = clock.now() + delayMs;
-    if (this.#wakeDueAt !== null && this.#wakeDueAt <= dueAt) return;
-    clock.clearTimeout(this.#wakeTimer);
-    this.#wakeDueAt = dueAt;
-    this.#wakeTimer = clock.setTimeout(() => {
-      this.#wakeDueAt = null;
-      this.#kick();
+    if (wakeDueAt !== null && wakeDueAt <= dueAt) return;
+    clock.clearTimeout(wakeTimer);
+    wakeDueAt = dueAt;
+    wakeTimer = clock.setTimeout(() => {
+      wakeDueAt = null;
+      kick();
     }, delayMs);
   }
 
-  #kick(): void {
-    if (this.#mode !== 'leader') return;
-    if (this.#running) {
-      this.#again = true;
+  function kick(): void {
+    if (mode !== 'leader') return;
+    if (running) {
+      again = true;
       return;
     }
-    this.#running = this.#cycleSafely().finally(() => {
-      this.#running = undefined;
-      const forced = this.#againForced;
-      const again = this.#again && (forced || this.#parked === null);
-      this.#again = false;
-      this.#againForced = false;
-      if (again && this.#mode === 'leader') {
-        if (forced) this.#parked = null;
-        this.#kick();
+    running = cycleSafely().finally(() => {
+      running = undefined;
+      const forced = againForced;
+      const next = again && (forced || parked === null);
+      again = false;
+      againForced = false;
+      if (next && mode === 'leader') {
+        if (forced) parked = null;
+        kick();
       } else {
-        for (const resolve of this.#idleWaiters.splice(0)) resolve();
+        for (const resolve of idleWaiters.splice(0)) resolve();
       }
     });
   }
 
   /**
-   * #cycle handles its own failures; anything still thrown (a status listener failing) is
-   * logged here, never left to reject #running with no one to hear it.
+   * cycle handles its own failures; anything still thrown (a status listener failing) is
+   * logged here, never left to reject `running` with no one to hear it.
    */
-  async #cycleSafely(): Promise<void> {
+  async function cycleSafely(): Promise<void> {
     try {
-      await this.#cycle();
+      await cycle();
     } catch (error) {
       console.error('[sync] cycle failed', error);
     }
   }
 
-  #resubscribe(userId: string | null): void {
-    this.#userId = userId;
-    this.#realtimeOff?.();
-    this.#realtimeOff = undefined;
+  function resubscribe(userId: string | null): void {
+    realtimeUserId = userId;
+    realtimeOff?.();
+    realtimeOff = undefined;
     if (!userId) return;
-    const tables = this.#options.db.registry.map((spec) => spec.name);
-    this.#realtimeOff = this.#options.remote.subscribe(tables, () =>
-      this.#wake('realtime', REALTIME_DEBOUNCE_MS),
-    );
+    const tables = db.registry.map((spec) => spec.name);
+    realtimeOff = remote.subscribe(tables, () => wake(REALTIME_DEBOUNCE_MS));
   }
 
-  async #cycle(): Promise<void> {
-    const { online, remote, clock, db } = this.#options;
-    if (this.#outdated) {
-      this.#showOutdated();
+  async function cycle(): Promise<void> {
+    if (outdated) {
+      showOutdated();
       return;
     }
     if (!online.isOnline()) {
-      this.status.set({ phase: 'offline' });
+      status.set({ phase: 'offline' });
       return;
     }
     try {
-      if (await this.#serverIsNewer()) {
-        this.#outdated = new SyncError('APP_OUTDATED', 'Update available');
-        this.#showOutdated();
+      if (await serverIsNewer()) {
+        retire();
         return;
       }
       const userId = await remote.userId();
       if (!userId) {
         // Queued work stays; a sign-in (an auth change) wakes the engine again.
-        this.#park('signed-out');
-        this.status.set({ phase: 'signed-out' });
+        park('signed-out');
+        status.set({ phase: 'signed-out' });
         return;
       }
-      if (userId !== this.#userId) this.#resubscribe(userId);
+      if (userId !== realtimeUserId) resubscribe(userId);
       const resyncing = (await db.getMeta<number>('resync')) !== undefined;
-      this.status.set({
+      status.set({
         phase: 'syncing',
         ...(resyncing ? { lastError: new SyncError('CURSOR_EXPIRED', 'Refreshing all data') } : {}),
       });
-      await this.#adopt(userId);
+      await adopt(userId);
       // Push first, so the pull that follows already includes our own changes.
-      await this.#pushAll();
-      await this.#pullAll(userId);
-      this.#attempt = 0;
-      this.#refreshedSinceSuccess = false;
+      await pushAll();
+      await pullAll(userId);
+      attempt = 0;
+      refreshedSinceSuccess = false;
       const pending = await db._outbox.count();
-      this.status.set({ phase: 'synced', lastSyncedAt: clock.now(), lastError: null, pending });
-      clock.clearTimeout(this.#periodicTimer);
-      this.#periodicTimer = clock.setTimeout(() => this.#wake('periodic'), PERIODIC_SYNC_MS);
+      status.set({ phase: 'synced', lastSyncedAt: clock.now(), lastError: null, pending });
+      clock.clearTimeout(periodicTimer);
+      periodicTimer = clock.setTimeout(() => wake(), PERIODIC_SYNC_MS);
     } catch (error) {
       try {
-        await this.#onCycleError(error);
+        await onCycleError(error);
       } catch (handlingError) {
         // Handling the failure failed too (its own write hit a closed database): nothing
-        // may escape the cycle, or #running rejects with no one to hear it.
+        // may escape the cycle, or `running` rejects with no one to hear it.
         if (isDatabaseClosed(handlingError)) {
-          this.#leave();
+          leave();
           return;
         }
         console.error('[sync] handling a failure failed', handlingError);
-        this.#backOff(
-          new SyncError(
-            'SERVER_ERROR',
-            handlingError instanceof Error ? handlingError.message : String(handlingError),
-          ),
-        );
+        backOff(unexpected(handlingError));
       }
     }
   }
@@ -473,8 +473,7 @@ export class SyncEngine {
    * Whether an earlier pull (in this tab or another, before a reload) found the server on a
    * newer sync contract: then this app version must not push (APP_OUTDATED).
    */
-  async #serverIsNewer(): Promise<boolean> {
-    const { db, schemaVersion } = this.#options;
+  async function serverIsNewer(): Promise<boolean> {
     return ((await db.getMeta<number>(SERVER_SCHEMA_VERSION)) ?? 0) > schemaVersion;
   }
 
@@ -483,52 +482,48 @@ export class SyncEngine {
    * updated, and queued edits wait in the outbox for the new version. Not "synced": the
    * error stays, and the UI offers the update.
    */
-  #showOutdated(): void {
-    const { online } = this.#options;
-    this.status.set({
+  function showOutdated(): void {
+    status.set({
       phase: online.isOnline() ? 'backing-off' : 'offline',
-      lastError: this.#outdated,
+      lastError: outdated,
     });
   }
 
-  async #onCycleError(error: unknown): Promise<void> {
-    const { online, db, clock } = this.#options;
+  async function onCycleError(error: unknown): Promise<void> {
     if (isDatabaseClosed(error)) {
       // The database went away under us (the tab is closing, or another tab opened a newer
       // schema): this engine is done. Nothing is lost: what it had sent is frozen and replays.
-      const leading = this.#mode === 'leader';
-      this.#leave();
-      if (leading) this.#options.onDatabaseClosed?.();
+      const leading = mode === 'leader';
+      leave();
+      if (leading) options.onDatabaseClosed?.();
       return;
     }
-    const failure = isSyncError(error)
-      ? error
-      : new SyncError('SERVER_ERROR', error instanceof Error ? error.message : String(error));
+    const failure = isSyncError(error) ? error : unexpected(error);
     if (!isSyncError(error)) console.error('[sync] unexpected error', error);
 
     if (failure.code === 'AUTH_EXPIRED') {
       // One refresh per failure streak: a refresh that "works" but still gets 401s must not
       // loop (its own TOKEN_REFRESHED event would otherwise ask for the next round).
-      if (!this.#refreshedSinceSuccess) {
-        this.#refreshedSinceSuccess = true;
+      if (!refreshedSinceSuccess) {
+        refreshedSinceSuccess = true;
         let refreshed: boolean;
         try {
-          refreshed = await this.#options.remote.refresh();
+          refreshed = await remote.refresh();
         } catch (refreshError) {
           // The network failed, not the session: try again later, refresh included.
-          this.#refreshedSinceSuccess = false;
-          this.#backOff(isSyncError(refreshError) ? refreshError : failure);
+          refreshedSinceSuccess = false;
+          backOff(isSyncError(refreshError) ? refreshError : failure);
           return;
         }
         if (refreshed) {
-          this.#again = true;
-          this.#againForced = true;
+          again = true;
+          againForced = true;
           return;
         }
       }
       // Keep queueing; a sign-in (auth change) wakes the engine again.
-      this.#park('signed-out');
-      this.status.set({ phase: 'signed-out', lastError: failure });
+      park('signed-out');
+      status.set({ phase: 'signed-out', lastError: failure });
       return;
     }
     if (failure.code === 'CURSOR_EXPIRED') {
@@ -538,38 +533,37 @@ export class SyncEngine {
         await db.setMeta('resync', clock.now());
         await db._meta.delete('cursor');
       });
-      this.#again = true;
-      this.#againForced = true;
+      again = true;
+      againForced = true;
       return;
     }
     if (failure.code === 'APP_OUTDATED') {
-      this.#outdated = failure;
-      this.#showOutdated();
+      outdated = failure;
+      showOutdated();
       return;
     }
     if (!online.isOnline()) {
-      this.status.set({ phase: 'offline' });
+      status.set({ phase: 'offline' });
       return;
     }
-    this.#backOff(failure);
+    backOff(failure);
   }
 
   /** Stops running until a forcing wake: wake-ups already scheduled (a write's) are void. */
-  #park(kind: 'backoff' | 'signed-out'): void {
-    this.#parked = kind;
-    this.#options.clock.clearTimeout(this.#wakeTimer);
-    this.#wakeDueAt = null;
+  function park(kind: 'backoff' | 'signed-out'): void {
+    parked = kind;
+    clock.clearTimeout(wakeTimer);
+    wakeDueAt = null;
   }
 
   /** Retries later: 1 s doubling to 60 s, with full jitter (SPEC §8, §9). */
-  #backOff(failure: SyncError): void {
-    const { clock, random } = this.#options;
-    const delay = backoffDelayMs(this.#attempt, random);
-    this.#attempt += 1;
-    this.#park('backoff');
-    this.status.set({ phase: 'backing-off', lastError: failure });
-    clock.clearTimeout(this.#retryTimer);
-    this.#retryTimer = clock.setTimeout(() => this.#wake('retry'), delay);
+  function backOff(failure: SyncError): void {
+    const delay = backoffDelayMs(attempt, random);
+    attempt += 1;
+    park('backoff');
+    status.set({ phase: 'backing-off', lastError: failure });
+    clock.clearTimeout(retryTimer);
+    retryTimer = clock.setTimeout(() => force(), delay);
   }
 
   /**
@@ -579,8 +573,7 @@ export class SyncEngine {
    * changes a different account's sign-in would drop (use-unsynced-guard.ts) and go on only
    * once the person agrees; sign-out wipes only when the outbox is empty or the person agreed.
    */
-  async #adopt(userId: string): Promise<void> {
-    const { db } = this.#options;
+  async function adopt(userId: string): Promise<void> {
     const owner = await db.getMeta<string>('userId');
     if (owner === userId) return;
     await db.transaction('rw', db.allTables(), async () => {
@@ -593,8 +586,8 @@ export class SyncEngine {
     });
   }
 
-  async #clientId(): Promise<string> {
-    const { db, newId } = this.#options;
+  /** This device's id for sync_push (made once, kept in `_meta`). */
+  async function clientId(): Promise<string> {
     let id = await db.getMeta<string>('clientId');
     if (!id) {
       id = newId();
@@ -608,10 +601,9 @@ export class SyncEngine {
    * between could otherwise coalesce into an entry after we read it, and what it added would
    * be acknowledged without ever being sent (a lost write).
    */
-  async #nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
-    const { db } = this.#options;
+  async function nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
     return db.transaction('rw', db._outbox, async () => {
-      const batch = await this.#readBatch();
+      const batch = await readBatch();
       const seqs = batch.entries.map((e) => e.seq).filter((s): s is number => s !== undefined);
       // Once taken, an entry is frozen: the server may apply it even if we never hear back.
       await db._outbox
@@ -626,10 +618,8 @@ export class SyncEngine {
   }
 
   /** The next batch: ≤ batchMax mutations, ≤ 1 MiB, in seq order, stopping at a delete still in its undo window. */
-  async #readBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
-    const { db, clock } = this.#options;
-    const undoWindowMs = this.#options.undoWindowMs ?? UNDO_WINDOW_MS;
-    const max = this.#batchMax;
+  async function readBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+    const max = batchMax;
     const entries: OutboxEntry[] = [];
     let bytes = 2; // "[]"
     let wakeAt: number | undefined;
@@ -657,37 +647,35 @@ export class SyncEngine {
     return { entries, wakeAt };
   }
 
-  async #pushAll(): Promise<void> {
-    const { db, remote, clock } = this.#options;
-    const clientId = await this.#clientId();
+  async function pushAll(): Promise<void> {
+    const client = await clientId();
     for (;;) {
-      const { entries, wakeAt } = await this.#nextBatch();
+      const { entries, wakeAt } = await nextBatch();
       if (entries.length === 0) {
-        if (wakeAt !== undefined) this.#wake('undo-window', Math.max(0, wakeAt - clock.now()));
+        if (wakeAt !== undefined) wake(Math.max(0, wakeAt - clock.now()));
         return;
       }
-      const refused = await this.#uploadFiles(entries);
+      const refused = await uploadFiles(entries);
       const sending = entries.filter((entry) => !refused.has(entry.rowId));
       let results: PushResult[] = [];
       if (sending.length > 0) {
         try {
-          results = (await remote.push(clientId, sending.map(wireMutation))).results;
+          results = (await remote.push(client, sending.map(wireMutation))).results;
         } catch (error) {
           if (isSyncError(error) && error.serverCode === BATCH_TOO_LARGE_SQLSTATE) {
             // Over the server's limits after all (it measures differently): send less, from
-            // now on (see #batchMax).
-            this.#batchMax = Math.max(1, Math.min(this.#batchMax, Math.floor(sending.length / 2)));
+            // now on (see batchMax).
+            batchMax = Math.max(1, Math.min(batchMax, Math.floor(sending.length / 2)));
           }
           throw error;
         }
       }
-      await this.#applyPushResults(entries, results, refused);
-      if (deletedFiles(sending, results)) {
+      if (await applyPushResults(entries, results, refused)) {
         // Only a nudge, never awaited: the server queued the objects with the delete, and
         // what this call misses the next one (or the daily run) removes.
         void remote.cleanupDeletedFiles().catch(() => undefined);
       }
-      if (entries.length < this.#batchMax && wakeAt === undefined) {
+      if (entries.length < batchMax && wakeAt === undefined) {
         // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
         // of the size asked for: after a smaller batch size, entries frozen by a refused
         // batch are still there although none is unsent.)
@@ -700,68 +688,58 @@ export class SyncEngine {
   /**
    * Applies what the server said of a batch: applied (or a replayed insert) → the server's
    * row; refused → the change is reverted and logged. `refused` holds the attachment inserts
-   * whose file the server would not take: they were not sent, and are refused here.
+   * whose file the server would not take: they were not sent, and are refused here. True
+   * when the server applied a delete that took attachments, whose objects are now queued.
    */
-  async #applyPushResults(
+  async function applyPushResults(
     entries: OutboxEntry[],
     results: PushResult[],
     refused: ReadonlyMap<string, SyncError>,
-  ): Promise<void> {
-    const { db } = this.#options;
+  ): Promise<boolean> {
     const bySeq = new Map(entries.map((e) => [e.seq, e]));
+    let deletedFiles = false;
     await db.transaction('rw', db.allTables(), async () => {
       for (const [rowId, failure] of refused) {
         const entry = entries.find((e) => e.rowId === rowId && e.op === 'insert');
         if (!entry) continue;
         // Everything queued for that row goes with its insert (it never reached the server).
         await db._outbox.where('[table+rowId]').equals([entry.table, rowId]).delete();
-        await this.#reject(entry, failure.code, failure.message);
+        await reject(entry, failure.code, failure.message);
         await db._files.delete(rowId);
       }
       for (const result of results) {
         const entry = bySeq.get(result.seq);
         if (!entry || entry.seq === undefined) continue;
         await db._outbox.delete(entry.seq);
-        const code = codeForSqlState(result.code, {
-          op: entry.op,
-          ...(result.message === undefined ? {} : { message: result.message }),
-        });
+        const code = codeForSqlState(result.code, { op: entry.op, message: result.message });
         if (result.status === 'applied' || code === 'DUPLICATE') {
           if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
-          // The server has the attachment's tombstone now (final): its bytes go. Not at the
-          // local delete, which Undo can still take back.
-          if (entry.table === 'attachments' && entry.op === 'delete') {
-            await db._files.delete(entry.rowId);
+          if (entry.op === 'delete' && FILE_DELETING_TABLES.has(entry.table)) {
+            deletedFiles ||= result.status === 'applied';
+            // The server has the attachment's tombstone now (final): its bytes go. Not at
+            // the local delete, which Undo can still take back.
+            if (entry.table === 'attachments') await db._files.delete(entry.rowId);
           }
           continue;
         }
-        await this.#reject(entry, code, result.message ?? code, result);
+        await reject(entry, code, result.message ?? code, result);
       }
     });
+    return deletedFiles;
   }
 
   /** Reverts a refused change on the device and logs why (inside applyPushResults' transaction). */
-  async #reject(
+  async function reject(
     entry: OutboxEntry,
     code: SyncErrorCode,
     message: string,
     server: Pick<PushResult, 'code' | 'column' | 'row'> = {},
   ): Promise<void> {
-    const { db, clock } = this.#options;
     const serverRow = server.row;
-    const rejection: Rejection = {
-      table: entry.table,
-      rowId: entry.rowId,
-      op: entry.op,
-      data: entry.data,
-      code,
-      message,
-      at: clock.now(),
-      ...(server.code ? { sqlState: server.code } : {}),
-      ...(server.column ? { column: server.column } : {}),
-      ...(entry.listId ? { listId: entry.listId } : {}),
-    };
+    const rejection = rejectionOf(entry, code, message, clock.now());
+    if (server.code) rejection.sqlState = server.code;
+    if (server.column) rejection.column = server.column;
     await db._rejections.add(rejection);
     if (entry.op === 'delete') {
       // The children hidden with the refused delete come back with their parent.
@@ -782,8 +760,7 @@ export class SyncEngine {
    * good (too large, wrong type, not allowed) is returned, so its row is refused here
    * rather than sent without its file.
    */
-  async #uploadFiles(entries: OutboxEntry[]): Promise<Map<string, SyncError>> {
-    const { db, remote } = this.#options;
+  async function uploadFiles(entries: OutboxEntry[]): Promise<Map<string, SyncError>> {
     const refused = new Map<string, SyncError>();
     for (const entry of entries) {
       if (entry.table !== 'attachments' || entry.op !== 'insert') continue;
@@ -804,8 +781,7 @@ export class SyncEngine {
     return refused;
   }
 
-  async #pullAll(userId: string): Promise<void> {
-    const { db, remote, schemaVersion } = this.#options;
+  async function pullAll(userId: string): Promise<void> {
     let cursor = (await db.getMeta<string>('cursor')) ?? null;
     const resync = await db.getMeta<number>('resync');
     for (;;) {
@@ -820,7 +796,7 @@ export class SyncEngine {
         await db.setMeta('cursor', page.cursor);
       } else {
         await db.transaction('rw', db.allTables(), async () => {
-          await this.#applyPage(page.rows, userId);
+          await applyPage(page.rows, userId);
           if (resync !== undefined) await markDelivered(db, page.rows, resync);
           // Who shares a list changed: profiles are checked once the pull is complete. Kept
           // with the page, so a pull cut short after it still checks (the cursor is past it).
@@ -848,8 +824,7 @@ export class SyncEngine {
    * Applies one pull page (inside its transaction): in page order, a run of one table's rows
    * at a time (in bulk); the caller's own memberships one by one, as they may purge or replace.
    */
-  async #applyPage(rows: { table: string; row: ServerRow }[], userId: string) {
-    const { db } = this.#options;
+  async function applyPage(rows: { table: string; row: ServerRow }[], userId: string) {
     let run: ServerRow[] = [];
     let runTable = '';
     const flush = async () => {
@@ -857,10 +832,11 @@ export class SyncEngine {
       run = [];
     };
     for (const { table, row } of rows) {
-      if (!db.registry.some((spec) => spec.name === table)) continue;
+      const spec = db.registry.find((s) => s.name === table);
+      if (!spec) continue;
       if (table === 'memberships' && row.user_id === userId) {
         await flush();
-        await this.#applyOwnMembership(row, userId);
+        await applyOwnMembership(listIdOf(spec, row), row, userId);
         continue;
       }
       if (table !== runTable) {
@@ -872,11 +848,12 @@ export class SyncEngine {
     await flush();
   }
 
-  async #applyOwnMembership(row: ServerRow, userId: string): Promise<void> {
-    const { db, clock } = this.#options;
-    const spec = db.registry.find((s) => s.name === 'memberships');
-    if (!spec) return;
-    const listId = listIdOf(spec, row);
+  /** The caller's own membership `row` of list `listId`. */
+  async function applyOwnMembership(
+    listId: string | undefined,
+    row: ServerRow,
+    userId: string,
+  ): Promise<void> {
     if (listId && row.deleted_at) {
       // Our own membership tombstone: the list is no longer ours to keep (I5).
       await purgeList(db, listId, clock.now());
@@ -895,15 +872,23 @@ export class SyncEngine {
     }
     await applyServerRow(db, 'memberships', row);
   }
+
+  function retire(): void {
+    outdated = new SyncError('APP_OUTDATED', 'Update available');
+    showOutdated();
+  }
+
+  return { status, start, follow, stop, requestSync, syncNow, retire };
+}
+
+/** Anything thrown that is not a SyncError: a bug or a platform failure, retried as SERVER_ERROR. */
+function unexpected(error: unknown): SyncError {
+  return new SyncError('SERVER_ERROR', error instanceof Error ? error.message : String(error));
 }
 
 /** Dexie's error for a database closed under a running operation. */
 function isDatabaseClosed(error: unknown): boolean {
-  const inner = (error as { inner?: { name?: unknown } } | null)?.inner;
-  return (
-    error instanceof Error &&
-    (error.name === 'DatabaseClosedError' || inner?.name === 'DatabaseClosedError')
-  );
+  return isDexieError(error, 'DatabaseClosedError');
 }
 
 /** An outbox entry as sync_push receives it. */
@@ -928,16 +913,13 @@ export function jsonbTextBytes(value: unknown): number {
   if (value === null || typeof value !== 'object') {
     return utf8.encode(JSON.stringify(value) ?? 'null').length;
   }
-  if (Array.isArray(value)) {
-    const items = value as unknown[];
-    let total = 2 + Math.max(0, items.length - 1) * 2;
-    for (const item of items) total += jsonbTextBytes(item ?? null);
-    return total;
-  }
-  const fields = Object.entries(value).filter(([, field]) => field !== undefined);
-  let total = 2 + Math.max(0, fields.length - 1) * 2;
-  for (const [key, field] of fields) total += jsonbTextBytes(key) + 2 + jsonbTextBytes(field);
-  return total;
+  const items = Array.isArray(value)
+    ? value.map((item: unknown) => jsonbTextBytes(item ?? null))
+    : Object.entries(value)
+        .filter(([, field]) => field !== undefined)
+        .map(([key, field]) => jsonbTextBytes(key) + 2 + jsonbTextBytes(field));
+  // The brackets, or the braces; ", " between items.
+  return items.reduce((total, bytes) => total + bytes, 2 * Math.max(1, items.length));
 }
 
 /** Owner columns of local-only rows, set to the real user on first sign-in. */

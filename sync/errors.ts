@@ -64,7 +64,7 @@ export const BATCH_TOO_LARGE_SQLSTATE = '54000';
  */
 export function codeForSqlState(
   sqlState: string | undefined,
-  context: { op?: string; message?: string } = {},
+  context: { op?: string; message?: string | undefined } = {},
 ): SyncErrorCode {
   switch (sqlState) {
     case 'DUPLICATE':
@@ -92,9 +92,10 @@ export function classifyRpcError(
 ): SyncError {
   const message = error?.message ?? 'request failed';
   const code = error?.code ?? '';
-  const make = (kind: SyncErrorCode) => new SyncError(kind, message, status, code || undefined);
+  const make = (kind: SyncErrorCode, text = message) =>
+    new SyncError(kind, text, status, code || undefined);
   if (code === 'PT410' || message === 'CURSOR_EXPIRED') {
-    return new SyncError('CURSOR_EXPIRED', 'Refreshing all data', status, code || undefined);
+    return make('CURSOR_EXPIRED', 'Refreshing all data');
   }
   if (status === 401 || code === 'PGRST301' || code === 'PGRST303') return make('AUTH_EXPIRED');
   if (status === 429) return make('RATE_LIMITED');
@@ -131,7 +132,7 @@ const FILE_REFUSALS: Readonly<Record<string, SyncErrorCode>> = {
 };
 
 /** Storage's own code for a token it could not verify. */
-const STORAGE_JWT_CODES: ReadonlySet<string> = new Set(['InvalidJWT']);
+const STORAGE_JWT_CODE = 'InvalidJWT';
 
 /**
  * What storage says of a token it could not verify, expired or not. Hosted storage answers
@@ -160,22 +161,20 @@ export function classifyStorageError(error: StorageFailure): SyncError {
   const storageCode = names.find((name) => !/^\d+$/.test(name));
   const make = (code: SyncErrorCode) => new SyncError(code, message, status, storageCode);
 
-  const fileCode =
-    (status ? FILE_REFUSALS[String(status)] : undefined) ??
-    names.map((name) => FILE_REFUSALS[name]).find(Boolean);
+  // The status first, then storage's names.
+  const fileCode = [String(status), ...names].map((name) => FILE_REFUSALS[name]).find(Boolean);
   if (fileCode) return make(fileCode);
   if (
     status === 401 ||
     httpStatus === 401 ||
-    names.some((name) => STORAGE_JWT_CODES.has(name)) ||
+    names.includes(STORAGE_JWT_CODE) ||
     ((status === 400 || status === 403) && STORAGE_JWT_MESSAGE.test(message))
   ) {
     return make('AUTH_EXPIRED');
   }
   // Older storage versions name a refused file only in words.
-  if (/EntityTooLarge|too large/i.test(`${names.join(' ')} ${message}`)) {
-    return make('FILE_TOO_LARGE');
-  }
-  if (/mime type|InvalidMimeType/i.test(`${names.join(' ')} ${message}`)) return make('FILE_TYPE');
+  const words = `${names.join(' ')} ${message}`;
+  if (/EntityTooLarge|too large/i.test(words)) return make('FILE_TOO_LARGE');
+  if (/mime type|InvalidMimeType/i.test(words)) return make('FILE_TYPE');
   return classifyRpcError({ message }, status);
 }

@@ -8,11 +8,12 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { SyncDatabase, type IndexedDbDeps } from './db';
 import {
   ATTACHMENTS_BUCKET,
+  createSyncEngine,
   LOCAL_USER_ID,
   realClock,
-  SyncEngine,
   type Clock,
   type OnlineSignal,
+  type SyncEngine,
 } from './engine';
 import { SyncError } from './errors';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
@@ -131,30 +132,6 @@ export function browserOnline(): OnlineSignal {
   };
 }
 
-/** An online signal set by hand (tests; apps with their own connectivity checks). */
-export interface SwitchableOnline extends OnlineSignal {
-  /** Goes online or offline, telling the subscribers when that is a change. */
-  set(online: boolean): void;
-}
-
-/** An online signal set by hand, starting at `initial`. */
-export function switchableOnline(initial = true): SwitchableOnline {
-  let online = initial;
-  const listeners = new Set<(online: boolean) => void>();
-  return {
-    isOnline: () => online,
-    subscribe(onChange) {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    set(next) {
-      if (next === online) return;
-      online = next;
-      for (const listener of [...listeners]) listener(next);
-    },
-  };
-}
-
 /** Tab focus/visibility: a pull when the user comes back. */
 function browserFocus(): OutpostSyncOptions['focus'] {
   if (typeof document === 'undefined') return undefined;
@@ -213,12 +190,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const db = new SyncDatabase(dbName, OUTPOST_TABLES, options.indexedDb);
   const clock = options.clock ?? realClock;
   const newId = options.newId ?? (() => crypto.randomUUID());
-  const remote =
-    options.remote ??
-    supabaseRemote(
-      options.supabase,
-      options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs },
-    );
+  const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const remote = options.remote ?? supabaseRemote(options.supabase, { requestTimeoutMs });
   const defaultLeadership = options.leadership === undefined;
   const leadership = options.leadership ?? webLocksLeadership(dbName);
   const tabs =
@@ -233,7 +206,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       if (id && userId === LOCAL_USER_ID) userId = id;
     })
     .catch(() => undefined);
-  const engine = new SyncEngine({
+  const engine = createSyncEngine({
     db,
     remote,
     clock,
@@ -241,9 +214,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     random: options.random ?? Math.random,
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
-    ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
-    ...(focus ? { focus } : {}),
-    ...(tabs ? { tabs } : {}),
+    undoWindowMs: options.undoWindowMs,
+    focus,
+    tabs,
     // Closed for good under the running engine (Dexie reopens a database closed any other
     // way): let another tab lead, and show its status instead of a sync that stopped.
     onDatabaseClosed: () =>
@@ -319,12 +292,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       return;
     }
     await vacate();
-    if (retired) {
-      engine.status.set({
-        phase: 'synced',
-        lastError: new SyncError('APP_OUTDATED', 'Update available'),
-      });
-    } else if (started && !seat) campaign();
+    if (retired) engine.retire();
+    else if (started && !seat) campaign();
   }
 
   const stopTabWatch = tabs?.subscribe((message) => {
@@ -358,20 +327,19 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
         const url = await remote.signedUrl(ATTACHMENTS_BUCKET, objectPath, SIGNED_URL_TTL_SEC);
         // A download that never answers would leave the screen waiting for good: the answer
         // gets a request's time, its bytes as long as an upload's (a 10 MiB photo on a slow
-        // link). Either timer aborts the whole download.
-        const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+        // link). Either timer aborts the whole download (one controller for both).
         const download = new AbortController();
-        const abortWith = (signal: AbortSignal) =>
-          signal.addEventListener('abort', () => download.abort(), { once: true });
-        const response = await withTimeout(requestTimeoutMs, (signal) => {
-          abortWith(signal);
-          return fetchImpl(url, { signal: download.signal });
-        });
+        const response = await withTimeout(
+          requestTimeoutMs,
+          (signal) => fetchImpl(url, { signal }),
+          download,
+        );
         if (!response.ok) return undefined;
-        const blob = await withTimeout(requestTimeoutMs * TRANSFER_TIMEOUT_FACTOR, (signal) => {
-          abortWith(signal);
-          return response.blob();
-        });
+        const blob = await withTimeout(
+          requestTimeoutMs * TRANSFER_TIMEOUT_FACTOR,
+          () => response.blob(),
+          download,
+        );
         // Kept only while its row is still here: the list may have been purged (or the
         // attachment deleted) during the download, and nothing would ever remove it then.
         await db.transaction('rw', [db.rows('attachments'), db._files], async () => {
@@ -462,8 +430,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
 }
 
 export { SyncDatabase } from './db';
-export { LOCAL_USER_ID, SyncEngine } from './engine';
-export type { Clock, OnlineSignal } from './engine';
+export { LOCAL_USER_ID } from './engine';
+export type { Clock, OnlineSignal, SyncEngine } from './engine';
 export { isSyncError, SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
 export type { FieldErrors } from './schema';
 export type { SyncPhase, SyncStatus } from './status';

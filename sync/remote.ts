@@ -124,13 +124,14 @@ export const TRANSFER_TIMEOUT_FACTOR = 10;
  * Runs `call` with an abort signal and gives up after `ms`: the request is aborted and the
  * answer is TIMEOUT, even if the request ignores the abort (supabase-js also waits for its
  * session before each request, outside the signal). A request abandoned like this may still
- * reach the server; what it carried is frozen in the outbox and replays harmlessly.
+ * reach the server; what it carried is frozen in the outbox and replays harmlessly. Pass
+ * `controller` to have the timer abort a request started earlier (a download's body).
  */
 export async function withTimeout<T>(
   ms: number,
   call: (signal: AbortSignal) => PromiseLike<T>,
+  controller = new AbortController(),
 ): Promise<T> {
-  const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -3,11 +3,11 @@
 // sees it at once (liveQuery) and it survives a reload before any network call (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import { CASCADES, hideChildren, unhideChildren } from './apply';
-import type { FileRecord, SyncDatabase } from './db';
+import { CASCADES, hideChildren, listIdOf, unhideChildren } from './apply';
+import { isDexieError, type FileRecord, type SyncDatabase } from './db';
 import { SyncError } from './errors';
 import { enqueue } from './outbox';
-import type { LocalRow } from './registry';
+import type { LocalRow, MutationOp } from './registry';
 import {
   ATTACHMENTS_PER_TASK_MAX,
   attachmentInput,
@@ -92,6 +92,17 @@ export function createRepositories(ctx: RepoContext) {
     return row;
   }
 
+  /** The list a row belongs to, per its table's scope (profiles belong to none). */
+  function listOf(table: string, row: Row): string | undefined {
+    const spec = db.registry.find((s) => s.name === table);
+    return spec && listIdOf(spec, row);
+  }
+
+  /** A table and the tables its deletes cascade to (CASCADES). */
+  function withChildren(table: string): string[] {
+    return [table, ...(CASCADES[table] ?? []).map(([child]) => child)];
+  }
+
   /**
    * rw for writes that store blobs: a full device (QuotaExceededError) becomes
    * QUOTA_EXCEEDED, so the screen can say so; text edits stay possible.
@@ -100,9 +111,7 @@ export function createRepositories(ctx: RepoContext) {
     try {
       return await rw(tables, fn);
     } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      const inner = (error as { inner?: { name?: string } } | null)?.inner?.name;
-      if (name === 'QuotaExceededError' || inner === 'QuotaExceededError') {
+      if (isDexieError(error, 'QuotaExceededError')) {
         throw new SyncError('QUOTA_EXCEEDED', 'This device is out of space');
       }
       throw error;
@@ -114,60 +123,70 @@ export function createRepositories(ctx: RepoContext) {
     return db.transaction('rw', [...tables.map((t) => db.table(t)), db._outbox], fn);
   }
 
-  async function insert(table: string, row: Record<string, unknown>, listId: string | undefined) {
-    const now = iso();
-    const full: Row = {
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      version: 0,
-      ...row,
-      id: String(row.id),
-      _v: 0,
-    };
-    await db.rows(table).put(full);
-    const spec = db.registry.find((s) => s.name === table);
-    const data: Record<string, unknown> = { id: full.id };
-    for (const column of spec?.insertColumns ?? []) if (column in full) data[column] = full[column];
-    await enqueue(db, {
+  /** Queues a change of a row (inside the write's transaction). */
+  function queue(
+    table: string,
+    rowId: string,
+    op: MutationOp,
+    data: Record<string, unknown>,
+    listId: string | undefined,
+  ): Promise<void> {
+    return enqueue(db, {
       table,
-      rowId: full.id,
-      op: 'insert',
+      rowId,
+      op,
       data,
       createdAt: ctx.now(),
       ...(listId ? { listId } : {}),
     });
   }
 
+  /** A new row as the device keeps it until the server has it (`_v` 0). */
+  function newRow(row: Record<string, unknown> & { id: string }): Row {
+    const now = iso();
+    return { created_at: now, updated_at: now, deleted_at: null, version: 0, ...row, _v: 0 };
+  }
+
+  async function insert(table: string, row: Record<string, unknown>) {
+    const full = newRow({ ...row, id: String(row.id) });
+    await db.rows(table).put(full);
+    const spec = db.registry.find((s) => s.name === table);
+    const data: Record<string, unknown> = { id: full.id };
+    for (const column of spec?.insertColumns ?? []) if (column in full) data[column] = full[column];
+    await queue(table, full.id, 'insert', data, spec && listIdOf(spec, full));
+  }
+
+  /** Changes a row and queues the changes; `local` columns are written but not sent. */
   async function patch(
     table: string,
     id: string,
     changes: Record<string, unknown>,
     listId: string | undefined,
+    local: Record<string, unknown> = {},
   ) {
-    await db.rows(table).update(id, { ...changes, updated_at: iso() });
-    await enqueue(db, {
-      table,
-      rowId: id,
-      op: 'patch',
-      data: changes,
-      createdAt: ctx.now(),
-      ...(listId ? { listId } : {}),
-    });
+    await db.rows(table).update(id, { ...changes, ...local, updated_at: iso() });
+    await queue(table, id, 'patch', changes, listId);
   }
 
-  /** Soft-deletes a row and hides its children with the same stamp (the server cascades). */
-  async function softDelete(table: string, id: string, listId: string | undefined) {
-    const at = iso();
-    await db.rows(table).update(id, { deleted_at: at });
-    await hideChildren(db, table, id, at);
-    await enqueue(db, {
-      table,
-      rowId: id,
-      op: 'delete',
-      data: {},
-      createdAt: ctx.now(),
-      ...(listId ? { listId } : {}),
+  /** Changes fields of a live row (NOT_FOUND when it is gone); returns the row as it was. */
+  async function edit(table: string, id: string, changes: Record<string, unknown>): Promise<Row> {
+    const row = await live(table, id);
+    await patch(table, id, changes, listOf(table, row));
+    return row;
+  }
+
+  /**
+   * Soft-deletes a live row (NOT_FOUND when it is gone) once `check` allows it, and hides its
+   * children with the same stamp (the server cascades); undoDelete() within UNDO_WINDOW_MS.
+   */
+  function remove(table: string, id: string, check?: (row: Row) => Promise<void>) {
+    return rw(withChildren(table), async () => {
+      const row = await live(table, id);
+      if (check) await check(row);
+      const at = iso();
+      await db.rows(table).update(id, { deleted_at: at });
+      await hideChildren(db, table, id, at);
+      await queue(table, id, 'delete', {}, listOf(table, row));
     });
   }
 
@@ -176,8 +195,7 @@ export function createRepositories(ctx: RepoContext) {
    * it is too late (the server already has the tombstone, which is final).
    */
   async function undoDelete(table: string, id: string): Promise<boolean> {
-    const tables = [table, ...(CASCADES[table] ?? []).map(([child]) => child)];
-    return rw(tables, async () => {
+    return rw(withChildren(table), async () => {
       const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
       if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
       await db._outbox.delete(entry.seq);
@@ -194,46 +212,34 @@ export function createRepositories(ctx: RepoContext) {
       const value = parse(listInput, input);
       const id = ctx.newId();
       await rw(['lists', 'memberships'], async () => {
-        await insert('lists', { id, ...value, created_by: ctx.userId() }, id);
+        await insert('lists', { id, ...value, created_by: ctx.userId() });
         // The server makes the owner membership itself (trigger); this local stand-in lets
         // the screens know the role at once and is replaced when the real one is pulled.
-        await db.rows('memberships').put({
-          id: ctx.newId(),
-          list_id: id,
-          user_id: ctx.userId(),
-          role: 'owner',
-          created_at: iso(),
-          updated_at: iso(),
-          deleted_at: null,
-          version: 0,
-          _v: 0,
-          _standIn: 1,
-        });
+        await db.rows('memberships').put(
+          newRow({
+            id: ctx.newId(),
+            list_id: id,
+            user_id: ctx.userId(),
+            role: 'owner',
+            _standIn: 1,
+          }),
+        );
       });
       return id;
     },
     /** Renames a list (owners and editors). */
     async rename(id: string, name: string): Promise<void> {
       const value = parse(listPatch, { name });
-      await rw(['lists'], async () => {
-        await live('lists', id);
-        await patch('lists', id, value, id);
-      });
+      await rw(['lists'], () => edit('lists', id, value));
     },
     /** Gives a list another palette colour (owners and editors). */
     async recolor(id: string, color: ListColor): Promise<void> {
       const value = parse(listPatch, { color });
-      await rw(['lists'], async () => {
-        await live('lists', id);
-        await patch('lists', id, value, id);
-      });
+      await rw(['lists'], () => edit('lists', id, value));
     },
     /** Deletes a list with its tasks, comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
-    async delete(id: string): Promise<void> {
-      await rw(['lists', 'tasks', 'comments', 'attachments'], async () => {
-        await live('lists', id);
-        await softDelete('lists', id, id);
-      });
+    delete(id: string): Promise<void> {
+      return remove('lists', id);
     },
     /** Takes back a list delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
@@ -252,18 +258,12 @@ export function createRepositories(ctx: RepoContext) {
       .where('[list_id+position]')
       .between([listId, ''], [listId, '\uffff'])
       .last();
-    return jitteredKeyBetween(
-      typeof last?.position === 'string' ? last.position : null,
-      null,
-      taskId,
-    );
+    return jitteredKeyBetween(positionIn(last), null, taskId);
   }
 
   /** A task's position; null for no task (either end of the list) or one not on the device. */
   async function positionOf(taskId: string | null): Promise<string | null> {
-    if (!taskId) return null;
-    const row = await db.rows('tasks').get(taskId);
-    return typeof row?.position === 'string' ? row.position : null;
+    return taskId ? positionIn(await db.rows('tasks').get(taskId)) : null;
   }
 
   /**
@@ -284,7 +284,7 @@ export function createRepositories(ctx: RepoContext) {
       .between([listId, at], [listId, '\uffff'], false, true)
       .filter((row) => !row.deleted_at && row.id !== id)
       .first();
-    const bound = typeof next?.position === 'string' ? next.position : null;
+    const bound = positionIn(next);
     let previous = at;
     for (const rowId of [id, ...following.map((row) => row.id)]) {
       previous = jitteredKeyBetween(previous, bound, ctx.newId());
@@ -310,18 +310,14 @@ export function createRepositories(ctx: RepoContext) {
       await rw(['lists', 'tasks'], async () => {
         await live('lists', listId);
         const completed = value.status === 'done' ? iso() : null;
-        await insert(
-          'tasks',
-          {
-            id,
-            list_id: listId,
-            ...value,
-            position: await endPosition(listId, id),
-            completed_at: completed,
-            created_by: ctx.userId(),
-          },
-          listId,
-        );
+        await insert('tasks', {
+          id,
+          list_id: listId,
+          ...value,
+          position: await endPosition(listId, id),
+          completed_at: completed,
+          created_by: ctx.userId(),
+        });
       });
       return id;
     },
@@ -330,19 +326,14 @@ export function createRepositories(ctx: RepoContext) {
       const value = parse(taskPatch, changes);
       await rw(['tasks'], async () => {
         const task = await live('tasks', id);
-        const extra: Record<string, unknown> = {};
-        if (value.status !== undefined) {
-          const from = task.status as TaskStatus;
-          if (!canTransition(from, value.status)) {
-            throw new ValidationError({
-              status: `A task can't go from ${from} to ${value.status}.`,
-            });
-          }
-          // Mirrors the server's trigger so the screen is right before sync.
-          if (value.status !== from) extra.completed_at = value.status === 'done' ? iso() : null;
+        const from = task.status as TaskStatus;
+        const to = value.status ?? from;
+        if (!canTransition(from, to)) {
+          throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
         }
-        await patch('tasks', id, value, String(task.list_id));
-        if (Object.keys(extra).length) await db.rows('tasks').update(id, extra);
+        // Mirrors the server's trigger so the screen is right before sync.
+        const completed = to === from ? {} : { completed_at: to === 'done' ? iso() : null };
+        await patch('tasks', id, value, String(task.list_id), completed);
       });
     },
     /** Moves a task to another status, if SPEC §4 allows that transition. */
@@ -368,11 +359,8 @@ export function createRepositories(ctx: RepoContext) {
       });
     },
     /** Deletes a task with its comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
-    async delete(id: string): Promise<void> {
-      await rw(['tasks', 'comments', 'attachments'], async () => {
-        const task = await live('tasks', id);
-        await softDelete('tasks', id, String(task.list_id));
-      });
+    delete(id: string): Promise<void> {
+      return remove('tasks', id);
     },
     /** Takes back a task delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
@@ -388,8 +376,8 @@ export function createRepositories(ctx: RepoContext) {
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
-          await patch('tasks', id, { status: 'done' }, String(task.list_id));
-          await db.rows('tasks').update(id, { completed_at: iso() });
+          const listId = String(task.list_id);
+          await patch('tasks', id, { status: 'done' }, listId, { completed_at: iso() });
           completed.push({ id, status: task.status as Exclude<TaskStatus, 'done'> });
         }
         return completed;
@@ -409,8 +397,7 @@ export function createRepositories(ctx: RepoContext) {
           if (!task || task.deleted_at || task.status !== 'done') continue;
           // done → doing is not a step a user takes, but putting back what was is fine:
           // the server only ties completed_at to status.
-          await patch('tasks', id, value, String(task.list_id));
-          await db.rows('tasks').update(id, { completed_at: null });
+          await patch('tasks', id, value, String(task.list_id), { completed_at: null });
           restored += 1;
         }
         return restored;
@@ -425,28 +412,24 @@ export function createRepositories(ctx: RepoContext) {
       const id = ctx.newId();
       await rw(['tasks', 'comments'], async () => {
         const task = await live('tasks', taskId);
-        await insert(
-          'comments',
-          { id, task_id: taskId, list_id: task.list_id, body: value.body, author_id: ctx.userId() },
-          String(task.list_id),
-        );
+        await insert('comments', {
+          id,
+          task_id: taskId,
+          list_id: task.list_id,
+          body: value.body,
+          author_id: ctx.userId(),
+        });
       });
       return id;
     },
     /** Changes a comment's text (its author; the list's owner too). */
     async edit(id: string, body: string): Promise<void> {
       const value = parse(commentInput, { body });
-      await rw(['comments'], async () => {
-        const comment = await live('comments', id);
-        await patch('comments', id, value, String(comment.list_id));
-      });
+      await rw(['comments'], () => edit('comments', id, value));
     },
     /** Deletes a comment; undoDelete() within UNDO_WINDOW_MS. */
-    async delete(id: string): Promise<void> {
-      await rw(['comments'], async () => {
-        const comment = await live('comments', id);
-        await softDelete('comments', id, String(comment.list_id));
-      });
+    delete(id: string): Promise<void> {
+      return remove('comments', id);
     },
     /** Takes back a comment delete not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
@@ -473,14 +456,12 @@ export function createRepositories(ctx: RepoContext) {
       });
     },
     /** Removes a member (owners only; RLS decides on the server). */
-    async remove(id: string): Promise<void> {
-      await rw(['memberships'], async () => {
-        const member = await live('memberships', id);
+    remove(id: string): Promise<void> {
+      return remove('memberships', id, async (member) => {
         const owners = await liveOwners(String(member.list_id));
         if (member.role === 'owner' && owners.length <= 1) {
           throw new ValidationError({ _: 'A list needs at least one owner.' });
         }
-        await softDelete('memberships', id, String(member.list_id));
       });
     },
     /** The current user leaves a list (not as its last owner). */
@@ -502,10 +483,7 @@ export function createRepositories(ctx: RepoContext) {
     /** Changes the current user's own profile (name, picture path). */
     async update(changes: { display_name?: string; avatar_path?: string | null }): Promise<void> {
       const value = parse(profilePatch, changes);
-      await rw(['profiles'], async () => {
-        await live('profiles', ctx.userId());
-        await patch('profiles', ctx.userId(), value, undefined);
-      });
+      await rw(['profiles'], () => edit('profiles', ctx.userId(), value));
     },
   };
 
@@ -554,29 +532,22 @@ export function createRepositories(ctx: RepoContext) {
           listId,
         };
         await db._files.put(record);
-        await insert(
-          'attachments',
-          {
-            id,
-            task_id: taskId,
-            list_id: listId,
-            object_path: objectPath,
-            ...checked.value,
-            width: size?.width ?? null,
-            height: size?.height ?? null,
-            created_by: ctx.userId(),
-          },
-          listId,
-        );
+        await insert('attachments', {
+          id,
+          task_id: taskId,
+          list_id: listId,
+          object_path: objectPath,
+          ...checked.value,
+          width: size?.width ?? null,
+          height: size?.height ?? null,
+          created_by: ctx.userId(),
+        });
       });
       return id;
     },
     /** Removes a file from its task; undoDelete() within UNDO_WINDOW_MS (its bytes stay here). */
-    async delete(id: string): Promise<void> {
-      await rw(['attachments'], async () => {
-        const row = await live('attachments', id);
-        await softDelete('attachments', id, String(row.list_id));
-      });
+    delete(id: string): Promise<void> {
+      return remove('attachments', id);
     },
     /** Takes back a file's removal not sent yet; false when it is too late. */
     undoDelete(id: string): Promise<boolean> {
@@ -585,6 +556,11 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   return { lists, tasks, comments, memberships, profile, attachments };
+}
+
+/** A task row's position key; null for no row. */
+function positionIn(task: LocalRow | undefined): string | null {
+  return typeof task?.position === 'string' ? task.position : null;
 }
 
 /** A task completeMany() marked done, with the status it had before. */

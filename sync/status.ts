@@ -18,34 +18,37 @@ export interface SyncStatus {
 }
 
 /** The status as an external store: subscribe / getSnapshot (useSyncExternalStore). */
-export class StatusStore {
-  private status: SyncStatus = {
-    phase: 'offline',
-    pending: 0,
-    lastSyncedAt: null,
-    lastError: null,
-  };
-  private readonly listeners = new Set<() => void>();
-
-  getSnapshot = (): SyncStatus => this.status;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
+export interface StatusStore {
+  /** The current status (the same object until something changes). */
+  getSnapshot(): SyncStatus;
+  /** Calls `listener` after every change; returns unsubscribe. */
+  subscribe(listener: () => void): () => void;
   /** Applies changes; listeners hear of it only when something actually changed. */
-  set(changes: Partial<SyncStatus>): void {
-    const next = { ...this.status, ...changes };
-    if (
-      next.phase === this.status.phase &&
-      next.pending === this.status.pending &&
-      next.lastSyncedAt === this.status.lastSyncedAt &&
-      next.lastError === this.status.lastError
-    ) {
-      return;
-    }
-    this.status = next;
-    for (const listener of [...this.listeners]) listener();
-  }
+  set(changes: Partial<SyncStatus>): void;
+}
+
+/** A status store, offline with nothing queued until the engine says otherwise. */
+export function createStatusStore(): StatusStore {
+  let status: SyncStatus = { phase: 'offline', pending: 0, lastSyncedAt: null, lastError: null };
+  const listeners = new Set<() => void>();
+  return {
+    getSnapshot: () => status,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(changes) {
+      const next = { ...status, ...changes };
+      if (
+        next.phase === status.phase &&
+        next.pending === status.pending &&
+        next.lastSyncedAt === status.lastSyncedAt &&
+        next.lastError === status.lastError
+      ) {
+        return;
+      }
+      status = next;
+      for (const listener of [...listeners]) listener();
+    },
+  };
 }

@@ -19,7 +19,7 @@ export type TabMessage =
    * The leader's status, on every change and in answer to `hello` and `sync` (`answers`
    * carries the id of the sync request it answers, once that sync is done).
    */
-  | { type: 'status'; status: SharedStatus; answers?: string }
+  | { type: 'status'; status: SharedStatus; answers?: string | undefined }
   /** A follower asks for the leader's current status. */
   | { type: 'hello' }
   /** A follower asks the leader to sync now; `id` comes back in the answer. */
@@ -84,21 +84,18 @@ export function broadcastTabChannel(name: string): TabChannel | undefined {
   const channel = new BroadcastChannel(name);
   // Node (tests) keeps the process alive while a channel is open; browsers have no unref.
   (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-  const listeners = new Set<(message: TabMessage) => void>();
-  channel.onmessage = (event: MessageEvent<unknown>) => {
-    if (!isTabMessage(event.data)) return;
-    for (const listener of [...listeners]) listener(event.data);
-  };
   return {
     post(message) {
       channel.postMessage(message);
     },
     subscribe(onMessage) {
-      listeners.add(onMessage);
-      return () => listeners.delete(onMessage);
+      const listener = (event: MessageEvent<unknown>) => {
+        if (isTabMessage(event.data)) onMessage(event.data);
+      };
+      channel.addEventListener('message', listener);
+      return () => channel.removeEventListener('message', listener);
     },
     close() {
-      listeners.clear();
       channel.close();
     },
   };

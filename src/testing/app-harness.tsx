@@ -16,12 +16,8 @@ import {
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
-import {
-  createOutpostSync,
-  switchableOnline,
-  type OutpostSync,
-  type SwitchableOnline,
-} from '@sync/index';
+import { createOutpostSync, type OutpostSync } from '@sync/index';
+import { switchableOnline, type SwitchableOnline } from '@sync/switchable-online';
 import { AppRoutes } from '@/app/routes';
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';

@@ -310,8 +310,12 @@ describe('leadership when the database goes away', () => {
       // The old tabs stay out of the way: they never take the lock back.
       resign();
       await sleep(200);
-      expect(leader.sync.engine.status.getSnapshot().lastError?.code).toBe('APP_OUTDATED');
-      expect(second.sync.engine.status.getSnapshot().lastError?.code).toBe('APP_OUTDATED');
+      for (const tab of [leader, second]) {
+        const { phase, lastError } = tab.sync.engine.status.getSnapshot();
+        expect(lastError?.code).toBe('APP_OUTDATED');
+        // Outdated is never "synced", as when the server speaks a newer contract.
+        expect(phase).toBe('backing-off');
+      }
       let again = false;
       const resignAgain = lock.leadership(() => (again = true));
       await waitFor(() => again);

@@ -11,13 +11,12 @@ import WebSocket from 'ws';
 
 import {
   createOutpostSync,
-  switchableOnline,
   type Clock,
   type OutpostSync,
   type OutpostSyncOptions,
-  type SwitchableOnline,
 } from '../../sync/index';
 import { supabaseRemote, type Remote } from '../../sync/remote';
+import { switchableOnline, type SwitchableOnline } from '../../sync/switchable-online';
 import type { TestDevstack } from './devstack';
 
 export { switchableOnline, type SwitchableOnline };
