@@ -18,7 +18,6 @@ import {
 import { SyncError } from './errors';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
-import { joinListPresence, type PresenceMeta, type PresencePeer } from './presence';
 import {
   REQUEST_TIMEOUT_MS,
   supabaseRemote,
@@ -104,11 +103,6 @@ export interface OutpostSync {
    * belongs to nobody. Rejects with TIMEOUT when the lock has not come after 90 s.
    */
   signOut(options?: { force?: boolean }): Promise<{ signedOut: boolean; pending: number }>;
-  /**
-   * Joins the presence channel of a list as `me`; `onChange` gets everyone viewing it
-   * (including `me`). Returns a function that leaves. Nothing happens while offline.
-   */
-  presence(listId: string, me: PresenceMeta, onChange: (peers: PresencePeer[]) => void): () => void;
   /** Closes the database (tests). */
   close(): Promise<void>;
 }
@@ -415,9 +409,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       }
       return { signedOut: true, pending };
     },
-    presence(listId, me, onChange) {
-      return joinListPresence(options.supabase, listId, me, onChange, () => clock.now());
-    },
     async close() {
       stopAuthWatch();
       stopTabWatch?.();
@@ -437,5 +428,4 @@ export type { FieldErrors } from './schema';
 export type { SyncPhase, SyncStatus } from './status';
 export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
 export type { LocalRow, OutboxEntry, Rejection } from './registry';
-export type { PresenceMeta, PresencePeer } from './presence';
 export type { TabChannel, TabMessage } from './tabs';

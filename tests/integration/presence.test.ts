@@ -1,10 +1,10 @@
-// Presence on `list:{id}` (SPEC §7) through the sync library's wrapper against the devstack:
+// Presence on `list:{id}` (SPEC §7) through the app's wrapper (src/lib/presence.ts) against the devstack:
 // two members see each other, a leave is seen, and several tabs of one person are one peer
 // (the oldest tab's `since`). Presence topics are public channels on the devstack as on
 // hosted Supabase, so who may join is not asserted here: the app only joins lists it has.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { peersOf, type PresencePeer } from '../../sync/presence';
+import { joinListPresence, peersOf, type PresencePeer } from '../../src/lib/presence';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startDevice, waitFor, type Device } from '../support/sync-client';
 
@@ -21,9 +21,14 @@ async function device(email: string) {
 /** Joins the seeded list's presence on a device; `peers()` is the latest report. */
 function join(d: Device, userId: string, name: string) {
   let latest: PresencePeer[] = [];
-  const leave = d.sync.presence(SEED.list, { userId, name, avatarPath: null }, (peers) => {
-    latest = peers;
-  });
+  const leave = joinListPresence(
+    d.supabase,
+    SEED.list,
+    { userId, name, avatarPath: null },
+    (peers) => {
+      latest = peers;
+    },
+  );
   leaves.push(leave);
   return { peers: () => latest, leave };
 }

@@ -5,7 +5,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { joinListPresence, type PresencePeer } from '@sync/presence';
+import { joinListPresence, type PresencePeer } from '@/lib/presence';
 import {
   createTestServices,
   devstackClient,

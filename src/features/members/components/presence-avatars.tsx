@@ -2,10 +2,10 @@
 // tasks screen's header. Presence is live-only: nothing shows offline or without an account.
 import { useEffect, useState } from 'react';
 
-import type { PresencePeer } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useOnline } from '@/hooks/use-online';
+import { joinListPresence, type PresencePeer } from '@/lib/presence';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
@@ -32,7 +32,7 @@ function PeerAvatar({ peer }: { peer: PresencePeer }) {
 }
 
 export function PresenceAvatars({ listId }: { listId: string }) {
-  const { supabase, sync } = useServices();
+  const { supabase, now } = useServices();
   const { mode, user, userId } = useSession();
   const online = useOnline();
   const profiles = useProfiles();
@@ -59,7 +59,7 @@ export function PresenceAvatars({ listId }: { listId: string }) {
         timer = setTimeout(join, REJOIN_POLL_MS);
         return;
       }
-      leave = sync.presence(listId, { userId, name, avatarPath }, setPeers);
+      leave = joinListPresence(supabase, listId, { userId, name, avatarPath }, setPeers, now);
     };
     let timer = setTimeout(join, JOIN_DELAY_MS);
     return () => {
@@ -68,7 +68,7 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       leave?.();
       setPeers([]);
     };
-  }, [active, supabase, sync, listId, userId, name, avatarPath]);
+  }, [active, supabase, now, listId, userId, name, avatarPath]);
 
   const others = active ? peers.filter((peer) => peer.userId !== userId) : [];
   if (others.length === 0) return null;

@@ -1,6 +1,7 @@
 // Who else is looking at a list (SPEC §7: presence on `list:{id}`): a thin wrapper over
-// supabase-js realtime presence, so the app never touches channels itself. Presence is
-// ephemeral and never stored: it is not data, and it is empty while offline.
+// supabase-js realtime presence, so screens never touch channels themselves. Presence is
+// ephemeral and never stored: it is not data, so it lives with the app, not in the sync
+// library, and it is empty while offline.
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 
 /** What each viewer announces about themselves. */
