@@ -5,6 +5,7 @@ import Dexie, { type Table } from 'dexie';
 
 import type { LocalRow, OutboxEntry, Registry, Rejection } from './registry';
 
+/** One sync bookkeeping value in `_meta` (client id, cursor, owner, resync mark…). */
 export interface MetaRecord {
   key: string;
   value: unknown;
@@ -28,6 +29,7 @@ export interface IndexedDbDeps {
   IDBKeyRange: typeof IDBKeyRange;
 }
 
+/** The engine's own tables, beside one per synced entity. */
 export const INTERNAL_TABLES = ['_outbox', '_meta', '_rejections', '_files'] as const;
 
 /** Dexie store definitions of schema version 1 for a registry. */

@@ -2,6 +2,7 @@
 // supabase/migrations/…_sync.sql (a test checks the two agree).
 import type { Registry } from './registry';
 
+/** Outpost's six synced tables: the registry its Dexie store, repositories and engine use. */
 export const OUTPOST_TABLES: Registry = [
   {
     name: 'profiles',

@@ -1,6 +1,7 @@
 // A synced app declares its tables once; the Dexie schema, the repositories' outbox and the
 // engine's pull are generic over this declaration (Outpost's is in outpost.ts).
 
+/** How one synced table is declared: its scope, indexes and the columns a client may write. */
 export interface TableSpec {
   /** Server table name (public schema) and local Dexie table name. */
   readonly name: string;
@@ -16,6 +17,7 @@ export interface TableSpec {
   readonly depth: number;
 }
 
+/** Every synced table of an app, in the order their Dexie tables are declared. */
 export type Registry = readonly TableSpec[];
 
 /** A row as kept on the device: the server's columns plus `_v`, the server version it is based on. */
@@ -28,6 +30,7 @@ export type LocalRow = Record<string, unknown> & {
   deleted_at?: string | null;
 };
 
+/** What an outbox entry does: a full row, changed columns, or a soft delete. */
 export type MutationOp = 'insert' | 'patch' | 'delete';
 
 /** A queued change, in the order it was made. */

@@ -5,17 +5,26 @@
 // ~1.7 kB gzip of the sync engine's budget, where zod/mini took ~8 kB (scripts/bundle-sync.mjs).
 import * as v from 'valibot';
 
+/** Longest list name (characters). */
 export const LIST_NAME_MAX = 80;
+/** Longest task title (characters). */
 export const TASK_TITLE_MAX = 200;
+/** Longest task notes (characters). */
 export const TASK_NOTES_MAX = 10_000;
+/** Longest comment (characters). */
 export const COMMENT_BODY_MAX = 4_000;
+/** Longest display name (characters). */
 export const DISPLAY_NAME_MAX = 60;
+/** Longest attachment file name (characters). */
 export const FILE_NAME_MAX = 255;
 /** Largest attachment (bytes): 10 MiB. */
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Most live attachments on one task. */
 export const ATTACHMENTS_PER_TASK_MAX = 20;
+/** Most live members of one list. */
 export const MEMBERS_PER_LIST_MAX = 50;
 
+/** The eight list colours, by palette key. */
 export const PALETTE = [
   'slate',
   'red',
@@ -26,18 +35,25 @@ export const PALETTE = [
   'blue',
   'purple',
 ] as const;
+/** A list colour's palette key. */
 export type ListColor = (typeof PALETTE)[number];
 
+/** Task statuses, in their natural order. */
 export const STATUSES = ['todo', 'doing', 'done'] as const;
+/** A task's status. */
 export type TaskStatus = (typeof STATUSES)[number];
 
+/** Membership roles, most powerful first (SPEC §6). */
 export const ROLES = ['owner', 'editor', 'viewer'] as const;
+/** A member's role on a list. */
 export type Role = (typeof ROLES)[number];
 
 /** 0 none, 1 low, 2 medium, 3 high. */
 export const PRIORITIES = [0, 1, 2, 3] as const;
+/** A task's priority: 0 none, 1 low, 2 medium, 3 high. */
 export type Priority = (typeof PRIORITIES)[number];
 
+/** The file types an attachment may have (SPEC §9). */
 export const ATTACHMENT_MIME_TYPES = [
   'image/jpeg',
   'image/png',
@@ -45,6 +61,7 @@ export const ATTACHMENT_MIME_TYPES = [
   'image/gif',
   'application/pdf',
 ] as const;
+/** An allowed attachment file type. */
 export type AttachmentMimeType = (typeof ATTACHMENT_MIME_TYPES)[number];
 
 /** Status transitions of SPEC §4: todo → doing → done, doing → todo, done → todo. */
@@ -101,12 +118,15 @@ const uuid = v.pipe(v.string(ID_MESSAGE), v.uuid(ID_MESSAGE));
 const DATE_MESSAGE = 'Use a date like 2026-01-31.';
 const isoDate = v.pipe(v.string(DATE_MESSAGE), v.check(isCalendarDate, DATE_MESSAGE));
 
+/** A new list: name and colour. */
 export const listInput = object({
   name: text('List name', LIST_NAME_MAX),
   color: v.picklist(PALETTE, 'Pick one of the palette colours.'),
 });
+/** A list's rename or recolour: any of listInput's fields. */
 export const listPatch = v.partial(listInput);
 
+/** A new task's editable fields (the repository fills in defaults first). */
 export const taskInput = object({
   title: text('Title', TASK_TITLE_MAX),
   notes: v.pipe(
@@ -121,10 +141,13 @@ export const taskInput = object({
   due_on: v.nullable(isoDate),
   assignee_id: v.nullable(uuid),
 });
+/** A task edit: any of taskInput's fields. */
 export const taskPatch = v.partial(taskInput);
 
+/** A new or edited comment. */
 export const commentInput = object({ body: text('Comment', COMMENT_BODY_MAX) });
 
+/** A profile edit: display name and/or avatar path. */
 export const profilePatch = v.partial(
   object({
     display_name: text('Name', DISPLAY_NAME_MAX),
@@ -132,8 +155,10 @@ export const profilePatch = v.partial(
   }),
 );
 
+/** A role given to a member. */
 export const roleInput = v.picklist(ROLES, 'Role must be owner, editor or viewer.');
 
+/** A file about to be attached: name, type and size, checked before it is queued. */
 export const attachmentInput = object({
   file_name: v.pipe(
     text('File name', FILE_NAME_MAX),
@@ -159,6 +184,7 @@ export const attachmentInput = object({
 /** Field → first message, for inline display. */
 export type FieldErrors = Partial<Record<string, string>>;
 
+/** What `validate` answers: the parsed value, or each field's first message. */
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
 
 /** Validates input against one of the schemas above; messages are ready to show. */
