@@ -5,11 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { REPO_ROOT } from '../../devstack/schema-files';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
-import { DeviceSet, waitFor, type Device, type DeviceOptions } from '../support/sync-client';
+import { deviceSuite } from '../support/device-suite';
+import type { TestDevstack } from '../support/devstack';
+import { waitFor, type Device, type DeviceOptions } from '../support/sync-client';
 
 const BUCKET = 'attachments';
 const FUNCTION = 'attachment-cleanup';
@@ -17,17 +18,9 @@ const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46, 1, 2, 3]);
 
 let stack: TestDevstack;
 let service: SupabaseClient;
-const devices = new DeviceSet(() => stack);
-
-beforeAll(async () => {
-  stack = await startTestDevstack('pglite');
+const { devices } = deviceSuite((started) => {
+  stack = started;
   service = stack.client({ key: stack.serviceRoleKey });
-}, 120_000);
-afterEach(async () => {
-  await devices.closeAll();
-});
-afterAll(async () => {
-  await stack?.stop();
 });
 
 /** A device whose engine never pokes the function, so a test decides when it runs. */

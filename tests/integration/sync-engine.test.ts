@@ -1,32 +1,15 @@
 // The sync library end to end against the devstack: devices are the real engine over
 // fake-indexeddb with supabase-js signed in as seeded users. Local-first writes, push and
 // pull between devices, field-level merges, rejections reverted and logged, revocation.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '../../sync/errors';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import {
-  liveRows,
-  waitFor,
-  DeviceSet,
-  type DeviceOptions,
-  startDevice,
-} from '../support/sync-client';
+import { deviceSuite } from '../support/device-suite';
+import { SEED, type TestDevstack } from '../support/devstack';
+import { liveRows, waitFor, startDevice } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices = new DeviceSet(() => stack);
-
-const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
-
-beforeAll(async () => {
-  stack = await startTestDevstack('pglite');
-});
-afterEach(async () => {
-  await devices.closeAll();
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+const { devices, device } = deviceSuite((started) => (stack = started));
 
 /** A server-side read as the service role (the oracle, not the engine). */
 async function serverRow(table: string, id: string) {

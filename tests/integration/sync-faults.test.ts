@@ -4,28 +4,20 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { deviceSuite } from '../support/device-suite';
+import { SEED, type TestDevstack } from '../support/devstack';
 import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
-import {
-  settled,
-  signIn,
-  waitFor,
-  DeviceSet,
-  type Device,
-  type DeviceOptions,
-} from '../support/sync-client';
+import { settled, signIn, waitFor, type Device } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices = new DeviceSet(() => stack);
+const { devices, device } = deviceSuite((started) => (stack = started));
 const PUSH = /\/rpc\/sync_push$/;
 const PUSH_PATH = '/rest/v1/rpc/sync_push';
 const UPLOAD = /\/storage\/v1\/object\/attachments\//;
 const TOKEN_PATH = '/auth/v1/token';
-
-const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
 
 /** A small PNG-typed blob; `tag` makes its content its own. */
 const png = (tag: number) =>
@@ -65,16 +57,6 @@ async function serverTask(id: string) {
   );
   return rows[0];
 }
-
-beforeAll(async () => {
-  stack = await startTestDevstack('pglite');
-});
-afterEach(async () => {
-  await devices.closeAll();
-});
-afterAll(async () => {
-  await stack?.stop();
-});
 
 describe('I1: every write lands exactly once, whatever the network does', () => {
   // Every fault but the expired token and the hung request, which have their own tests.

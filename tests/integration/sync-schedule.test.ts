@@ -3,11 +3,12 @@
 // storms that cannot postpone a pull, the 60 s safety pull and the pull on tab focus, a
 // restart after sign-out in the same tab, and tabs that follow the leader. Devices run against the devstack; where a schedule spans seconds
 // or minutes, the engine's clock is a ManualClock and time moves only when a test says.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '../../sync/errors';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { deviceSuite } from '../support/device-suite';
+import { SEED, type TestDevstack } from '../support/devstack';
 import { cuttableWebSocket, FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
 import {
@@ -17,17 +18,14 @@ import {
   signIn,
   waitFor,
   type Device,
-  DeviceSet,
   type DeviceOptions,
 } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices = new DeviceSet(() => stack);
+const { device } = deviceSuite((started) => (stack = started));
 const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const TOKEN_PATH = '/auth/v1/token';
-
-const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
 
 /** syncNow on a device whose engine runs on `clock`: its timers only fire as time moves. */
 async function syncOn(d: Device, clock: ManualClock) {
@@ -43,16 +41,6 @@ async function serverTitle(id: string): Promise<string | undefined> {
   );
   return rows[0]?.title;
 }
-
-beforeAll(async () => {
-  stack = await startTestDevstack('pglite');
-});
-afterEach(async () => {
-  await devices.closeAll();
-});
-afterAll(async () => {
-  await stack?.stop();
-});
 
 describe('backoff and sessions', () => {
   it('backs off on a failing server: edits made meanwhile do not cut the backoff short', async () => {

@@ -9,41 +9,22 @@
 import 'fake-indexeddb/auto';
 
 import Dexie from 'dexie';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { storesV1 } from '../../sync/db';
 import { LOCAL_USER_ID } from '../../sync/engine';
 import { OUTPOST_TABLES } from '../../sync/outpost';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { deviceSuite } from '../support/device-suite';
+import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
-import {
-  clientFor,
-  DeviceSet,
-  liveRows,
-  settled,
-  signIn,
-  waitFor,
-  type DeviceOptions,
-} from '../support/sync-client';
+import { clientFor, liveRows, settled, signIn, waitFor } from '../support/sync-client';
 
 let stack: TestDevstack;
-const devices = new DeviceSet(() => stack);
+const { device } = deviceSuite((started) => (stack = started));
 const PULL = /\/rpc\/sync_pull$/;
 const PUSH = /\/rpc\/sync_push$/;
-
-const device = (email: string | null, options?: DeviceOptions) => devices.device(email, options);
-
-beforeAll(async () => {
-  stack = await startTestDevstack('pglite');
-});
-afterEach(async () => {
-  await devices.closeAll();
-});
-afterAll(async () => {
-  await stack?.stop();
-});
 
 /** A lock with the Web Locks contract: one holder, waiters granted in request order, later. */
 function memoryLock() {
