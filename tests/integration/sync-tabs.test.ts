@@ -19,7 +19,7 @@ import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
-import { clientFor, liveRows, settled, signIn, waitFor } from '../support/sync-client';
+import { clientFor, liveRows, settled, signIn, waitFor, type Device } from '../support/sync-client';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
@@ -118,6 +118,23 @@ class ResponseGate {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Signs `tab` out while the leader's request is held at `gate`: the sign-out must still be
+ * waiting 300 ms later; then the request goes through and the sign-out's answer is returned.
+ */
+async function signOutOnceReleased(
+  tab: Device,
+  gate: { release(): void },
+): Promise<{ signedOut: boolean; pending: number }> {
+  const signingOut = tab.sync.signOut({ force: true });
+  let signedOut = false;
+  void signingOut.then(() => (signedOut = true));
+  await sleep(300);
+  expect(signedOut).toBe(false);
+  gate.release();
+  return signingOut;
+}
+
+/**
  * Two tabs of one browser signed in as Alice (one supabase-js client: in a browser the tabs
  * share the session through localStorage): the first leads, the second waits for the lock.
  * With `hold`, the leader's first pull (everything Alice may see) is answered by the server
@@ -166,14 +183,8 @@ describe('sign-out in one tab', () => {
     const { gate, supabase, leader, second } = await twoTabs({ hold: true });
 
     // The second tab signs out while the leader's pull of Alice's data is on its way back.
-    const signingOut = second.sync.signOut({ force: true });
-    let signedOut = false;
-    void signingOut.then(() => (signedOut = true));
     // It waits: the leader's pull is still to be applied, and the wipe must come after it.
-    await sleep(300);
-    expect(signedOut).toBe(false);
-    gate.release();
-    expect(await signingOut).toEqual({ signedOut: true, pending: 0 });
+    expect(await signOutOnceReleased(second, gate)).toEqual({ signedOut: true, pending: 0 });
     // Both tabs show the signed-out engine (the old leader has had its say by then).
     for (const tab of [leader, second]) {
       await waitFor(() => tab.sync.engine.status.getSnapshot().phase === 'signed-out');
@@ -202,14 +213,8 @@ describe('sign-out in one tab', () => {
     await leader.sync.repos.tasks.update(SEED.task(21), { title: 'Sent just before sign-out' });
     await waitFor(() => gate.waiting > 0);
 
-    const signingOut = second.sync.signOut({ force: true });
-    let signedOut = false;
-    void signingOut.then(() => (signedOut = true));
-    await sleep(300);
-    expect(signedOut).toBe(false);
-    gate.release();
+    expect(await signOutOnceReleased(second, gate)).toEqual({ signedOut: true, pending: 1 });
     // The change reached the server; the device kept nothing of it, nor of anything else.
-    expect(await signingOut).toEqual({ signedOut: true, pending: 1 });
     await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'signed-out');
     await sleep(300);
     const { rows } = await stack.db.query<{ title: string }>(
