@@ -20,11 +20,11 @@ export interface SyncStatus {
 /** The status as an external store: subscribe / getSnapshot (useSyncExternalStore). */
 export interface StatusStore {
   /** The current status (the same object until something changes). */
-  getSnapshot(): SyncStatus;
+  readonly getSnapshot: () => SyncStatus;
   /** Calls `listener` after every change; returns unsubscribe. */
-  subscribe(listener: () => void): () => void;
+  readonly subscribe: (listener: () => void) => () => void;
   /** Applies changes; listeners hear of it only when something actually changed. */
-  set(changes: Partial<SyncStatus>): void;
+  readonly set: (changes: Partial<SyncStatus>) => void;
 }
 
 /** A status store, offline with nothing queued until the engine says otherwise. */
