@@ -266,6 +266,8 @@ describe('pulls nobody asked for', () => {
         (await alice.sync.db.rows('tasks').get(SEED.task(21)))?.title ===
         'Found by the safety pull',
     );
+    // The next safety pull is set when the cycle ends, 60 s from then: let it end first.
+    await waitFor(() => alice.sync.engine.status.getSnapshot().lastSyncedAt === clock.now());
     await clock.advance(60_000, 1_000);
     await waitFor(() => net.count(PULL_PATH) === first + 2);
 
