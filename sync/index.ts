@@ -244,8 +244,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const revocations = createRevocationQueue({
     storage: options.revocationStorage ?? defaultRevocationStorage(),
     key: `outpost-sync:${dbName}:revoke`,
-    revoke: (token, rotated) =>
-      revokeRefreshToken(options.supabase, token, { timeoutMs: requestTimeoutMs, rotated }),
+    revoke: (token) => revokeRefreshToken(options.supabase, token, requestTimeoutMs),
     online,
     clock,
     random,

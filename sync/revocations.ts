@@ -4,7 +4,6 @@
 // online, with the engine's backoff, until the server says each is dead.
 import { backoffDelayMs } from './backoff';
 import type { Clock, OnlineSignal } from './engine';
-import type { RevocationOutcome } from './session-end';
 
 /** Where the tokens are kept: localStorage's shape (synchronous, shared by the tabs). */
 export interface RevocationStorage {
@@ -13,16 +12,9 @@ export interface RevocationStorage {
   removeItem(key: string): void;
 }
 
-/** Tokens kept at most: sign-outs with no network in between, oldest dropped first. */
-const MAX_PENDING_REVOCATIONS = 20;
-
 /** localStorage when there is one, else memory (Node tests: gone with the process). */
 export function defaultRevocationStorage(): RevocationStorage {
-  try {
-    if (typeof localStorage !== 'undefined') return localStorage;
-  } catch {
-    // Storage refused (a sandboxed frame): memory below.
-  }
+  if (typeof localStorage !== 'undefined') return localStorage;
   const memory = new Map<string, string>();
   return {
     getItem: (key) => memory.get(key) ?? null,
@@ -46,8 +38,8 @@ export interface RevocationQueueOptions {
   storage: RevocationStorage;
   /** The storage key (one per device database). */
   key: string;
-  /** One attempt for one token; `rotated` swaps the kept token for its successor. */
-  revoke(token: string, rotated: (next: string) => void): Promise<RevocationOutcome>;
+  /** One attempt: true once the server no longer accepts the token. */
+  revoke(token: string): Promise<boolean>;
   online: OnlineSignal;
   clock: Clock;
   random: () => number;
@@ -56,64 +48,45 @@ export interface RevocationQueueOptions {
 export function createRevocationQueue(options: RevocationQueueOptions): RevocationQueue {
   const { storage, key, online, clock } = options;
   let running = false;
-  let rerun = false;
+  let again = false;
   let started = false;
   let attempt = 0;
   let retryTimer: unknown;
-  let unsubscribe: (() => void) | undefined;
+  let unsubscribe = (): void => undefined;
 
   function read(): string[] {
     try {
-      const parsed: unknown = JSON.parse(storage.getItem(key) ?? '[]');
-      return Array.isArray(parsed) ? parsed.filter((t): t is string => typeof t === 'string') : [];
+      const tokens: unknown = JSON.parse(storage.getItem(key) ?? '[]');
+      return Array.isArray(tokens) ? tokens.filter((t): t is string => typeof t === 'string') : [];
     } catch {
       return [];
     }
   }
 
+  /** Read fresh each time: another tab may have added or revoked one meanwhile. */
   function write(tokens: string[]): void {
-    if (tokens.length === 0) storage.removeItem(key);
-    else storage.setItem(key, JSON.stringify(tokens.slice(-MAX_PENDING_REVOCATIONS)));
-  }
-
-  /** Swaps `from` for `to` (or removes it): read fresh, as another tab may have changed it. */
-  function replace(from: string, to: string | null): void {
-    const tokens = read().filter((t) => t !== from);
-    write(to === null ? tokens : [...tokens, to]);
+    if (tokens.length > 0) storage.setItem(key, JSON.stringify(tokens));
+    else storage.removeItem(key);
   }
 
   async function run(): Promise<void> {
     if (!started || !online.isOnline()) return;
     if (running) {
-      rerun = true;
+      again = true; // a token added meanwhile gets its own attempt
       return;
     }
     running = true;
+    again = false;
     clock.clearTimeout(retryTimer);
     let failed = false;
-    try {
-      for (const token of read()) {
-        if (!started) break;
-        let current = token;
-        const outcome = await options
-          .revoke(token, (next) => {
-            replace(current, next);
-            current = next;
-          })
-          .catch((): RevocationOutcome => ({ done: false, token: current }));
-        if (outcome.done) replace(current, null);
-        else failed = true;
-      }
-    } finally {
-      running = false;
+    for (const token of read()) {
+      if (await options.revoke(token).catch(() => false)) write(read().filter((t) => t !== token));
+      else failed = true;
     }
-    if (rerun) {
-      rerun = false;
-      return run();
-    }
+    running = false;
+    if (again) return run();
     if (failed && started) {
-      retryTimer = clock.setTimeout(() => void run(), backoffDelayMs(attempt, options.random));
-      attempt += 1;
+      retryTimer = clock.setTimeout(() => void run(), backoffDelayMs(attempt++, options.random));
     } else attempt = 0;
   }
 
@@ -127,17 +100,17 @@ export function createRevocationQueue(options: RevocationQueueOptions): Revocati
       if (started) return;
       started = true;
       unsubscribe = online.subscribe((up) => {
-        if (!up) return;
-        attempt = 0;
-        void run();
+        if (up) {
+          attempt = 0;
+          void run();
+        }
       });
       void run();
     },
     stop() {
       started = false;
       clock.clearTimeout(retryTimer);
-      unsubscribe?.();
-      unsubscribe = undefined;
+      unsubscribe();
     },
   };
 }

@@ -126,71 +126,55 @@ describe('ending the session with no network', () => {
 });
 
 describe('revoking a refresh token', () => {
-  const options = (rotated: string[] = []) => ({
-    timeoutMs: 5_000,
-    rotated: (next: string) => void rotated.push(next),
-  });
+  const TIMEOUT_MS = 5_000;
 
   it('redeems the token, then logs its session out with the access token it got', async () => {
     const { fetch, requests } = scriptedFetch([
       json(200, { access_token: 'fresh-access', refresh_token: 'refresh-2', expires_in: 3600 }),
       new Response(null, { status: 204 }),
     ]);
-    const rotated: string[] = [];
-    const outcome = await revokeRefreshToken(
-      client(memoryStorage(), fetch),
-      'refresh-1',
-      options(rotated),
+    expect(await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', TIMEOUT_MS)).toBe(
+      true,
     );
-
-    expect(outcome).toEqual({ done: true });
     expect(requests.map((r) => r.path)).toEqual([
       '/auth/v1/token?grant_type=refresh_token',
       '/auth/v1/logout?scope=local',
     ]);
     expect(JSON.parse(requests[0]?.body ?? '{}')).toEqual({ refresh_token: 'refresh-1' });
     expect(requests[1]?.authorization).toBe('Bearer fresh-access');
-    // Its successor was kept before the logout went out.
-    expect(rotated).toEqual(['refresh-2']);
   });
 
-  it('is done when the server no longer knows the token, in either error shape', async () => {
-    for (const body of [
-      {
-        code: 'refresh_token_not_found',
-        message: 'Invalid Refresh Token: Refresh Token Not Found',
-      },
-      { code: 400, error_code: 'refresh_token_already_used', msg: 'Already Used' },
+  it('is done when the server refuses the token, and when the session is gone at logout', async () => {
+    for (const answers of [
+      [json(400, { code: 400, error_code: 'refresh_token_not_found', msg: 'Not Found' })],
+      [json(400, { code: 'refresh_token_already_used', message: 'Already Used' })],
+      [
+        json(200, { access_token: 'fresh-access', refresh_token: 'refresh-2', expires_in: 3600 }),
+        json(403, { code: 'session_not_found', message: 'Session not found' }),
+      ],
     ]) {
-      const { fetch, requests } = scriptedFetch([json(400, body)]);
+      const { fetch } = scriptedFetch(answers);
       expect(
-        await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', options()),
-      ).toEqual({ done: true });
-      expect(requests).toHaveLength(1);
+        await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', TIMEOUT_MS),
+      ).toBe(true);
     }
   });
 
-  it('keeps the token on a network failure, a 5xx or a rate limit', async () => {
-    for (const answer of [
-      'network-error' as const,
-      json(503, { code: 'unexpected_failure' }),
-      json(429, { code: 'over_request_rate_limit' }),
+  it('tries again after a network failure, a 5xx, a rate limit or a logout lost on the way', async () => {
+    for (const answers of [
+      ['network-error' as const],
+      [json(503, { code: 'unexpected_failure' })],
+      [json(429, { code: 'over_request_rate_limit' })],
+      [
+        json(200, { access_token: 'fresh-access', refresh_token: 'refresh-2', expires_in: 3600 }),
+        'network-error' as const,
+      ],
     ]) {
-      const { fetch } = scriptedFetch([answer]);
+      const { fetch } = scriptedFetch(answers);
       expect(
-        await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', options()),
-      ).toEqual({ done: false, token: 'refresh-1' });
+        await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', TIMEOUT_MS),
+      ).toBe(false);
     }
-  });
-
-  it('a logout lost on the network is retried with the redeemed token’s successor', async () => {
-    const { fetch } = scriptedFetch([
-      json(200, { access_token: 'fresh-access', refresh_token: 'refresh-2', expires_in: 3600 }),
-      'network-error',
-    ]);
-    expect(
-      await revokeRefreshToken(client(memoryStorage(), fetch), 'refresh-1', options()),
-    ).toEqual({ done: false, token: 'refresh-2' });
   });
 
   it('never stores what it redeems in the auth client', async () => {
@@ -202,7 +186,7 @@ describe('revoking a refresh token', () => {
     const supabase = client(storage, fetch);
     const events: string[] = [];
     supabase.auth.onAuthStateChange((event) => events.push(event));
-    await revokeRefreshToken(supabase, 'refresh-1', options());
+    await revokeRefreshToken(supabase, 'refresh-1', TIMEOUT_MS);
     expect(storage.getItem(STORAGE_KEY)).toBeNull();
     expect(events.filter((e) => e !== 'INITIAL_SESSION')).toEqual([]);
   });
@@ -239,7 +223,7 @@ function manualClock() {
 describe('the revocation queue', () => {
   const KEY = 'revoke';
 
-  function setup(online: boolean, outcomes: ((token: string) => { done: boolean })[]) {
+  function setup(online: boolean, outcomes: boolean[]) {
     const storage = memoryStorage();
     const signal = switchableOnline(online);
     const clock = manualClock();
@@ -252,8 +236,7 @@ describe('the revocation queue', () => {
       random: () => 0.5,
       revoke(token) {
         attempts.push(token);
-        const outcome = (outcomes.shift() ?? (() => ({ done: false })))(token);
-        return Promise.resolve(outcome.done ? { done: true } : { done: false, token });
+        return Promise.resolve(outcomes.shift() ?? false);
       },
     });
     return { storage, signal, clock, attempts, queue };
@@ -281,7 +264,7 @@ describe('the revocation queue', () => {
       random: () => 0,
       revoke(token) {
         attempts.push(token);
-        return Promise.resolve({ done: true });
+        return Promise.resolve(true);
       },
     });
     queue.start();
@@ -294,11 +277,7 @@ describe('the revocation queue', () => {
   });
 
   it('retries after a failure with backoff until the server has it', async () => {
-    const { queue, clock, attempts } = setup(true, [
-      () => ({ done: false }),
-      () => ({ done: false }),
-      () => ({ done: true }),
-    ]);
+    const { queue, clock, attempts } = setup(true, [false, false, true]);
     queue.start();
     queue.add('refresh-1');
     await settle();
@@ -317,23 +296,13 @@ describe('the revocation queue', () => {
     expect(clock.pending()).toBe(0);
   });
 
-  it('swaps a token for its successor when the attempt redeemed it', async () => {
-    const storage = memoryStorage();
-    const queue = createRevocationQueue({
-      storage,
-      key: KEY,
-      online: switchableOnline(true),
-      clock: manualClock(),
-      random: () => 0,
-      revoke(token, rotated) {
-        rotated(`${token}-next`);
-        return Promise.resolve({ done: false, token: `${token}-next` });
-      },
-    });
+  it('a token added while an attempt is in flight gets its own attempt', async () => {
+    const { queue, attempts } = setup(true, [true, true]);
     queue.start();
     queue.add('refresh-1');
+    queue.add('refresh-2');
     await settle();
-    expect(queue.pending()).toEqual(['refresh-1-next']);
-    queue.stop();
+    expect(attempts).toEqual(['refresh-1', 'refresh-2']);
+    expect(queue.pending()).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // `_removeSession`): signed out offline, the device stayed signed in and the account's data
 // came back with the network. So the session leaves the auth client's storage here, and its
 // refresh token (only it) is kept aside to be revoked once the server is reachable.
-import { isAuthApiError, type AuthError, type SupabaseClient } from '@supabase/supabase-js';
+import { isAuthApiError, type SupabaseClient } from '@supabase/supabase-js';
 
 import { withTimeout } from './remote';
 
@@ -75,88 +75,41 @@ export async function endLocalSession(
   return token !== null;
 }
 
-/** What one revocation attempt came to. */
-export type RevocationOutcome =
-  /** The server no longer accepts the token (revoked now, or before). */
-  | { done: true }
-  /** Try again later; `token` is the one to try with (a redeemed token's successor). */
-  | { done: false; token: string };
-
-/** GoTrue's answers meaning "this refresh token opens nothing any more". */
-const DEAD_TOKEN_CODES = new Set([
-  'refresh_token_not_found',
-  'refresh_token_already_used',
-  'session_not_found',
-  'session_expired',
-  'user_not_found',
-]);
-
-/** GoTrue's error code from either error shape (2024-01-01 `code`, or older `error_code`). */
-async function errorCode(response: Response): Promise<string | undefined> {
-  try {
-    const body = (await response.json()) as { code?: unknown; error_code?: unknown };
-    const code = typeof body.code === 'string' ? body.code : body.error_code;
-    return typeof code === 'string' ? code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Revokes the session a refresh token belongs to: redeems the token (`grant_type=
  * refresh_token`) for a short-lived access token, then logs that session out (`/logout?scope
- * =local`), which deletes it and every refresh token it has. The tokens this gets never enter
- * the auth client's storage, so they cannot sign anyone back in. `rotated` hears the redeemed
- * token's successor before the logout is sent, so a logout lost on the network is retried
- * with a token that still works (GoTrue also answers a redeemed token with its successor).
+ * =local`), which deletes it with every refresh token it has. What it redeems never enters
+ * the auth client's storage, so it cannot sign anyone back in. Resolves to true once the
+ * server no longer accepts the token, false to try again later. A retry after a lost logout
+ * redeems the same token again: GoTrue answers a redeemed token whose successor is the
+ * session's newest with that successor (a client that lost the answer), so it still works.
  */
 export async function revokeRefreshToken(
   supabase: SupabaseClient,
   refreshToken: string,
-  options: { timeoutMs: number; rotated: (next: string) => void },
-): Promise<RevocationOutcome> {
+  timeoutMs: number,
+): Promise<boolean> {
   const { url, headers, fetch: authFetch } = authClientParts(supabase);
-  const retry: RevocationOutcome = { done: false, token: refreshToken };
-  let redeemed: Response;
   try {
-    redeemed = await withTimeout(options.timeoutMs, (signal) =>
+    const redeemed = await withTimeout(timeoutMs, (signal) =>
       authFetch(`${url}/token?grant_type=refresh_token`, {
         method: 'POST',
-        headers: {
-          ...headers,
-          'Content-Type': 'application/json',
-          'X-Supabase-Api-Version': '2024-01-01',
-        },
+        headers: { ...headers, 'Content-Type': 'application/json' },
         body: JSON.stringify({ refresh_token: refreshToken }),
         signal,
       }),
     );
-  } catch {
-    return retry; // offline, or no answer: the token may still work
-  }
-  if (!redeemed.ok) {
-    const code = await errorCode(redeemed);
-    return code && DEAD_TOKEN_CODES.has(code) ? { done: true } : retry;
-  }
-  const session = (await redeemed.json().catch(() => null)) as {
-    access_token?: unknown;
-    refresh_token?: unknown;
-  } | null;
-  const accessToken = session?.access_token;
-  if (typeof accessToken !== 'string') return retry;
-  const next = typeof session?.refresh_token === 'string' ? session.refresh_token : refreshToken;
-  if (next !== refreshToken) options.rotated(next);
-  let error: AuthError | null;
-  try {
-    ({ error } = await withTimeout(options.timeoutMs, () =>
+    const { status } = redeemed;
+    // Refused (refresh_token_not_found, refresh_token_already_used…): the token opens
+    // nothing any more. A 5xx, a timeout or a rate limit says nothing about it: retry.
+    if (!redeemed.ok) return status < 500 && status !== 408 && status !== 429;
+    const { access_token: accessToken } = (await redeemed.json()) as { access_token: string };
+    const { error } = await withTimeout(timeoutMs, () =>
       supabase.auth.admin.signOut(accessToken, 'local'),
-    ));
+    );
+    // 401/403/404: the session is gone already (supabase-js's own signOut reads them so).
+    return !error || (isAuthApiError(error) && [401, 403, 404].includes(error.status));
   } catch {
-    return { done: false, token: next };
+    return false; // offline, or no answer: the token may still work
   }
-  // 401/403/404: the session is gone already (supabase-js's own signOut reads them so too).
-  if (!error || (isAuthApiError(error) && [401, 403, 404].includes(error.status))) {
-    return { done: true };
-  }
-  return { done: false, token: next };
 }
