@@ -26,6 +26,12 @@ import {
   type Remote,
 } from './remote';
 import { createRepositories, type Repositories } from './repositories';
+import {
+  createRevocationQueue,
+  defaultRevocationStorage,
+  type RevocationStorage,
+} from './revocations';
+import { endLocalSession, revokeRefreshToken } from './session-end';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
 /** How the sync library is wired; everything but `supabase` has a browser default. */
@@ -69,6 +75,11 @@ export interface OutpostSyncOptions {
    * user elsewhere (the service worker's cache of attachment downloads).
    */
   onWipe?: () => Promise<void> | void;
+  /**
+   * Where signed-out sessions' refresh tokens wait to be revoked on the server: it must
+   * survive a reload (default: localStorage, else memory).
+   */
+  revocationStorage?: RevocationStorage;
 }
 
 /** The sync library for one device database: read `db`, write `repos`, watch `engine`. */
@@ -97,8 +108,10 @@ export interface OutpostSync {
   stop(): Promise<void>;
   /**
    * Signs out and wipes this device's data, then starts again, ready for the next sign-in.
-   * With unsynced changes and no `force`, does nothing and returns their count so the UI
-   * can warn first. The tab takes the lock first: over the tab channel it asks the tab that
+   * The session ends on the device at once, with or without a network; its refresh token is
+   * kept (apart from the auth client's storage) and revoked on the server as soon as it is
+   * reachable, retried until done, across reloads. With unsynced changes and no `force`,
+   * does nothing and returns their count so the UI can warn first. The tab takes the lock first: over the tab channel it asks the tab that
    * leads to stop (after its push in flight) and let go, and tells every tab once the device
    * belongs to nobody. Rejects with TIMEOUT when the lock has not come after 90 s.
    */
@@ -192,6 +205,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     options.tabs ??
     (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
   const focus = options.focus ?? browserFocus();
+  const online = options.online ?? browserOnline();
+  const random = options.random ?? Math.random;
   let userId = LOCAL_USER_ID;
   // Writes wait for this (RepoContext.ready); closing the database before it settles is fine.
   const ownerKnown = db
@@ -204,8 +219,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     db,
     remote,
     clock,
-    online: options.online ?? browserOnline(),
-    random: options.random ?? Math.random,
+    online,
+    random,
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     undoWindowMs: options.undoWindowMs,
@@ -224,6 +239,15 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     userId: () => userId,
     newId,
     ready: ownerKnown,
+  });
+  // Signed-out sessions' refresh tokens, revoked on the server when it can be reached.
+  const revocations = createRevocationQueue({
+    storage: options.revocationStorage ?? defaultRevocationStorage(),
+    key: `outpost-sync:${dbName}:revoke`,
+    revoke: (token) => revokeRefreshToken(options.supabase, token, requestTimeoutMs),
+    online,
+    clock,
+    random,
   });
   const stopAuthWatch = remote.onAuthChange((id) => {
     if (id) userId = id;
@@ -361,6 +385,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     },
     start() {
       started = true;
+      revocations.start();
       if (seat || retired) return;
       campaign();
     },
@@ -368,6 +393,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       // The engine first: its push in flight finishes while this tab still leads, or another
       // tab would take over and send the same entries again.
       started = false;
+      revocations.stop();
       await vacate();
     },
     async signOut({ force = false } = {}) {
@@ -392,7 +418,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
         }
         // No engine runs in any tab now, until this one starts its own again.
         await engine.stop();
-        await options.supabase.auth.signOut({ scope: 'local' });
+        // Not supabase-js's signOut alone: with no network it keeps the session (and the
+        // account came back). The token is kept to be revoked, then the session leaves.
+        await endLocalSession(options.supabase, (token) => revocations.add(token));
         await db.transaction('rw', db.allTables(), async () => {
           for (const table of db.allTables()) await table.clear();
         });

@@ -212,6 +212,15 @@ export function rememberDeviceOwnerEmail(emailAddress: string): void {
   }
 }
 
+/** Sign-out: the device's data belongs to nobody now, and the next person need not see whose it was. */
+export function forgetDeviceOwnerEmail(): void {
+  try {
+    localStorage.removeItem(OWNER_EMAIL_KEY);
+  } catch {
+    // Storage refused: nothing was kept either.
+  }
+}
+
 /** The email of the account this device's data belongs to, when known. */
 export function deviceOwnerEmail(): string | null {
   try {

@@ -1,15 +1,21 @@
 // Signing out against the devstack: with changes that never reached the server, the app
 // warns first (Cancel keeps everything), and "Sign out anyway" wipes the device and lands on
 // the welcome screen. The edit is made offline, so nothing reaches the shared devstack.
+// Signing out with no network at all signs out too, and the session is revoked on the server
+// once it is reachable.
+import { createClient } from '@supabase/supabase-js';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
 
+import { OWNER_EMAIL_KEY, rememberDeviceOwnerEmail } from '@/lib/auth';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
   createTestServices,
   findHeading,
   renderApp,
+  signInDemo,
   type TestServices,
 } from '@/testing/app-harness';
 
@@ -79,5 +85,94 @@ describe('settings › account, signed in', () => {
     expect(await app.sync.db.rows('lists').count()).toBe(0);
     expect(await app.sync.pendingCount()).toBe(0);
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+});
+
+/** The app's client of the test devstack, whose requests fail while `network.up` is false. */
+function cuttableClient() {
+  const { url, anonKey } = inject('devstack');
+  const network = { up: true };
+  const supabase = createClient(url, anonKey, {
+    global: {
+      fetch: (input, init) =>
+        network.up ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch')),
+    },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    auth: {
+      persistSession: true,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+      storageKey: AUTH_STORAGE_KEY,
+    },
+  });
+  return { supabase, network, url, anonKey };
+}
+
+/** The stored session's refresh token, as a thief of the device would read it. */
+function storedRefreshToken(): string {
+  const raw = localStorage.getItem(AUTH_STORAGE_KEY);
+  const token = raw ? (JSON.parse(raw) as { refresh_token?: unknown }).refresh_token : undefined;
+  if (typeof token !== 'string') throw new Error('no stored session');
+  return token;
+}
+
+/** The keys where refresh tokens wait to be revoked (one per device database). */
+function revocationKeys(): string[] {
+  return Object.keys(localStorage).filter((key) => key.endsWith(':revoke'));
+}
+
+describe('settings › account, signing out with no network', () => {
+  it('signs out at once, stays signed out, and the session is revoked once the server is reachable', async () => {
+    const { supabase, network, url, anonKey } = cuttableClient();
+    await signInDemo(supabase, 'alice');
+    rememberDeviceOwnerEmail('alice@example.com'); // as the sign-in screen does
+    services = createTestServices({ supabase, online: true, startEngine: true });
+    const app = services;
+    const user = userEvent.setup();
+    const { router } = renderApp(app, '/settings');
+    await findHeading('Settings');
+    await waitFor(
+      async () => {
+        expect(await app.sync.db.rows('tasks').where('list_id').equals(SEEDED_LIST).count()).toBe(
+          30,
+        );
+        expect(app.sync.engine.status.getSnapshot().phase).toBe('synced');
+      },
+      { timeout: 15_000 },
+    );
+    const refreshToken = storedRefreshToken();
+
+    // The network goes: every request fails, as on a plane.
+    network.up = false;
+    app.online.set(false);
+    await user.click(within(section('Account')).getByRole('button', { name: 'Sign out' }));
+
+    await findHeading(/welcome/i);
+    expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+    expect((await supabase.auth.getSession()).data.session).toBeNull();
+    expect(await app.sync.db.rows('tasks').count()).toBe(0);
+    expect(localStorage.getItem(OWNER_EMAIL_KEY)).toBeNull();
+    // Only the refresh token waits, away from the auth client's storage.
+    expect(revocationKeys().map((key) => localStorage.getItem(key))).toEqual([
+      JSON.stringify([refreshToken]),
+    ]);
+
+    // The network comes back: the token is revoked, and the device stays signed out.
+    network.up = true;
+    app.online.set(true);
+    await waitFor(() => expect(revocationKeys()).toEqual([]), { timeout: 15_000 });
+    expect(router.state.location.pathname).toBe('/welcome');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/welcome/i);
+    expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+    expect(await app.sync.db.rows('tasks').count()).toBe(0);
+
+    // Whoever kept the old refresh token cannot use it.
+    const answer = await fetch(`${url}/auth/v1/token?grant_type=refresh_token`, {
+      method: 'POST',
+      headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refresh_token: refreshToken }),
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error_code: 'refresh_token_not_found' });
   });
 });

@@ -9,6 +9,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
+import { forgetDeviceOwnerEmail } from '@/lib/auth';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -40,6 +41,7 @@ export function AccountSection() {
       }
       setWarning(null);
       setLocalOnly(false);
+      forgetDeviceOwnerEmail();
       void navigate('/welcome', { replace: true });
     } catch (cause) {
       console.error('[outpost] sign-out failed', cause);
