@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** Port for `vite preview`; e2e tests and `npm start` serve the production build here. */
@@ -21,106 +21,187 @@ function previewPort(): number {
 /** The light UI's background (index.html's light theme-color); the dark one is #14171c. */
 const LIGHT_BACKGROUND = '#f6f7f9';
 
+/** Where a build without VITE_SUPABASE_URL talks to (src/lib/supabase.ts's default). */
+const DEVSTACK_URL = 'http://127.0.0.1:54321';
+
+/**
+ * The built app's Content-Security-Policy, for the one Supabase project it was built for.
+ * Scripts only from our origin (no inline script, no eval): a script slipped into the page
+ * cannot run, nor send the session anywhere but Supabase (connect-src). 'self' stays in
+ * connect-src for the worker-script probe before update checks. Images: our icons, avatars
+ * from the project's storage, and blob:/data: for attachments and picked photos. Inline
+ * styles only as attributes (React style props, dnd-kit's transforms); no <style> elements.
+ * PDFs are downloads, never frames, so no frame-src or object-src at all.
+ */
+export function contentSecurityPolicy(
+  supabaseUrl: string,
+  { header }: { header: boolean } = { header: true },
+): string {
+  const api = new URL(supabaseUrl).origin;
+  const realtime = api.replace(/^http/, 'ws');
+  const directives = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "style-src-elem 'self'",
+    "style-src-attr 'unsafe-inline'",
+    `img-src 'self' blob: data: ${api}`,
+    `connect-src 'self' ${api} ${realtime}`,
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "font-src 'self'",
+    "media-src 'none'",
+    "object-src 'none'",
+    "frame-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ];
+  // A <meta> policy may not say frame-ancestors (browsers ignore it there, with a warning).
+  if (header) directives.push("frame-ancestors 'none'");
+  return directives.join('; ');
+}
+
+/** What the server of the built app sends with every file (README, "Deploy"). */
+export function securityHeaders(supabaseUrl: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(supabaseUrl),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+  };
+}
+
+/**
+ * The policy also goes into the built index.html as a <meta>, so a static host that sends no
+ * headers still runs the app under it. Build only: the dev server injects inline scripts.
+ */
+function cspMeta(supabaseUrl: string): Plugin {
+  return {
+    name: 'outpost-csp-meta',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      // Right after <meta charset>: a <meta> policy governs only what is parsed after it,
+      // so it must come before every script and stylesheet link.
+      handler(html) {
+        const charset = '<meta charset="UTF-8" />';
+        if (!html.includes(charset)) throw new Error(`index.html lost its ${charset}`);
+        const policy = contentSecurityPolicy(supabaseUrl, { header: false });
+        return html.replace(
+          charset,
+          `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`,
+        );
+      },
+    },
+  };
+}
+
 const APP_VERSION = (
   JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
     version: string;
   }
 ).version;
 
-export default defineConfig({
-  define: {
-    // OUTPOST_APP_VERSION labels a build (the update-flow test builds an A and a B).
-    __APP_VERSION__: JSON.stringify(process.env.OUTPOST_APP_VERSION ?? APP_VERSION),
-    __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
-  },
-  plugins: [
-    react(),
-    VitePWA({
-      // Our own worker (src/sw.ts) and an update prompt: an update never reloads a page with
-      // unsynced edits behind the user's back (no autoUpdate, no unconditional skipWaiting).
-      strategies: 'injectManifest',
-      srcDir: 'src',
-      filename: 'sw.ts',
-      registerType: 'prompt',
-      injectRegister: false,
-      // No service worker in dev: it would serve stale modules across reloads.
-      devOptions: { enabled: false },
-      // Every file is precached once, from exactly one of three sources (the plugin does not
-      // merge them, so overlapping lists put a file in sw.js twice):
-      // - the build's own output: html (the navigation fallback needs index.html), js, css;
-      // - includeAssets: the public/ files index.html links that the manifest does not list;
-      // - the manifest's icons and the manifest itself, which the plugin adds on its own.
-      // Screenshots are none of these: they are for the install dialog only, never worth a
-      // device's storage.
-      injectManifest: {
-        globPatterns: ['**/*.{js,css,html}'],
-      },
-      includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
-      manifest: {
-        id: '/',
-        name: 'Outpost — shared task lists',
-        short_name: 'Outpost',
-        description:
-          'Offline-first shared task lists: everything works with no signal and syncs when it can.',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        theme_color: LIGHT_BACKGROUND,
-        background_color: LIGHT_BACKGROUND,
-        icons: [
-          { src: 'pwa-64x64.png', sizes: '64x64', type: 'image/png' },
-          { src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: 'pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          {
-            src: 'maskable-icon-512x512.png',
-            sizes: '512x512',
-            type: 'image/png',
-            purpose: 'maskable',
-          },
-        ],
-        // Chromium's richer install dialog (`npm run screenshots` makes them from the app).
-        screenshots: [
-          {
-            src: 'screenshots/tasks-wide.png',
-            sizes: '1280x800',
-            type: 'image/png',
-            form_factor: 'wide',
-            label: 'A shared task list with due dates, priorities and who is on what',
-          },
-          {
-            src: 'screenshots/tasks-narrow.png',
-            sizes: '390x844',
-            type: 'image/png',
-            form_factor: 'narrow',
-            label: 'The same list on a phone, ready to work with no signal',
-          },
-        ],
-        shortcuts: [
-          {
-            name: 'New task',
-            short_name: 'New task',
-            url: '/lists?new=task',
-            icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
-          },
-          {
-            name: 'Lists',
-            short_name: 'Lists',
-            url: '/lists',
-            icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
-          },
-        ],
-      },
-    }),
-  ],
-  resolve: {
-    alias: {
-      '@sync': fileURLToPath(new URL('./sync', import.meta.url)),
-      '@': fileURLToPath(new URL('./src', import.meta.url)),
+export default defineConfig(({ mode }) => {
+  const supabaseUrl = loadEnv(mode, process.cwd(), 'VITE_').VITE_SUPABASE_URL || DEVSTACK_URL;
+  return {
+    define: {
+      // OUTPOST_APP_VERSION labels a build (the update-flow test builds an A and a B).
+      __APP_VERSION__: JSON.stringify(process.env.OUTPOST_APP_VERSION ?? APP_VERSION),
+      __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
     },
-  },
-  preview: {
-    port: previewPort(),
-    // Fail rather than silently move to another port the tests are not looking at.
-    strictPort: true,
-  },
+    plugins: [
+      react(),
+      cspMeta(supabaseUrl),
+      VitePWA({
+        // Our own worker (src/sw.ts) and an update prompt: an update never reloads a page with
+        // unsynced edits behind the user's back (no autoUpdate, no unconditional skipWaiting).
+        strategies: 'injectManifest',
+        srcDir: 'src',
+        filename: 'sw.ts',
+        registerType: 'prompt',
+        injectRegister: false,
+        // No service worker in dev: it would serve stale modules across reloads.
+        devOptions: { enabled: false },
+        // Every file is precached once, from exactly one of three sources (the plugin does not
+        // merge them, so overlapping lists put a file in sw.js twice):
+        // - the build's own output: html (the navigation fallback needs index.html), js, css;
+        // - includeAssets: the public/ files index.html links that the manifest does not list;
+        // - the manifest's icons and the manifest itself, which the plugin adds on its own.
+        // Screenshots are none of these: they are for the install dialog only, never worth a
+        // device's storage.
+        injectManifest: {
+          globPatterns: ['**/*.{js,css,html}'],
+        },
+        includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
+        manifest: {
+          id: '/',
+          name: 'Outpost — shared task lists',
+          short_name: 'Outpost',
+          description:
+            'Offline-first shared task lists: everything works with no signal and syncs when it can.',
+          start_url: '/',
+          scope: '/',
+          display: 'standalone',
+          theme_color: LIGHT_BACKGROUND,
+          background_color: LIGHT_BACKGROUND,
+          icons: [
+            { src: 'pwa-64x64.png', sizes: '64x64', type: 'image/png' },
+            { src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+            { src: 'pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+            {
+              src: 'maskable-icon-512x512.png',
+              sizes: '512x512',
+              type: 'image/png',
+              purpose: 'maskable',
+            },
+          ],
+          // Chromium's richer install dialog (`npm run screenshots` makes them from the app).
+          screenshots: [
+            {
+              src: 'screenshots/tasks-wide.png',
+              sizes: '1280x800',
+              type: 'image/png',
+              form_factor: 'wide',
+              label: 'A shared task list with due dates, priorities and who is on what',
+            },
+            {
+              src: 'screenshots/tasks-narrow.png',
+              sizes: '390x844',
+              type: 'image/png',
+              form_factor: 'narrow',
+              label: 'The same list on a phone, ready to work with no signal',
+            },
+          ],
+          shortcuts: [
+            {
+              name: 'New task',
+              short_name: 'New task',
+              url: '/lists?new=task',
+              icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+            },
+            {
+              name: 'Lists',
+              short_name: 'Lists',
+              url: '/lists',
+              icons: [{ src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+            },
+          ],
+        },
+      }),
+    ],
+    resolve: {
+      alias: {
+        '@sync': fileURLToPath(new URL('./sync', import.meta.url)),
+        '@': fileURLToPath(new URL('./src', import.meta.url)),
+      },
+    },
+    preview: {
+      port: previewPort(),
+      // Fail rather than silently move to another port the tests are not looking at.
+      strictPort: true,
+      // `npm start` serves the build this way; static hosts send the same (README, "Deploy").
+      headers: securityHeaders(supabaseUrl),
+    },
+  };
 });

@@ -157,13 +157,15 @@ if (buildCode !== 0) {
   await new Promise(() => undefined);
 }
 
-const preview = start('preview server', [
-  viteBin,
-  'preview',
-  '--port',
-  String(port),
-  '--strictPort',
-]);
+// With the build's env: vite.config.ts makes the Content-Security-Policy header (and its
+// connect-src) from VITE_SUPABASE_URL, which must be the URL the build talks to.
+const preview = start(
+  'preview server',
+  [viteBin, 'preview', '--port', String(port), '--strictPort'],
+  {
+    env,
+  },
+);
 // 4. The URL only once it answers (a port taken meanwhile ends the preview, reported above).
 if (await answers(preview)) {
   console.log(`

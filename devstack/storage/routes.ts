@@ -26,8 +26,16 @@ import {
   objectNotFound,
   StorageError,
 } from './errors';
+import {
+  acceptedMimeType,
+  isAllowedMimeEntry,
+  OPAQUE_MIME_TYPE,
+  servedInline,
+  servedMimeType,
+  STORAGE_SECURITY_HEADERS,
+} from './content-type';
 import { isValidBucketId, isValidObjectName, objectFilePath } from './object-names';
-import { readBounded, receiveToFile, tempFilePath } from './upload-body';
+import { multipartFileTypes, readBounded, receiveToFile, tempFilePath } from './upload-body';
 
 /** Hosted storage's global upload limit when a bucket sets none (50 MiB). */
 const GLOBAL_FILE_SIZE_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -101,13 +109,11 @@ function bucketJson(row: BucketRow) {
   };
 }
 
-function mimeAllowed(mime: string, allowed: string[] | null): boolean {
-  if (!allowed || allowed.length === 0) return true;
-  const type = (mime.split(';')[0] ?? '').trim().toLowerCase();
-  return allowed.some((pattern) => {
-    const p = pattern.trim().toLowerCase();
-    return p === type || (p.endsWith('/*') && type.startsWith(p.slice(0, -1)));
-  });
+/** A bucket's upload limit in bytes: its own, never above the global one. */
+function sizeLimitOf(bucket: BucketRow): number {
+  return bucket.file_size_limit === null
+    ? GLOBAL_FILE_SIZE_LIMIT_BYTES
+    : Math.min(Number(bucket.file_size_limit), GLOBAL_FILE_SIZE_LIMIT_BYTES);
 }
 
 /** "10MB", "1024" or a number → bytes; undefined when it is none of those. */
@@ -184,11 +190,8 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     checkName(name);
     const bucket = await findBucket(bucketId);
     if (!bucket) throw bucketNotFound();
-    const limit =
-      bucket.file_size_limit === null
-        ? GLOBAL_FILE_SIZE_LIMIT_BYTES
-        : Math.min(Number(bucket.file_size_limit), GLOBAL_FILE_SIZE_LIMIT_BYTES);
-    const contentType = c.req.header('content-type') ?? 'application/octet-stream';
+    const limit = sizeLimitOf(bucket);
+    const contentType = c.req.header('content-type') ?? OPAQUE_MIME_TYPE;
     const upsert = mode === 'POST' && c.req.header('x-upsert') === 'true';
     const tmp = await tempFilePath(ctx.settings.storageDir);
     try {
@@ -213,8 +216,12 @@ export function storageRoutes(ctx: DevstackContext): Hono {
         const file =
           form.get('') ?? [...form.values()].find((value): value is File => value instanceof Blob);
         if (!(file instanceof Blob)) throw invalidRequest('No file found in the multipart body');
-        mimetype = file.type || 'application/octet-stream';
-        if (!mimeAllowed(mimetype, bucket.allowed_mime_types)) throw invalidMimeType(mimetype);
+        // Judged as sent: File.type has been lower-cased and trimmed by the parser already.
+        const partTypes = multipartFileTypes(bytes, contentType);
+        if (partTypes.length !== 1) {
+          throw invalidRequest('A multipart upload carries exactly one file');
+        }
+        mimetype = acceptedMimeType(partTypes[0] ?? OPAQUE_MIME_TYPE, bucket.allowed_mime_types);
         if (file.size > limit) throw entityTooLarge();
         const data = new Uint8Array(await file.arrayBuffer());
         await writeFile(tmp, data);
@@ -231,8 +238,7 @@ export function storageRoutes(ctx: DevstackContext): Hono {
           }
         }
       } else {
-        mimetype = contentType;
-        if (!mimeAllowed(mimetype, bucket.allowed_mime_types)) throw invalidMimeType(mimetype);
+        mimetype = acceptedMimeType(contentType, bucket.allowed_mime_types);
         const received = await receiveToFile(c.req.raw.body, tmp, limit);
         size = received.size;
         md5 = received.md5;
@@ -306,7 +312,7 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     }
   }
 
-  async function serveFile(c: Context, row: ObjectRow) {
+  async function serveFile(c: Context, row: ObjectRow, bucket?: BucketRow) {
     const path = objectFilePath(ctx.settings.storageDir, row.bucket_id, row.name);
     let size: number;
     try {
@@ -318,15 +324,19 @@ export function storageRoutes(ctx: DevstackContext): Hono {
       throw objectNotFound();
     }
     const meta = row.metadata ?? {};
+    const allowed = (bucket ?? (await findBucket(row.bucket_id)))?.allowed_mime_types ?? null;
+    const contentType = servedMimeType(meta.mimetype, allowed);
     const headers: Record<string, string> = {
-      'content-type': meta.mimetype ?? 'application/octet-stream',
+      'content-type': contentType,
       'content-length': String(size),
       'cache-control': meta.cacheControl ?? 'no-cache',
     };
     if (meta.eTag) headers.etag = meta.eTag;
     if (meta.lastModified) headers['last-modified'] = meta.lastModified;
+    // Only plain images are shown in place; anything else opened from the API origin is a
+    // download, so a document in a bucket can never become a page there.
     const download = c.req.query('download');
-    if (download !== undefined) {
+    if (download !== undefined || !servedInline(contentType)) {
       const filename = download || row.name.split('/').pop() || 'download';
       headers['content-disposition'] = `attachment; filename="${encodeURIComponent(filename)}"`;
     }
@@ -368,7 +378,7 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     checkName(name);
     const bucket = await findBucket(bucketId);
     if (!bucket?.public) throw bucketNotFound();
-    return serveFile(c, await findObjectAsService(bucketId, name));
+    return serveFile(c, await findObjectAsService(bucketId, name), bucket);
   }
 
   async function info(c: Context, bucketId: string, name: string) {
@@ -584,7 +594,30 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     if (!isValidBucketId(bucketId) || !isValidBucketId(destinationBucket)) throw bucketNotFound();
     const from = objectFilePath(ctx.settings.storageDir, bucketId, sourceKey);
     const to = objectFilePath(ctx.settings.storageDir, destinationBucket, destinationKey);
+    const target = await findBucket(destinationBucket);
+    if (!target) throw bucketNotFound();
     const id = await asCaller(c, caller, `storage.object.${kind}`, async (tx) => {
+      // The object lands in the target bucket, so it must pass that bucket's limits as an
+      // upload there would (a PDF must not reach the avatars bucket by a copy). Read as the
+      // caller: an object they cannot see answers 404 below, not with its type or size.
+      const source = await tx.query<ObjectRow>(
+        `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
+        [bucketId, sourceKey],
+      );
+      const sourceRow = source.rows[0];
+      if (sourceRow) {
+        acceptedMimeType(
+          sourceRow.metadata?.mimetype ?? OPAQUE_MIME_TYPE,
+          target.allowed_mime_types,
+        );
+        let size: number;
+        try {
+          size = (await stat(from)).size;
+        } catch {
+          throw objectNotFound();
+        }
+        if (size > sizeLimitOf(target)) throw entityTooLarge();
+      }
       const sql =
         kind === 'move'
           ? `update storage.objects set bucket_id = $3, name = $4, updated_at = now()
@@ -640,6 +673,10 @@ export function storageRoutes(ctx: DevstackContext): Hono {
       if (body.allowed_mime_types !== null && !isStringArray(body.allowed_mime_types)) {
         throw invalidRequest('allowed_mime_types must be an array of strings');
       }
+      // Entries are compared exactly, so one with parameters or a list would match nothing
+      // sensible; refusing it keeps a bucket's list meaning what it says.
+      const bad = body.allowed_mime_types?.find((entry) => !isAllowedMimeEntry(entry));
+      if (bad !== undefined) throw invalidMimeType(bad);
       fields.allowed_mime_types = body.allowed_mime_types;
     }
     return fields;
@@ -814,6 +851,14 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     }
     throw new StorageError('404', 'NotFound', 'Not Found', 'Route not found');
   }
+
+  // On every answer, errors included: a browser must never guess a type for storage bytes.
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(STORAGE_SECURITY_HEADERS)) {
+      c.res.headers.set(name, value);
+    }
+  });
 
   app.all('*', async (c) => {
     try {

@@ -93,3 +93,26 @@ export async function readBounded(
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * The Content-Type each file part of a multipart body declares, exactly as sent (undefined
+ * for a part that declares none). Needed because FormData hands back a File whose type the
+ * parser has already lower-cased and trimmed: storage must judge what the client sent.
+ */
+export function multipartFileTypes(body: Uint8Array, contentType: string): (string | undefined)[] {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const marker = boundary?.[1] ?? boundary?.[2];
+  if (!marker) return [];
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
+  const types: (string | undefined)[] = [];
+  for (const part of text.split(`--${marker}`).slice(1)) {
+    const end = part.indexOf('\r\n\r\n');
+    if (end === -1) continue;
+    const lines = part.slice(0, end).split('\r\n');
+    const disposition = lines.find((line) => /^content-disposition:/i.test(line));
+    if (!disposition || !/;\s*filename\*?=/i.test(disposition)) continue;
+    const type = lines.find((line) => /^content-type:/i.test(line));
+    types.push(type?.replace(/^content-type:[ \t]*/i, '').replace(/[ \t]+$/, ''));
+  }
+  return types;
+}

@@ -114,6 +114,48 @@ describe.each(ENGINE_KINDS)('avatars bucket on %s', (kind) => {
     );
   });
 
+  // Issue 14 item 1: the public URL is on the API origin, with no session needed, so a
+  // picture must never be served as a document there.
+  it('refuses a hostile Content-Type and never serves a public object as a page', async () => {
+    const html = '<script>document.title = "pwned"</script>';
+    for (const type of ['image/png;,text/html', 'image/png ; x=1, text/html', 'image/svg+xml']) {
+      const up = await alice.storage
+        .from('avatars')
+        .upload(`${SEED.alice}/hostile-${Date.now()}.png`, html, { contentType: type });
+      expect([type, statusCodeOf(up.error)]).toEqual([type, '415']);
+    }
+
+    const good = `${SEED.alice}/good-${Date.now()}.png`;
+    await alice.storage.from('avatars').upload(good, PNG, { contentType: 'image/png' });
+    const goodUrl = stack.client().storage.from('avatars').getPublicUrl(good).data.publicUrl;
+    const shown = await fetch(goodUrl);
+    await shown.arrayBuffer();
+    expect(shown.headers.get('content-type')).toBe('image/png');
+    expect(shown.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(shown.headers.get('content-disposition')).toBeNull();
+
+    // An object already stored with a hostile type (before these rules) goes out as opaque
+    // bytes to download, on the public URL and its HEAD alike.
+    const old = `${SEED.alice}/old-${Date.now()}.png`;
+    await alice.storage.from('avatars').upload(old, html, { contentType: 'image/png' });
+    await stack.db.query(
+      `update storage.objects set metadata = jsonb_set(metadata, '{mimetype}', $2)
+       where bucket_id = 'avatars' and name = $1`,
+      [old, JSON.stringify('image/png;,text/html')],
+    );
+    const oldUrl = stack.client().storage.from('avatars').getPublicUrl(old).data.publicUrl;
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(oldUrl, { method });
+      await res.arrayBuffer();
+      expect(res.headers.get('content-type')).toBe('application/octet-stream');
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    const missing = await fetch(`${goodUrl}-missing`);
+    await missing.arrayBuffer();
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it("does not let bob delete alice's picture; alice can", async () => {
     const path = `${SEED.alice}/avatar-${Date.now()}.webp`;
     const up = await alice.storage.from('avatars').upload(path, PNG, { contentType: 'image/webp' });

@@ -282,6 +282,174 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     expect(statusCodeOf(textBlob.error)).toBe('415');
   });
 
+  // Issue 14 item 1: Chromium renders `image/png;,text/html` as HTML, so a type is accepted
+  // only bare and from the bucket's list, raw or multipart, and never cut at its `;`.
+  it.each([
+    'application/pdf ; x=1, text/html',
+    'image/png;,text/html',
+    'image/png, text/html',
+    'image/png; charset=utf-8',
+    'image/png;',
+    'IMAGE/PNG',
+    'image/png/html',
+    'text/html',
+    'image/svg+xml',
+  ])('refuses the Content-Type %j raw and multipart (415), storing nothing', async (type) => {
+    const path = attachmentPath();
+    const raw = await alice.storage
+      .from('attachments')
+      .upload(path, Buffer.from('<script>alert(1)</script>'), { contentType: type });
+    expect(statusCodeOf(raw.error)).toBe('415');
+    const put = await fetch(`${stack.url}/storage/v1/object/attachments/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${aliceJwt}`, 'content-type': type },
+      body: '<script>alert(1)</script>',
+    });
+    expect(await put.json()).toMatchObject({ statusCode: '415', code: 'InvalidMimeType' });
+    // storage-js sends a Blob as multipart/form-data with the type on the file's part.
+    const form = new FormData();
+    form.append('', new Blob(['<script>alert(1)</script>']), 'x.png');
+    const multipart = await new Response(form).text();
+    const boundary = /^--([^\r\n]+)/.exec(multipart)?.[1] ?? '';
+    const hostile = multipart.replace(/Content-Type: [^\r\n]*/i, `Content-Type: ${type}`);
+    const asForm = await fetch(`${stack.url}/storage/v1/object/attachments/${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${aliceJwt}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body: hostile,
+    });
+    expect(await asForm.json()).toMatchObject({ statusCode: '415' });
+    const { rows } = await stack.db.query<{ mimetype: string }>(
+      `select metadata->>'mimetype' as mimetype from storage.objects
+       where bucket_id = 'attachments' and name = $1`,
+      [path],
+    );
+    expect(rows.filter((row) => row.mimetype !== 'image/png')).toEqual([]);
+  });
+
+  it('serves every object with nosniff, and anything but a plain image as a download', async () => {
+    const pdf = attachmentPath('pdf');
+    const png = attachmentPath('png');
+    await alice.storage
+      .from('attachments')
+      .upload(pdf, Buffer.from('%PDF-1.4 <script>alert(1)</script>'), {
+        contentType: 'application/pdf',
+      });
+    await alice.storage.from('attachments').upload(png, PNG, { contentType: 'image/png' });
+    const auth = { authorization: `Bearer ${aliceJwt}` };
+    const pdfSigned = (await bob.storage.from('attachments').createSignedUrl(pdf, 60)).data;
+    const pngSigned = (await bob.storage.from('attachments').createSignedUrl(png, 60)).data;
+    const answers = {
+      pdf: await fetch(`${stack.url}/storage/v1/object/authenticated/attachments/${pdf}`, {
+        headers: auth,
+      }),
+      pdfHead: await fetch(`${stack.url}/storage/v1/object/attachments/${pdf}`, {
+        method: 'HEAD',
+        headers: auth,
+      }),
+      pdfSigned: await fetch(pdfSigned?.signedUrl ?? ''),
+      png: await fetch(`${stack.url}/storage/v1/object/attachments/${png}`, { headers: auth }),
+      pngSigned: await fetch(pngSigned?.signedUrl ?? ''),
+      missing: await fetch(`${stack.url}/storage/v1/object/attachments/${attachmentPath()}`, {
+        headers: auth,
+      }),
+      list: await fetch(`${stack.url}/storage/v1/object/list/attachments`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ prefix: SEED.list }),
+      }),
+    };
+    for (const [what, res] of Object.entries(answers)) {
+      await res.arrayBuffer();
+      expect([what, res.headers.get('x-content-type-options')]).toEqual([what, 'nosniff']);
+    }
+    for (const res of [answers.pdf, answers.pdfHead, answers.pdfSigned]) {
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    }
+    for (const res of [answers.png, answers.pngSigned]) {
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(res.headers.get('content-disposition')).toBeNull();
+    }
+  });
+
+  it('serves an object stored with a hostile type as opaque bytes, to download', async () => {
+    // As if written before these rules (or straight into the table): storage vouches only for
+    // a bare type its bucket still allows.
+    const path = attachmentPath('pdf');
+    await alice.storage.from('attachments').upload(path, PNG, { contentType: 'application/pdf' });
+    await stack.db.query(
+      `update storage.objects set metadata = jsonb_set(metadata, '{mimetype}', $2)
+       where bucket_id = 'attachments' and name = $1`,
+      [path, JSON.stringify('image/png;,text/html')],
+    );
+    const signed = (await bob.storage.from('attachments').createSignedUrl(path, 60)).data;
+    const res = await fetch(signed?.signedUrl ?? '');
+    await res.arrayBuffer();
+    expect(res.headers.get('content-type')).toBe('application/octet-stream');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  // Issue 14 item 7: a copy or move lands in the target bucket, so that bucket's limits hold.
+  it('refuses to copy or move an object into a bucket whose size or type limits it breaks', async () => {
+    const created = await service.storage.createBucket('strict-target', {
+      public: false,
+      fileSizeLimit: 8,
+      allowedMimeTypes: ['image/png'],
+    });
+    expect(created.error).toBeNull();
+    const pdf = `loose/${randomUUID()}.pdf`;
+    const bigPng = `loose/${randomUUID()}.png`;
+    const smallPng = `loose/${randomUUID()}.png`;
+    await service.storage.createBucket('loose-source', { public: false });
+    const source = service.storage.from('loose-source');
+    expect((await source.upload(pdf, 'x', { contentType: 'application/pdf' })).error).toBeNull();
+    expect((await source.upload(bigPng, PNG, { contentType: 'image/png' })).error).toBeNull();
+    expect(
+      (await source.upload(smallPng, PNG.slice(0, 8), { contentType: 'image/png' })).error,
+    ).toBeNull();
+    const to = { destinationBucket: 'strict-target' };
+    for (const kind of ['copy', 'move'] as const) {
+      const wrongType = await source[kind](pdf, `${kind}/a.pdf`, to);
+      expect(statusCodeOf(wrongType.error)).toBe('415');
+      const tooBig = await source[kind](bigPng, `${kind}/a.png`, to);
+      expect(statusCodeOf(tooBig.error)).toBe('413');
+    }
+    // Nothing arrived, and the sources are all still there.
+    const listed = await service.storage.from('strict-target').list('copy');
+    expect(listed.data).toEqual([]);
+    expect((await source.exists(pdf)).data).toBe(true);
+    expect((await source.exists(bigPng)).data).toBe(true);
+    // What fits goes through.
+    expect((await source.copy(smallPng, 'copy/ok.png', to)).error).toBeNull();
+    expect((await source.move(smallPng, 'move/ok.png', to)).error).toBeNull();
+    // The attachments bucket's own limits hold for copies within it too.
+    const member = attachmentPath('pdf');
+    await alice.storage.from('attachments').upload(member, PNG, { contentType: 'application/pdf' });
+    const intoAvatars = await alice.storage
+      .from('attachments')
+      .copy(member, `${SEED.alice}/x.pdf`, { destinationBucket: 'avatars' });
+    expect(statusCodeOf(intoAvatars.error)).toBe('415');
+  });
+
+  it('refuses a bucket whose allowed types carry parameters or a second type', async () => {
+    for (const entry of ['image/png;,text/html', 'image/png, text/html', 'Image/PNG']) {
+      const bad = await service.storage.createBucket(`bad-${randomUUID().slice(0, 8)}`, {
+        public: true,
+        allowedMimeTypes: [entry],
+      });
+      expect(statusCodeOf(bad.error)).toBe('415');
+      const update = await service.storage.updateBucket('attachments', {
+        public: false,
+        allowedMimeTypes: [entry],
+      });
+      expect(statusCodeOf(update.error)).toBe('415');
+    }
+  });
+
   it('refuses names with .. segments or control characters', async () => {
     const encoded = await alice.storage
       .from('attachments')

@@ -39,7 +39,7 @@ export function AttachmentItem({
   canRemove: boolean;
   onRemove: (attachment: Attachment) => void;
 }) {
-  const { view, retry } = useAttachmentUrl(attachment.id);
+  const { view, retry } = useAttachmentUrl(attachment.id, attachment.mimeType);
   const uploadState = useUploadState(attachment.id);
   const [previewOpen, setPreviewOpen] = useState(false);
   const image = isImage(attachment);
@@ -115,7 +115,7 @@ export function AttachmentItem({
         onClose={() => setPreviewOpen(false)}
         actions={
           <>
-            {view.status === 'ready' ? (
+            {view.status === 'ready' && image ? (
               <a className="btn btn--secondary" href={view.url} download={attachment.fileName}>
                 Download
               </a>
@@ -130,15 +130,12 @@ export function AttachmentItem({
           image ? (
             <img className="attachments__full" src={view.url} alt={attachment.fileName} />
           ) : (
+            // A download, never a tab of ours: a document opened from a blob: URL is a page on
+            // the app's origin, and the device's own viewer opens the file safely instead.
             <p className="attachments__pdf">
               <FileIcon kind="pdf" />
-              <a
-                className="btn btn--primary"
-                href={view.url}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                Open PDF
+              <a className="btn btn--primary" href={view.url} download={attachment.fileName}>
+                Download PDF
               </a>
             </p>
           )

@@ -2,7 +2,7 @@
 // adding queues the bytes and the row, refused files are named with the limit they break and
 // never queued, previews open in a dialog, removal has Undo, viewers only look, and a file
 // that is not on this device says when it will be.
-import { File as NodeFile } from 'node:buffer';
+import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -226,13 +226,52 @@ describe('AttachmentsPanel', () => {
 
     await user.click(screen.getByRole('button', { name: 'Preview plan.pdf' }));
     const pdfDialog = screen.getByRole('dialog', { name: 'plan.pdf' });
-    const open = within(pdfDialog).getByRole('link', { name: 'Open PDF' });
-    expect(open).toHaveAttribute('target', '_blank');
-    expect(open.getAttribute('href')).toMatch(/^blob:/);
-    expect(within(pdfDialog).getByRole('link', { name: 'Download' })).toHaveAttribute(
-      'download',
-      'plan.pdf',
-    );
+    // A PDF is handed to the device as a download, never opened in a tab of ours.
+    const save = within(pdfDialog).getByRole('link', { name: 'Download PDF' });
+    expect(save).toHaveAttribute('download', 'plan.pdf');
+    expect(save).not.toHaveAttribute('target');
+    expect(save.getAttribute('href')).toMatch(/^blob:/);
+    expect(within(pdfDialog).queryByRole('link', { name: /open/i })).not.toBeInTheDocument();
+  });
+
+  // Issue 14 item 1: storage may have served HTML as `application/pdf ; x=1, text/html`; the
+  // bytes this device kept carry that type, but the object URL must carry the row's.
+  it("makes object URLs with the row's type, never the type the bytes came with", async () => {
+    const { listId, taskId, repos, db } = await setup();
+    const pdfId = await repos.attachments.add(taskId, pdf('plan.pdf'), 'plan.pdf');
+    const pngId = await repos.attachments.add(taskId, png('photo.png'), 'photo.png');
+    const html = '<script>localStorage.clear()</script>';
+    for (const [id, type] of [
+      [pdfId, 'application/pdf ; x=1, text/html'],
+      [pngId, 'image/png;,text/html'],
+    ] as const) {
+      const kept = await db._files.get(id);
+      // Node's Blob, as deviceFile() explains: jsdom's does not survive fake-indexeddb.
+      const blob = new NodeBlob([html], { type }) as unknown as Blob;
+      await db._files.put({ ...kept!, blob, state: 'cached' });
+    }
+    // A row whose type is not on the allowed list (a damaged record) gets opaque bytes.
+    const oddId = await repos.attachments.add(taskId, pdf('odd.pdf'), 'odd.pdf');
+    const oddRow = await db.rows('attachments').get(oddId);
+    await db.rows('attachments').put({ ...oddRow!, mime_type: 'text/html' });
+    const made: Blob[] = [];
+    const create = URL.createObjectURL.bind(URL);
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((object: Blob | MediaSource) => {
+      // Node's Blob (what the device kept, sliced) is not jsdom's, hence no instanceof.
+      if ('slice' in object) made.push(object);
+      return create(object);
+    });
+    await render(listId, taskId);
+    await screen.findByRole('button', { name: 'Preview photo.png' });
+    await waitFor(() => expect(made).toHaveLength(3));
+    expect(made.map((blob) => blob.type).sort()).toEqual([
+      'application/octet-stream',
+      'application/pdf',
+      'image/png',
+    ]);
+    for (const blob of made.filter((one) => one.type !== 'application/octet-stream')) {
+      expect(await blob.text()).toBe(html); // the same bytes, only their label changed
+    }
   });
 
   it('lets go of its object URLs when it goes away', async () => {

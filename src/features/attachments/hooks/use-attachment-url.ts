@@ -1,8 +1,14 @@
 // An attachment's bytes as an object URL for <img> and links: from this device when it has
 // them, else downloaded once (and kept) by the sync library. Always settles: a file that is
 // neither here nor reachable becomes `unavailable`, never an endless spinner.
+//
+// The bytes' type is never the one storage served: a member can upload HTML labelled
+// `image/png;,text/html`, and a blob: URL of that type opened here is a page on our origin,
+// with the session in reach. The Blob is remade with the row's own mime_type, which the
+// database and the sync layer both hold to the allowed list.
 import { useEffect, useState } from 'react';
 
+import { ATTACHMENT_MIME_TYPES } from '@sync/schema';
 import { useOnline } from '@/hooks/use-online';
 import { useServices } from '@/lib/services';
 
@@ -15,12 +21,24 @@ export type AttachmentView =
   /** `offline`: the device has no network, so the placeholder says when it will come. */
   | { status: 'unavailable'; offline: boolean };
 
+/** What a type outside the allowed list becomes: bytes a browser will not render. */
+const OPAQUE_TYPE = 'application/octet-stream';
+
+/** The Blob type to use for an attachment: its row's type when allowed, else opaque. */
+export function trustedAttachmentType(mimeType: string): string {
+  return (ATTACHMENT_MIME_TYPES as readonly string[]).includes(mimeType) ? mimeType : OPAQUE_TYPE;
+}
+
 interface Loaded {
   key: string;
   url: string | null;
 }
 
-export function useAttachmentUrl(attachmentId: string): {
+export function useAttachmentUrl(
+  attachmentId: string,
+  /** The attachment row's mime_type; the bytes get this type, whatever they came with. */
+  mimeType: string,
+): {
   view: AttachmentView;
   retry: () => void;
 } {
@@ -52,7 +70,8 @@ export function useAttachmentUrl(attachmentId: string): {
         if (cancelled) return;
         if (blob) {
           try {
-            url = URL.createObjectURL(blob);
+            // slice() relabels the same bytes without copying them.
+            url = URL.createObjectURL(blob.slice(0, blob.size, trustedAttachmentType(mimeType)));
           } catch {
             url = null; // not a Blob after all (a damaged record): show the placeholder
           }
@@ -65,7 +84,7 @@ export function useAttachmentUrl(attachmentId: string): {
       clearTimeout(timer);
       if (url) URL.revokeObjectURL(url);
     };
-  }, [sync, attachmentId, key]);
+  }, [sync, attachmentId, mimeType, key]);
 
   const view: AttachmentView =
     loaded?.key !== key
