@@ -35,6 +35,21 @@ describe('the rule a refused change broke', () => {
     );
   });
 
+  it("explains a profile picture outside the user's own folder (the rules trigger, 23514)", () => {
+    const rejection: RejectionFacts = {
+      table: 'profiles',
+      op: 'patch',
+      code: 'VALIDATION_FAILED',
+      message: 'avatar_path must be a file in the folder 0b/ of the avatars bucket',
+      column: 'avatar_path',
+      data: { avatar_path: 'someone-else/avatar-1.png' },
+    };
+    expect(rejectionRule(rejection)).toBe(
+      'The picture must be one you uploaded to your own profile.',
+    );
+    expect(describeRejection(rejection)).not.toMatch(SQL_WORDS);
+  });
+
   it("names the constrained field's rule when the schema accepts what was sent", () => {
     // The server's row broke the rule, or its rules are newer than this app's.
     expect(

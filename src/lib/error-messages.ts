@@ -161,7 +161,9 @@ const COLUMN_RULES: Readonly<Record<string, string>> = {
   // The table's own check: the storage path follows {list}/{task}/{id}.{ext}.
   'attachments.': "The file's storage place doesn't match the task it belongs to.",
   'profiles.display_name': 'Name must be 1 to 60 characters, with no spaces at either end.',
-  'profiles.avatar_path': "The picture's path is too long.",
+  // The check (≤ 1,024 characters) and the rules trigger (a file in the user's own folder
+  // of the avatars bucket): either way the picture is not one the user uploaded as theirs.
+  'profiles.avatar_path': 'The picture must be one you uploaded to your own profile.',
   'memberships.role': 'Role must be owner, editor or viewer.',
 };
 

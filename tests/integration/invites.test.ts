@@ -12,6 +12,7 @@ import {
   testId,
   type TestDatabase,
 } from '../support/database';
+import { addMember } from '../support/memberships';
 import { pullAll } from '../support/sync-calls';
 
 type InviteAnswer = Record<string, unknown> & {
@@ -47,10 +48,7 @@ describe.each(ENGINE_KINDS)('invites on %s', (kind) => {
       list,
       owner,
     ]);
-    await db.engine.query(
-      `insert into memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
-      [list, editor],
-    );
+    await addMember(db.engine, list, owner, editor, 'editor');
   });
   afterAll(() => db.close());
 

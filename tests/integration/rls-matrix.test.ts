@@ -288,9 +288,10 @@ const ACTIONS: Action[] = [
     expect: 'NNNNN',
     run: changed('delete from lists where id = $1', [list]),
   },
+  // Members arrive only through an accepted invite (SPEC §4), never by a client's insert.
   {
     name: 'add a member',
-    expect: 'YNNNN',
+    expect: 'NNNNN',
     run: changed(`insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`, [
       list,
       users.outsider,
@@ -316,6 +317,15 @@ const ACTIONS: Action[] = [
     expect: 'YNNNN',
     run: (tx, actor) =>
       changed('update memberships set deleted_at = now() where id = $1', [otherMember[actor]])(tx),
+  },
+  {
+    name: 'add oneself as an owner',
+    expect: 'NNNNN',
+    run: (tx, actor) =>
+      changed(`insert into memberships (list_id, user_id, role) values ($1, $2, 'owner')`, [
+        otherList,
+        actor === 'anon' ? users.outsider : users[actor],
+      ])(tx),
   },
   {
     name: 'create an invite',

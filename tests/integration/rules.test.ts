@@ -13,6 +13,7 @@ import {
   testId,
   type TestDatabase,
 } from '../support/database';
+import { addMemberOn } from '../support/memberships';
 
 const owner = testId('0a');
 const outsider = testId('0b');
@@ -107,26 +108,37 @@ describe.each(ENGINE_KINDS)('rules on %s', (kind) => {
   });
 
   it('keeps at most 50 members in a list', async () => {
-    const code = await failureCode(() =>
-      asCallerThenRollback(db.engine, { uid: owner }, async (tx) => {
-        const many = Array.from({ length: 50 }, () => testId('0c'));
-        await tx.query(`set local role postgres`);
-        for (const id of many) {
-          await tx.query(
-            `insert into auth.users (id, email) values ($1::uuid, $1::text || '@example.com')`,
-            [id],
-          );
-        }
-        await tx.query(`set local role authenticated`);
-        for (const id of many) {
-          await tx.query(
-            `insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`,
-            [list, id],
-          );
-        }
-      }),
-    );
-    expect(code).toBe('P0001');
+    // Members come only through invites, so the 51st is refused where invites land.
+    const { full, direct } = await asCallerThenRollback(db.engine, 'service_role', async (tx) => {
+      const more = Array.from({ length: 50 }, () => testId('0c'));
+      await tx.query(`set local role postgres`);
+      for (const id of more) {
+        await tx.query(
+          `insert into auth.users (id, email) values ($1::uuid, $1::text || '@example.com')`,
+          [id],
+        );
+      }
+      for (const id of more.slice(0, 48)) await addMemberOn(tx, list, owner, id, 'viewer');
+      // 49 live members: one more fits.
+      await addMemberOn(tx, list, owner, more[48] ?? '', 'viewer');
+      const made = await tx.query<{ r: { token: string } }>(
+        `select public.invite_create($1, 'viewer', $2) as r`,
+        [list, owner],
+      );
+      const accepted = await tx.query<{ r: { error?: string } }>(
+        `select public.invite_accept($1, $2) as r`,
+        [made.rows[0]?.r.token ?? '', more[49] ?? ''],
+      );
+      const code = await failureCode(() =>
+        tx.query(`insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`, [
+          list,
+          more[49] ?? '',
+        ]),
+      );
+      return { full: accepted.rows[0]?.r.error, direct: code };
+    });
+    expect(full).toBe('VALIDATION_FAILED');
+    expect(direct).toBe('P0001');
   });
 
   it('keeps at most 20 live attachments on a task', async () => {

@@ -15,6 +15,7 @@ import {
   testId,
   type TestDatabase,
 } from '../support/database';
+import { addMember } from '../support/memberships';
 import { pull, pullAll, visibleVersions, type PullResponse } from '../support/sync-calls';
 
 const alice = testId('0a');
@@ -58,10 +59,7 @@ describe.each(ENGINE_KINDS)('sync_pull on %s', (kind) => {
 
   it('pages through every visible row exactly once, whatever the page size', async () => {
     const list = await makeList(db, alice, 40);
-    await db.engine.query(
-      `insert into memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
-      [list, bob],
-    );
+    await addMember(db.engine, list, alice, bob, 'editor');
     // More writes in separate transactions, across tables, so rows have many xids.
     for (let i = 0; i < 15; i += 1) {
       await asCaller(db.engine, { uid: bob }, async (tx) => {
@@ -111,12 +109,7 @@ describe.each(ENGINE_KINDS)('sync_pull on %s', (kind) => {
     applyRows(store, before.rows);
     expect([...store.keys()].filter((k) => !k.startsWith('profiles/'))).toEqual([]);
 
-    await asCaller(db.engine, { uid: alice }, (tx) =>
-      tx.query(`insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`, [
-        list,
-        carol,
-      ]),
-    );
+    await addMember(db.engine, list, alice, carol, 'viewer');
     const after = await pullAll(db.engine, carol, before.cursor, 10);
     applyRows(store, after.rows);
     expect(store).toEqual(await visibleVersions(db.engine, carol));
@@ -128,10 +121,7 @@ describe.each(ENGINE_KINDS)('sync_pull on %s', (kind) => {
   it('sends a removed member their membership tombstone and nothing else of the list', async () => {
     const list = await makeList(db, alice, 5);
     const kept = await makeList(db, dave, 2);
-    await db.engine.query(
-      `insert into memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
-      [list, dave],
-    );
+    await addMember(db.engine, list, alice, dave, 'editor');
     const synced = await pullAll(db.engine, dave, null);
     const store = new Map<string, number>();
     applyRows(store, synced.rows);

@@ -12,6 +12,7 @@ import {
   testId,
   type TestDatabase,
 } from '../support/database';
+import { addMember } from '../support/memberships';
 import { push, pushOn, type Mutation } from '../support/sync-calls';
 
 const alice = testId('0a');
@@ -28,10 +29,7 @@ describe.each(ENGINE_KINDS)('sync_push on %s', (kind) => {
       list,
       alice,
     ]);
-    await db.engine.query(
-      `insert into memberships (list_id, user_id, role) values ($1, $2, 'viewer')`,
-      [list, vic],
-    );
+    await addMember(db.engine, list, alice, vic, 'viewer');
   });
   afterAll(() => db.close());
 
