@@ -11,6 +11,7 @@ import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { AUTH_DEFAULTS } from '../../devstack/auth/config';
 import type { DevstackContext } from '../../devstack/context';
 import { functionsRoutes } from '../../devstack/functions/routes';
 import { createKeys, DEMO_JWT_SECRET } from '../../devstack/keys';
@@ -342,8 +343,15 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
     const ctx: DevstackContext = {
       db: undefined as never, // the functions service never touches the database
       keys,
-      settings: { accessTokenTtlSec: 3600, storageDir: dir, functionsDir: dir },
+      settings: {
+        accessTokenTtlSec: 3600,
+        storageDir: dir,
+        functionsDir: dir,
+        auth: AUTH_DEFAULTS,
+        maxRows: 1000,
+      },
       url: () => 'http://127.0.0.1:1',
+      now: Date.now,
       onStop: (fn) => stops.push(fn),
     };
     app = new Hono().route('/functions/v1', functionsRoutes(ctx));
