@@ -280,6 +280,36 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     expect(await text.json()).toMatchObject({ code: 'PGRST107' });
   });
 
+  it('refuses forged tokens, hidden schemas, embedding and private functions', async () => {
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = { sub: SEED.alice, role: 'authenticated', exp: 4_000_000_000 };
+    const forged = [
+      `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+      await (await createKeys('another-secret-of-at-least-32-characters!!')).sign(claims),
+      await keys.sign({ ...claims, role: 'postgres' }),
+      await keys.sign({ ...claims, role: 'supabase_admin' }),
+      await keys.sign({ ...claims, exp: 1 }),
+    ];
+    for (const jwt of forged) {
+      const res = await rest('test_many?limit=1', { jwt });
+      expect({ jwt, status: res.status }).toEqual({ jwt, status: 401 });
+    }
+    for (const schema of ['private', 'auth', 'storage']) {
+      const res = await rest('test_many?limit=1', { headers: { 'Accept-Profile': schema } });
+      expect(res.status).toBe(406);
+      const write = await rest('test_written', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'Content-Profile': schema },
+      });
+      expect(write.status).toBe(406);
+    }
+    expect((await rest('tasks?select=*,lists(*)', { jwt: aliceJwt })).status).toBe(400);
+    const privateFn = await rest('rpc/my_list_ids', { method: 'POST', body: '{}', jwt: aliceJwt });
+    expect(privateFn.status).toBe(404);
+    expect(await privateFn.json()).toMatchObject({ code: 'PGRST202' });
+  });
+
   it('honours config.toml: anonymous sign-ins are off, settings say so', async () => {
     const anonymous = await auth('/signup', { data: {}, gotrue_meta_security: {} });
     expect(anonymous.status).toBe(422);
