@@ -2,6 +2,7 @@
 // who is calling. Services are Hono apps mounted by server.ts under their Supabase prefix.
 import type { Context } from 'hono';
 
+import type { AuthConfig } from './auth/config';
 import type { Claims, Keys } from './keys';
 import { isApiRole, type ApiRole } from './request-db';
 import type { SqlEngine } from './sql-engine';
@@ -13,6 +14,10 @@ export interface DevstackSettings {
   readonly storageDir: string;
   /** supabase/functions, where the edge functions live. */
   readonly functionsDir: string;
+  /** config.toml's [auth] settings (with any overrides the devstack was started with). */
+  readonly auth: AuthConfig;
+  /** config.toml's `api.max_rows`: no read answers more rows. */
+  readonly maxRows: number;
 }
 
 export interface DevstackContext {
@@ -21,6 +26,8 @@ export interface DevstackContext {
   readonly settings: DevstackSettings;
   /** Base URL, e.g. http://127.0.0.1:54321 (set once the server listens). */
   url(): string;
+  /** The clock (ms since the epoch) that rate-limit windows use; injectable for tests. */
+  now(): number;
   /** Registers cleanup to run when the devstack stops (processes, timers, sockets). */
   onStop(fn: () => Promise<void> | void): void;
 }
@@ -50,4 +57,51 @@ export async function resolveCaller(ctx: DevstackContext, c: Context): Promise<C
     return { ok: false, reason: 'invalid', message: `role "${String(role)}" does not exist` };
   }
   return { ok: true, role, claims: verified.claims, token };
+}
+
+export type ApiKeyCheck = { ok: true } | { ok: false; message: string };
+
+/**
+ * The API gateway's key rule (Kong's key-auth on hosted): every request to /rest/v1 and
+ * /auth/v1 names the project's anon or service_role key in `apikey` (header or query). A
+ * Bearer token alone, or a user's access token as the key, is refused before any service.
+ */
+export function checkApiKey(ctx: DevstackContext, c: Context): ApiKeyCheck {
+  const apikey = c.req.header('apikey') ?? c.req.query('apikey');
+  if (apikey === undefined || apikey === '') {
+    return { ok: false, message: 'No API key found in request' };
+  }
+  if (apikey !== ctx.keys.anonKey && apikey !== ctx.keys.serviceRoleKey) {
+    return { ok: false, message: 'Invalid API key' };
+  }
+  return { ok: true };
+}
+
+/**
+ * How deeply a JSON request body (or realtime frame) may nest. Postgres's json parser and
+ * V8's JSON.stringify recurse once per level and overflow their stacks somewhere in the tens
+ * of thousands (a 500, or worse, a wedged PGlite); no real document comes near this.
+ */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether JSON text nests deeper than `max` (a scan of the text: no recursion, no parse). */
+export function jsonNestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c)
+        i += 1; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) {
+      inString = true;
+    } else if (ch === 0x5b || ch === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return false;
 }

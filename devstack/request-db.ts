@@ -45,15 +45,21 @@ export async function setRequestContext(
   );
 }
 
-/** Runs `fn` in one transaction as the caller; commits unless it throws. */
+/**
+ * Runs `fn` in one transaction as the caller; commits unless it throws. `readOnly` makes it a
+ * READ ONLY transaction, as PostgREST runs GET and HEAD (rpc included): a write in it fails
+ * with 25006.
+ */
 export function runAsCaller<T>(
   db: SqlEngine,
   role: ApiRole,
   claims: Claims,
   request: RequestInfo | undefined,
   fn: (tx: SqlRunner) => Promise<T>,
+  options: { readOnly?: boolean } = {},
 ): Promise<T> {
   return db.transaction(async (tx) => {
+    if (options.readOnly) await tx.query('set transaction read only');
     await setRequestContext(tx, role, claims, request);
     return fn(tx);
   });

@@ -2,20 +2,23 @@
 // (auth, rest, realtime, storage, functions) over the SQL in supabase/migrations, so
 // unmodified supabase-js talks to it exactly as to a hosted project.
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 
+import { parseAuthConfig, withAuthOverrides, type AuthConfigOverrides } from './auth/config';
 import { authRoutes } from './auth/routes';
 import type { DevstackContext, DevstackSettings } from './context';
 import { openDevstackDatabase } from './database';
 import { functionsRoutes } from './functions/routes';
 import { createKeys, DEMO_JWT_SECRET } from './keys';
 import { attachRealtime } from './realtime/server';
+import { parseApiConfig } from './rest/config';
 import { restRoutes } from './rest/routes';
 import { REPO_ROOT } from './schema-files';
 import type { SqlEngine } from './sql-engine';
@@ -23,8 +26,13 @@ import { storageRoutes } from './storage/routes';
 
 /** The port the Supabase CLI serves its API on. */
 export const DEFAULT_PORT = 54321;
-/** Default access-token lifetime, as hosted (seconds). */
-export const DEFAULT_ACCESS_TOKEN_TTL_SEC = 3600;
+/**
+ * Largest request body the gateway passes to /rest/v1 and /auth/v1 (bytes). Hosted documents
+ * no number for these; 2 MiB is twice the largest sync_push batch (1 MiB), far above any row
+ * the migrations' CHECKs allow, and small enough that nobody parks megabytes in a row.
+ * Storage and functions have limits of their own.
+ */
+export const MAX_API_BODY_BYTES = 2 * 1024 * 1024;
 
 // What the browser may send and read, as hosted Supabase allows (wire reference §1).
 const CORS_ALLOW_HEADERS = [
@@ -58,7 +66,16 @@ export interface DevstackOptions {
   /** In-memory PGlite from the cached snapshot (default true). */
   useSnapshot?: boolean;
   jwtSecret?: string;
+  /** Access-token lifetime (s); default config.toml's `auth.jwt_expiry`. Tests only go below 120. */
   accessTokenTtlSec?: number;
+  /** The config.toml to honour (default supabase/config.toml). */
+  configPath?: string;
+  /** Overrides of config.toml's [auth] settings (tests that sign in a lot raise rate limits). */
+  auth?: AuthConfigOverrides;
+  /** Overrides config.toml's `api.max_rows`. */
+  maxRows?: number;
+  /** The clock rate limits read (ms since the epoch); default Date.now. */
+  now?: () => number;
   /** Where storage keeps bytes; a temp dir (removed on stop) when absent. */
   storageDir?: string;
 }
@@ -87,6 +104,18 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
       maxAge: 3600,
     }),
   );
+  // The gateway's body limit, before any service reads a byte (storage and functions apply
+  // their own). Answered in the gateway's shape, as Kong's request-size-limiting does.
+  const limit = bodyLimit({
+    maxSize: MAX_API_BODY_BYTES,
+    // The rest of the body is never read, so the connection cannot carry another request.
+    onError: (c) => {
+      c.header('Connection', 'close');
+      return c.json({ message: 'Request size limit exceeded' }, 413);
+    },
+  });
+  app.use('/rest/v1/*', limit);
+  app.use('/auth/v1/*', limit);
   app.route('/auth/v1', authRoutes(ctx));
   app.route('/rest/v1', restRoutes(ctx));
   app.route('/storage/v1', storageRoutes(ctx));
@@ -105,6 +134,13 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
 
 /** Starts the whole devstack; `stop()` shuts down every server, process and connection. */
 export async function startDevstack(options: DevstackOptions = {}): Promise<Devstack> {
+  // The config first: a bad config.toml fails before anything is started.
+  const configText = readFileSync(
+    options.configPath ?? join(REPO_ROOT, 'supabase', 'config.toml'),
+    'utf8',
+  );
+  const auth = withAuthOverrides(parseAuthConfig(configText), options.auth);
+  const maxRows = options.maxRows ?? parseApiConfig(configText).maxRows;
   const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET;
   const keys = await createKeys(jwtSecret);
   const db = await openDevstackDatabase({
@@ -116,9 +152,11 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
 
   const ownStorageDir = options.storageDir === undefined;
   const settings: DevstackSettings = {
-    accessTokenTtlSec: options.accessTokenTtlSec ?? DEFAULT_ACCESS_TOKEN_TTL_SEC,
+    accessTokenTtlSec: options.accessTokenTtlSec ?? auth.jwtExpirySec,
     storageDir: options.storageDir ?? mkdtempSync(join(tmpdir(), 'outpost-storage-')),
     functionsDir: join(REPO_ROOT, 'supabase', 'functions'),
+    auth,
+    maxRows,
   };
 
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -128,6 +166,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     keys,
     settings,
     url: () => baseUrl,
+    now: options.now ?? Date.now,
     onStop: (fn) => cleanups.push(fn),
   };
 

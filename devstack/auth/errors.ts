@@ -54,8 +54,14 @@ export const authErrors = {
   validation: (message: string) => new AuthApiError(400, 'validation_failed', message),
   invalidCredentials: () =>
     new AuthApiError(400, 'invalid_credentials', 'Invalid login credentials'),
-  weakPassword: () =>
-    new AuthApiError(422, 'weak_password', 'Password should be at least 6 characters.', ['length']),
+  signupDisabled: () =>
+    new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance'),
+  emailSignupDisabled: () =>
+    new AuthApiError(422, 'email_provider_disabled', 'Email signups are disabled'),
+  anonymousDisabled: () =>
+    new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
+  overRequestRateLimit: () =>
+    new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached'),
   passwordTooLong: () =>
     new AuthApiError(422, 'validation_failed', 'Password cannot be longer than 72 characters'),
   samePassword: () =>

@@ -1,9 +1,20 @@
 // /auth/v1: the subset of GoTrue (supabase/auth) that supabase-js's email/password and
-// anonymous flows use, with autoconfirm on. Wire shapes: shared/reference/supabase-wire.md §2.
+// anonymous flows use, configured by config.toml's [auth] (sign-ups, anonymous sign-ins,
+// password rules, confirmations, rate limits). Wire shapes: shared/reference/supabase-wire.md §2.
+import { randomUUID } from 'node:crypto';
+
+import { getConnInfo } from '@hono/node-server/conninfo';
 import bcrypt from 'bcryptjs';
 import { Hono, type Context, type Next } from 'hono';
 
-import { bearerToken, type DevstackContext } from '../context';
+import {
+  bearerToken,
+  checkApiKey,
+  jsonNestsDeeperThan,
+  MAX_JSON_DEPTH,
+  type DevstackContext,
+} from '../context';
+import type { AuthConfig } from './config';
 import { sqlState, type SqlRunner } from '../sql-engine';
 import {
   AuthApiError,
@@ -13,9 +24,10 @@ import {
   requestApiVersion,
   API_VERSION_HEADER,
 } from './errors';
+import { authLimiters, type RateLimiter } from './rate-limit';
 import {
   createSession,
-  refreshTokenReuseIntervalSec,
+  refreshTokenReuseIntervalFromEnv,
   rotateRefreshToken,
   sessionResponse,
 } from './sessions';
@@ -31,8 +43,28 @@ import {
 
 /** bcrypt cost GoTrue uses (and the seed's gen_salt('bf', 10)). */
 const BCRYPT_COST = 10;
-/** GoTrue's default minimum password length. */
-const MIN_PASSWORD_LENGTH = 6;
+/**
+ * A bcrypt hash (cost 10) of a password nobody uses. A sign-in for an unknown email, or a user
+ * without a password, is compared against it, so it costs what a real comparison costs and the
+ * answer's timing does not tell registered addresses from unknown ones.
+ */
+const TIMING_EQUALISER_HASH = '$2b$10$VzZECwQS2dLjS7Bslo2g/O0nQorQPyta.aRvBCanKudwOS6H9Z.Xe';
+/** GoTrue's character sets for each `password_requirements` value. */
+const REQUIRED_CHARACTER_SETS: Readonly<Record<AuthConfig['passwordRequirements'], string[]>> = {
+  '': [],
+  letters_digits: ['abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'],
+  lower_upper_letters_digits: [
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    '0123456789',
+  ],
+  lower_upper_letters_digits_symbols: [
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+    '0123456789',
+    '!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~',
+  ],
+};
 /** bcrypt ignores bytes past 72, so GoTrue refuses longer passwords. */
 const MAX_PASSWORD_BYTES = 72;
 const MAX_EMAIL_LENGTH = 255;
@@ -43,13 +75,16 @@ const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
 const ANONYMOUS_APP_METADATA = { provider: 'anonymous', providers: ['anonymous'] };
 
 export interface AuthOptions {
-  /** See DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC. */
+  /** Overrides config.toml's `refresh_token_reuse_interval` (s). */
   refreshTokenReuseIntervalSec?: number;
 }
 
 async function readJsonBody(c: Context): Promise<JsonObject> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  if (jsonNestsDeeperThan(text)) {
+    throw authErrors.badJson(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -88,21 +123,50 @@ function validateEmail(raw: string): string {
   return email;
 }
 
-function checkPasswordStrength(password: string): void {
+/** GoTrue's checkPasswordStrength with the configured length and character rules. */
+function checkPasswordStrength(config: AuthConfig, password: string): void {
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
     throw authErrors.passwordTooLong();
   }
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw authErrors.weakPassword();
+  const reasons: string[] = [];
+  const messages: string[] = [];
+  if ([...password].length < config.minimumPasswordLength) {
+    reasons.push('length');
+    messages.push(`Password should be at least ${config.minimumPasswordLength} characters.`);
+  }
+  const sets = REQUIRED_CHARACTER_SETS[config.passwordRequirements];
+  if (!sets.every((set) => [...password].some((ch) => set.includes(ch)))) {
+    reasons.push('characters');
+    messages.push(`Password should contain at least one character of each: ${sets.join(', ')}.`);
+  }
+  if (reasons.length > 0) {
+    throw new AuthApiError(422, 'weak_password', messages.join(' '), reasons);
+  }
 }
 
-async function passwordMatches(user: UserRow, password: string): Promise<boolean> {
-  const hash = user.encrypted_password;
-  if (!hash) return false;
+/** Compares with the user's hash, or with a dummy one, so both take bcrypt's time. */
+async function passwordMatches(user: UserRow | undefined, password: string): Promise<boolean> {
+  const hash = user?.encrypted_password;
+  const real = typeof hash === 'string' && hash.startsWith('$2');
   try {
-    return await bcrypt.compare(password, hash);
+    const matches = await bcrypt.compare(password, real ? hash : TIMING_EQUALISER_HASH);
+    return real && matches;
   } catch {
     return false; // not a bcrypt hash
   }
+}
+
+/** The caller's address as the socket has it (never a header a client can forge). */
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // not served by @hono/node-server (in-process tests)
+  }
+}
+
+function limitOrThrow(limiter: RateLimiter, c: Context): void {
+  if (!limiter.take(clientAddress(c))) throw authErrors.overRequestRateLimit();
 }
 
 /** The user and session behind a request's Bearer token (GoTrue's requireAuthentication). */
@@ -134,6 +198,28 @@ async function requireUser(
   return { user, sessionId: undefined };
 }
 
+/**
+ * What GoTrue answers a sign-up for a registered address when confirmations are on: a user
+ * that looks new (random id, nothing stored), so sign-up does not reveal who has an account.
+ */
+function obfuscatedUser(email: string, data: JsonObject): JsonObject {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    aud: 'authenticated',
+    role: 'authenticated',
+    email,
+    phone: '',
+    confirmation_sent_at: now,
+    app_metadata: EMAIL_APP_METADATA,
+    user_metadata: data,
+    identities: [],
+    created_at: now,
+    updated_at: now,
+    is_anonymous: false,
+  };
+}
+
 async function requireUserRow(db: SqlRunner, id: string): Promise<UserRow> {
   const user = await findUserById(db, id);
   if (!user) throw authErrors.userNotFound();
@@ -141,7 +227,12 @@ async function requireUserRow(db: SqlRunner, id: string): Promise<UserRow> {
 }
 
 export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hono {
-  const reuseIntervalSec = options.refreshTokenReuseIntervalSec ?? refreshTokenReuseIntervalSec();
+  const config = ctx.settings.auth;
+  const reuseIntervalSec =
+    options.refreshTokenReuseIntervalSec ??
+    refreshTokenReuseIntervalFromEnv() ??
+    config.refreshTokenReuseIntervalSec;
+  const limiters = authLimiters(config.rateLimits, () => ctx.now());
   const app = new Hono();
 
   // Hosted answers every auth error in the shape the request's API version asks for.
@@ -160,16 +251,11 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     await next();
   });
 
-  // The API gateway in front of GoTrue: a request needs a key (apikey or Bearer) signed with
-  // the project's secret. An expired Bearer still passes so /user can answer bad_jwt.
+  // The API gateway in front of GoTrue: a request needs the project's anon or service_role
+  // key in `apikey`; the Bearer (a user's token on /user and /logout) is GoTrue's business.
   app.use('*', async (c: Context, next: Next) => {
-    const apikey = c.req.header('apikey') ?? c.req.query('apikey');
-    const bearer = bearerToken(c);
-    const key = apikey ?? bearer;
-    if (!key) return c.json({ message: 'No API key found in request' }, 401);
-    const verified = await ctx.keys.verify(key);
-    const acceptable = verified.ok || (apikey === undefined && verified.reason === 'expired');
-    if (!acceptable) return c.json({ message: 'Invalid API key' }, 401);
+    const key = checkApiKey(ctx, c);
+    if (!key.ok) return c.json({ message: key.message }, 401);
     await next();
     return undefined;
   });
@@ -185,8 +271,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
   app.get('/settings', (c) =>
     c.json({
       external: {
-        anonymous_users: true,
-        email: true,
+        anonymous_users: config.enableAnonymousSignIns,
+        email: config.emailSignup,
         phone: false,
         apple: false,
         azure: false,
@@ -210,8 +296,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
         workos: false,
         zoom: false,
       },
-      disable_signup: false,
-      mailer_autoconfirm: true,
+      disable_signup: !config.enableSignup,
+      mailer_autoconfirm: !config.enableConfirmations,
       phone_autoconfirm: false,
       sms_provider: '',
       saml_enabled: false,
@@ -225,21 +311,33 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     const phone = optionalString(body, 'phone');
     const data = optionalObject(body, 'data') ?? {};
 
+    if (!config.enableSignup) throw authErrors.signupDisabled();
     if (phone) {
       throw new AuthApiError(422, 'phone_provider_disabled', 'Phone signups are disabled');
     }
-    const anonymous = !rawEmail && !password;
+    // GoTrue: no email and no phone is an anonymous sign-in, with its own switch and limit.
+    const anonymous = !rawEmail;
     let email: string | undefined;
     let hash: string | null = null;
-    if (!anonymous) {
-      if (!rawEmail) throw authErrors.validation('To signup, please provide your email');
+    if (anonymous) {
+      if (!config.enableAnonymousSignIns) throw authErrors.anonymousDisabled();
+      limitOrThrow(limiters.anonymousUsers, c);
+    } else {
+      limitOrThrow(limiters.signInSignUps, c);
+      if (!config.emailSignup) throw authErrors.emailSignupDisabled();
       email = validateEmail(rawEmail);
       if (!password) throw authErrors.validation('Signup requires a valid password');
-      checkPasswordStrength(password);
-      if (await findUserByEmail(ctx.db, email)) throw authErrors.userExists();
+      checkPasswordStrength(config, password);
+      const existing = await findUserByEmail(ctx.db, email);
+      if (existing) {
+        // With confirmations on, GoTrue answers as for a new address (no account oracle).
+        if (config.enableConfirmations) return c.json(obfuscatedUser(email, data));
+        throw authErrors.userExists();
+      }
       // Hash outside the transaction: bcrypt takes ~70 ms and PGlite has one connection.
       hash = await bcrypt.hash(password, BCRYPT_COST);
     }
+    const confirmAtOnce = anonymous || !config.enableConfirmations;
 
     let result;
     try {
@@ -248,18 +346,20 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           `insert into auth.users (instance_id, id, aud, role, email, encrypted_password,
              email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at,
              last_sign_in_at, confirmation_token, recovery_token, email_change_token_new,
-             email_change, is_anonymous)
+             email_change, is_anonymous, confirmation_sent_at)
            values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated',
-             'authenticated', $1, $2, $3::timestamptz, $4::jsonb, $5::jsonb, now(), now(), now(),
-             '', '', '', '', $6)
+             'authenticated', $1, $2, $3::timestamptz, $4::jsonb, $5::jsonb, now(), now(),
+             case when $7 then now() end, '', '', '', '', $6,
+             case when $7 then null else now() end)
            returning id::text as id`,
           [
             email ?? null,
             hash,
-            anonymous ? null : new Date(),
+            anonymous || !confirmAtOnce ? null : new Date(),
             JSON.stringify(anonymous ? ANONYMOUS_APP_METADATA : EMAIL_APP_METADATA),
             JSON.stringify(data),
             anonymous,
+            confirmAtOnce,
           ],
         );
         const userId = rows[0]?.id;
@@ -274,13 +374,17 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
               JSON.stringify({
                 sub: userId,
                 email,
-                email_verified: true,
+                email_verified: confirmAtOnce,
                 phone_verified: false,
               }),
             ],
           );
         }
         const user = await requireUserRow(tx, userId);
+        // Waiting for a confirmation: the user alone, no session (supabase-js: session null).
+        if (!confirmAtOnce) {
+          return { ...(await userJson(tx, user)), confirmation_sent_at: new Date().toISOString() };
+        }
         const { sessionId, refreshToken } = await createSession(tx, userId);
         return sessionResponse(ctx, tx, user, sessionId, refreshToken);
       });
@@ -296,6 +400,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
 
   app.post('/token', async (c) => {
     const grantType = c.req.query('grant_type');
+    // GoTrue's limiter runs before the handler: every attempt counts, malformed ones too.
+    limitOrThrow(grantType === 'refresh_token' ? limiters.tokenRefresh : limiters.signInSignUps, c);
     const body = await readJsonBody(c);
 
     if (grantType === 'password') {
@@ -304,9 +410,9 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       if (optionalString(body, 'phone')) throw authErrors.invalidCredentials();
       if (!rawEmail) throw authErrors.validation('missing email or phone');
       const user = await findUserByEmail(ctx.db, rawEmail.trim());
-      if (!user || !(await passwordMatches(user, password))) {
-        throw authErrors.invalidCredentials();
-      }
+      // Always one bcrypt comparison, known address or not.
+      const matches = await passwordMatches(user, password);
+      if (!user || !matches) throw authErrors.invalidCredentials();
       if (!user.email_confirmed_at) {
         throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
       }
@@ -331,7 +437,12 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       const token = optionalString(body, 'refresh_token');
       if (!token) throw authErrors.refreshNotFound();
       const outcome = await ctx.db.transaction(async (tx) => {
-        const rotated = await rotateRefreshToken(tx, token, reuseIntervalSec);
+        const rotated = await rotateRefreshToken(
+          tx,
+          token,
+          reuseIntervalSec,
+          config.refreshTokenRotation,
+        );
         if (!rotated.ok) return rotated;
         const user = await findUserById(tx, rotated.userId);
         if (!user) return { ok: false as const, error: authErrors.refreshNotFound() };
@@ -366,7 +477,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
 
     let hash: string | undefined;
     if (password !== undefined) {
-      checkPasswordStrength(password);
+      checkPasswordStrength(config, password);
       if (await passwordMatches(user, password)) throw authErrors.samePassword();
       hash = await bcrypt.hash(password, BCRYPT_COST);
     }

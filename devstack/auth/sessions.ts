@@ -10,17 +10,15 @@ import { authErrors, type AuthApiError } from './errors';
 import { jsonObject, userJson, type JsonObject, type UserRow } from './users';
 
 /**
- * GoTrue's default `refresh_token_reuse_interval` (seconds): a revoked refresh token that is
- * not the parent of the session's active token is still accepted this long after it was
- * revoked (a client that lost a refresh response may retry). Override with the env
- * variable GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL, as on a self-hosted GoTrue.
+ * A `refresh_token_reuse_interval` (s) from the environment, as a self-hosted GoTrue reads
+ * GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL; undefined when unset (config.toml decides).
  */
-export const DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC = 10;
-
-export function refreshTokenReuseIntervalSec(env: NodeJS.ProcessEnv = process.env): number {
+export function refreshTokenReuseIntervalFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): number | undefined {
   const raw = env.GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL;
   const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_REFRESH_TOKEN_REUSE_INTERVAL_SEC;
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 /** A new opaque refresh token (GoTrue's legacy tokens are 12 random characters). */
@@ -139,13 +137,15 @@ export type RefreshOutcome =
  * child; a revoked token that is the parent of the session's active token gets that active
  * token back (the client lost the previous answer); any other revoked token is accepted
  * within the reuse interval, and after it the whole session's tokens are revoked and the
- * request fails with refresh_token_already_used. Runs inside one transaction; a failure is
- * returned, not thrown, so the family revocation commits.
+ * request fails with refresh_token_already_used. With rotation disabled
+ * (`enable_refresh_token_rotation = false`) GoTrue skips that reuse check. Runs inside one
+ * transaction; a failure is returned, not thrown, so the family revocation commits.
  */
 export async function rotateRefreshToken(
   tx: SqlRunner,
   token: string,
   reuseIntervalSec: number,
+  rotationEnabled = true,
 ): Promise<RefreshOutcome> {
   const { rows } = await tx.query<TokenRow>(
     `select id::text as id, token, user_id, revoked, parent, session_id::text as session_id,
@@ -168,7 +168,7 @@ export async function rotateRefreshToken(
     if (current && current.parent === row.token) {
       return { ok: true, userId, sessionId, refreshToken: current.token };
     }
-    if (row.reuse_expired) {
+    if (rotationEnabled && row.reuse_expired) {
       await tx.query(
         `update auth.refresh_tokens set revoked = true, updated_at = now()
          where session_id::text = $1 and revoked is false`,

@@ -5,6 +5,18 @@
 const entry = Deno.args[0];
 if (!entry) throw new Error('usage: deno-bootstrap.js <file URL of the function index.ts>');
 
+// The devstack holds the other end of stdin and never writes to it: EOF means the devstack
+// is gone (stopped, crashed or SIGKILLed), and a worker must never outlive it.
+void (async () => {
+  try {
+    // Nothing is ever sent: read until the pipe closes.
+    const reader = Deno.stdin.readable.getReader();
+    while (!(await reader.read()).done);
+  } finally {
+    Deno.exit(0);
+  }
+})();
+
 const serve = Deno.serve.bind(Deno);
 let served = false;
 

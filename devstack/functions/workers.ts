@@ -1,6 +1,6 @@
 // One Deno process per edge function, started on first call and kept warm, each on its own
 // loopback port. A crashed worker is started again on the next call; stopAll() leaves no
-// process behind.
+// process behind, and a worker whose devstack died exits by itself (its stdin closes).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -95,8 +95,11 @@ export class FunctionWorkers {
         DENO_NO_UPDATE_CHECK: '1',
         ...this.env(),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin is a pipe only this process holds: when the devstack dies, however it dies
+      // (SIGKILL included), the worker reads EOF and exits (deno-bootstrap.js).
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.on('error', () => undefined); // a worker that already exited
     this.all.add(child);
     child.once('exit', () => {
       this.all.delete(child);

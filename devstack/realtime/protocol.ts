@@ -1,5 +1,7 @@
 // Phoenix frames as realtime-js speaks them: vsn 2.0.0 JSON arrays (plus the binary
 // broadcast frames, kind 3 from the client and kind 4 to it) and vsn 1.0.0 JSON objects.
+import { jsonNestsDeeperThan } from '../context';
+
 export type Vsn = '1.0.0' | '2.0.0';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -70,7 +72,10 @@ function frameFrom(parts: {
   };
 }
 
+/** Parsed JSON, or undefined when it is not JSON or nests too deeply to relay safely. */
 function parseJson(text: string): unknown {
+  // Re-serialising a frame for each subscriber recurses per level: refuse absurd nesting.
+  if (jsonNestsDeeperThan(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

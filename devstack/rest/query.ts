@@ -80,6 +80,39 @@ export function splitTopLevel(text: string, what = 'logic tree'): string[] {
   return parts;
 }
 
+/**
+ * A field name at the start of `text`: `"quoted"` (PostgREST's quoted identifier, `\"` and
+ * `\\` escaped, any character allowed) or bare up to the first character of `stops`. Returns
+ * the name and what follows it, or undefined when there is no name.
+ */
+export function takeField(text: string, stops: string): { name: string; rest: string } | undefined {
+  if (text.startsWith('"')) {
+    let name = '';
+    for (let i = 1; i < text.length; i += 1) {
+      const ch = text.charAt(i);
+      if (ch === '\\' && i + 1 < text.length) {
+        name += text.charAt(i + 1);
+        i += 1;
+      } else if (ch === '"') {
+        return name === '' ? undefined : { name, rest: text.slice(i + 1) };
+      } else {
+        name += ch;
+      }
+    }
+    return undefined; // unterminated
+  }
+  let end = 0;
+  while (end < text.length && !stops.includes(text.charAt(end))) end += 1;
+  return end === 0 ? undefined : { name: text.slice(0, end), rest: text.slice(end) };
+}
+
+/** A whole query-string key or select term that is one field name, quoted or bare. */
+function fieldName(text: string, what: string): string {
+  const field = takeField(text, '');
+  if (!field || field.rest !== '') throw parseError(`failed to parse ${what} (${text})`);
+  return field.name;
+}
+
 function unquote(value: string): string {
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
     return value.slice(1, -1).replace(/\\(.)/g, '$1');
@@ -184,9 +217,11 @@ export function compileLogic(
       );
       return nested[1] ? `not ${inner}` : inner;
     }
-    const dot = text.indexOf('.');
-    if (dot <= 0) throw parseError('failed to parse logic tree (' + body + ')');
-    return compileLeaf(cols, text.slice(0, dot), text.slice(dot + 1), params, true);
+    const field = takeField(text, '.');
+    if (!field?.rest.startsWith('.')) {
+      throw parseError('failed to parse logic tree (' + body + ')');
+    }
+    return compileLeaf(cols, field.name, field.rest.slice(1), params, true);
   });
   if (parts.length === 0) throw parseError('failed to parse logic tree (' + body + ')');
   return `(${parts.join(` ${op} `)})`;
@@ -218,7 +253,7 @@ export function compileFilters(
       const sql = compileLogic(cols, logic[2] === 'and' ? 'and' : 'or', value, params);
       parts.push(logic[1] ? `not ${sql}` : sql);
     } else {
-      parts.push(compileLeaf(cols, key, value, params, false));
+      parts.push(compileLeaf(cols, fieldName(key, 'filter'), value, params, false));
     }
   }
   return parts.length === 0 ? 'true' : parts.join(' and ');
@@ -237,12 +272,20 @@ export function compileSelect(cols: ColumnResolver, select: string | null): stri
           'embedding is not supported by the devstack',
         );
       }
-      const alias = /^([^:]+):([^:]+)$/.exec(item);
-      if (alias) return `${cols.ref(alias[2] ?? '')} as ${quoteIdent(alias[1] ?? '')}`;
-      if (item.includes(':') || item.includes('->')) {
-        throw parseError('failed to parse select parameter (' + select + ')');
+      // `column`, `"column"`, `alias:column`, either part quoted; casts and JSON paths are not
+      // supported here (a 400, never a guess).
+      const bad = () => parseError('failed to parse select parameter (' + select + ')');
+      const first = takeField(item, ':');
+      if (!first) throw bad();
+      if (first.rest === '') {
+        if (!item.startsWith('"') && item.includes('->')) throw bad();
+        return cols.ref(first.name);
       }
-      return cols.ref(item);
+      if (!first.rest.startsWith(':') || first.rest.startsWith('::')) throw bad();
+      const column = takeField(first.rest.slice(1), ':');
+      if (!column || column.rest !== '') throw bad();
+      if (!first.rest.slice(1).startsWith('"') && column.name.includes('->')) throw bad();
+      return `${cols.ref(column.name)} as ${quoteIdent(first.name)}`;
     })
     .join(', ');
 }
@@ -252,8 +295,12 @@ export function compileOrder(cols: ColumnResolver, order: string | null): string
   if (order === null || order.trim() === '') return '';
   return splitTopLevel(order, 'order')
     .map((term) => {
-      const [column = '', ...mods] = term.trim().split('.');
-      const sql = [cols.ref(column)];
+      const field = takeField(term.trim(), '.');
+      if (!field || (field.rest !== '' && !field.rest.startsWith('.'))) {
+        throw parseError('failed to parse order (' + order + ')');
+      }
+      const mods = field.rest === '' ? [] : field.rest.slice(1).split('.');
+      const sql = [cols.ref(field.name)];
       for (const mod of mods) {
         if (mod === 'asc' || mod === 'desc') sql.push(mod);
         else if (mod === 'nullsfirst') sql.push('nulls first');

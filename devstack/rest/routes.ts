@@ -4,7 +4,13 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 
-import { resolveCaller, type DevstackContext } from '../context';
+import {
+  checkApiKey,
+  jsonNestsDeeperThan,
+  MAX_JSON_DEPTH,
+  resolveCaller,
+  type DevstackContext,
+} from '../context';
 import type { Claims } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import type { SqlParam, SqlRunner } from '../sql-engine';
@@ -18,6 +24,7 @@ import {
   nonNegativeInt,
   Params,
   quoteIdent,
+  takeField,
 } from './query';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -79,10 +86,32 @@ async function readJson(c: Context, emptyAs?: unknown): Promise<unknown> {
     if (emptyAs !== undefined) return emptyAs;
     throw INVALID_BODY();
   }
+  // Postgres and JSON.stringify recurse per level: refuse what would overflow their stacks.
+  if (jsonNestsDeeperThan(text)) {
+    throw pgrstError(
+      400,
+      'PGRST102',
+      'Empty or invalid json',
+      `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw INVALID_BODY();
+  }
+}
+
+/** Request media types the REST service reads (PostgREST also takes CSV and forms; we don't). */
+const JSON_BODY_TYPES = new Set(['application/json', SINGULAR_TYPE]);
+
+/** PostgREST's 415 for a body it cannot read; no Content-Type means JSON, as there. */
+function checkContentType(c: Context): void {
+  const header = c.req.header('content-type');
+  if (header === undefined || header.trim() === '') return;
+  const media = (header.split(';')[0] ?? '').trim().toLowerCase();
+  if (!JSON_BODY_TYPES.has(media)) {
+    throw pgrstError(415, 'PGRST107', `The request's Content-Type is not acceptable: ${header}`);
   }
 }
 
@@ -156,6 +185,7 @@ async function readTable(
   table: TableInfo,
   search: URLSearchParams,
   head: boolean,
+  maxRows: number,
 ): Promise<Reply> {
   const cols = new ColumnResolver(table.name, table.columns);
   const params = new Params();
@@ -164,11 +194,13 @@ async function readTable(
   const order = compileOrder(cols, search.get('order'));
   const range = rangeHeader(c);
   const offset = nonNegativeInt('offset', search.get('offset')) ?? range?.offset ?? 0;
-  const limit = nonNegativeInt('limit', search.get('limit')) ?? range?.limit;
+  // max_rows caps every read, whatever `limit` or Range asks (PostgREST's db-max-rows).
+  const asked = nonNegativeInt('limit', search.get('limit')) ?? range?.limit;
+  const limit = asked === undefined ? maxRows : Math.min(asked, maxRows);
   const from = `public.${quoteIdent(table.name)}`;
   let sql = `select ${selectList} from ${from} where ${where}`;
   if (order) sql += ` order by ${order}`;
-  if (limit !== undefined) sql += ` limit ${params.add(limit)}`;
+  sql += ` limit ${params.add(limit)}`;
   if (offset > 0) sql += ` offset ${params.add(offset)}`;
   const { rows } = await tx.query<{ body: string; n: number }>(
     `select coalesce(json_agg(_s), '[]')::text as body, count(*)::int as n from (${sql}) _s`,
@@ -278,7 +310,13 @@ async function insertRows(
   if (prefer.resolution) {
     const onConflictParam = search.get('on_conflict');
     const keys = onConflictParam
-      ? onConflictParam.split(',').map((s) => s.trim())
+      ? onConflictParam.split(',').map((s) => {
+          const field = takeField(s.trim(), '');
+          if (!field || field.rest !== '') {
+            throw pgrstError(400, 'PGRST100', `failed to parse on_conflict (${onConflictParam})`);
+          }
+          return field.name;
+        })
       : table.primaryKey;
     const cols = new ColumnResolver(table.name, table.columns);
     const keyRefs = keys.map((k) => cols.ref(k));
@@ -363,6 +401,7 @@ async function callFunction(
   name: string,
   args: Record<string, unknown>,
   fromJson: boolean,
+  maxRows: number,
 ): Promise<Reply> {
   const keys = Object.keys(args);
   const fn = matchFunction(await findFunctions(tx, name), keys);
@@ -389,16 +428,28 @@ async function callFunction(
     return { status: 204, body: null, headers: {} };
   }
   if (fn.returnsSet) {
+    // A set is a read like any other: at most max_rows of it, the total only when counted.
+    const limitAt = params.add(maxRows);
     const { rows } = await tx.query<{ body: string; n: number }>(
-      `select coalesce(json_agg(_r), '[]')::text as body, count(*)::int as n from ${call} _r`,
+      `select coalesce(json_agg(_r.v), '[]')::text as body, count(*)::int as n
+         from (select _f as v from ${call} _f limit ${limitAt}) _r`,
       params.values,
     );
     const result = rows[0] ?? { body: '[]', n: 0 };
+    let total: number | undefined;
+    if (parsePrefer(c.req.header('prefer')).count) {
+      const counted = await tx.query<{ n: string }>(
+        `select count(*)::text as n from ${call} _f`,
+        params.values.slice(0, -1),
+      );
+      total = Number(counted.rows[0]?.n ?? 0);
+    }
     const singular = wantsSingular(c);
+    const partial = total !== undefined && result.n < total && !singular;
     return {
-      status: 200,
+      status: partial ? 206 : 200,
       body: shapeRows(result.body, result.n, singular),
-      headers: { 'Content-Type': JSON_TYPE, 'Content-Range': contentRange(0, result.n, undefined) },
+      headers: { 'Content-Type': JSON_TYPE, 'Content-Range': contentRange(0, result.n, total) },
     };
   }
   const { rows } = await tx.query<{ body: string | null }>(
@@ -454,6 +505,11 @@ function errorReply(error: PgrstError): Reply {
 type Handler = (tx: SqlRunner) => Promise<Reply>;
 
 async function serve(ctx: DevstackContext, c: Context, handler: Handler): Promise<Response> {
+  // The gateway's key rule first (Kong on hosted): no project key, no PostgREST.
+  const key = checkApiKey(ctx, c);
+  if (!key.ok) {
+    return send(c, { status: 401, body: JSON.stringify({ message: key.message }), headers: {} });
+  }
   const caller = await resolveCaller(ctx, c);
   if (!caller.ok) {
     if (caller.reason === 'missing') {
@@ -484,12 +540,15 @@ async function serve(ctx: DevstackContext, c: Context, handler: Handler): Promis
   const claims: Claims = { ...caller.claims, role };
   try {
     checkProfile(c);
+    if (c.req.method === 'POST' || c.req.method === 'PATCH') checkContentType(c);
     const reply = await runAsCaller(
       ctx.db,
       role,
       claims,
       { method: c.req.method, path: new URL(c.req.url).pathname, headers: requestHeaders(c) },
       handler,
+      // PostgREST runs GET and HEAD (rpc too) in a READ ONLY transaction: writes get 25006.
+      { readOnly: c.req.method === 'GET' || c.req.method === 'HEAD' },
     );
     return send(c, reply);
   } catch (error) {
@@ -529,7 +588,7 @@ export function restRoutes(ctx: DevstackContext): Hono {
     }
     return serve(ctx, c, async (tx) => {
       if (bodyError || !args) throw bodyError ?? INVALID_BODY();
-      const reply = await callFunction(tx, c, name, args, method === 'POST');
+      const reply = await callFunction(tx, c, name, args, method === 'POST', ctx.settings.maxRows);
       return method === 'HEAD' ? { ...reply, body: null } : reply;
     });
   });
@@ -552,9 +611,9 @@ export function restRoutes(ctx: DevstackContext): Hono {
       const table = await requireTable(tx, name);
       switch (method) {
         case 'GET':
-          return readTable(tx, c, table, search, false);
+          return readTable(tx, c, table, search, false, ctx.settings.maxRows);
         case 'HEAD':
-          return readTable(tx, c, table, search, true);
+          return readTable(tx, c, table, search, true, ctx.settings.maxRows);
         case 'POST':
           return insertRows(tx, c, table, search);
         case 'PATCH':

@@ -190,7 +190,9 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
     expect(settings.status).toBe(200);
     expect(await settings.json()).toMatchObject({
       mailer_autoconfirm: true,
-      external: { email: true, anonymous_users: true },
+      disable_signup: false,
+      // supabase/config.toml: enable_anonymous_sign_ins = false
+      external: { email: true, anonymous_users: false },
     });
     const health = await raw('/health');
     expect(health.status).toBe(200);
@@ -374,18 +376,10 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
     expect(badScope.status).toBe(400);
   });
 
-  it('signs in anonymously', async () => {
-    const client = stack.client();
-    const { data, error } = await client.auth.signInAnonymously();
-    expect(error).toBeNull();
-    expect(data.user?.is_anonymous).toBe(true);
-    expect(data.user?.email).toBe('');
-    const claims = decodeJwt(data.session?.access_token ?? '');
-    expect(claims.is_anonymous).toBe(true);
-    expect(claims.role).toBe('authenticated');
-    expect(claims.amr).toEqual([{ method: 'anonymous', timestamp: expect.any(Number) as unknown }]);
-    const { data: me } = await client.auth.getUser();
-    expect(me.user?.id).toBe(data.user?.id);
+  it('refuses anonymous sign-in: config.toml disables it', async () => {
+    const { data, error } = await stack.client().auth.signInAnonymously();
+    expect(data.session).toBeNull();
+    expect(error).toMatchObject({ status: 422, code: 'anonymous_provider_disabled' });
   });
 
   it('signs in the seeded demo users (pgcrypto bcrypt hashes)', async () => {
@@ -467,5 +461,29 @@ describe.each(ENGINE_KINDS)('expired access tokens (%s)', (kind) => {
     expect(renewed).toBeDefined();
     expect(renewed).not.toBe(first.access_token);
     expect((await select(renewed ?? '')).status).toBe(200);
+  });
+});
+
+describe.each(ENGINE_KINDS)('devstack auth with anonymous sign-ins enabled (%s)', (kind) => {
+  let stack: TestDevstack;
+  beforeAll(async () => {
+    stack = await startTestDevstack(kind, { auth: { enableAnonymousSignIns: true } });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('signs in anonymously', async () => {
+    const client = stack.client();
+    const { data, error } = await client.auth.signInAnonymously();
+    expect(error).toBeNull();
+    expect(data.user?.is_anonymous).toBe(true);
+    expect(data.user?.email).toBe('');
+    const claims = decodeJwt(data.session?.access_token ?? '');
+    expect(claims.is_anonymous).toBe(true);
+    expect(claims.role).toBe('authenticated');
+    expect(claims.amr).toEqual([{ method: 'anonymous', timestamp: expect.any(Number) as unknown }]);
+    const { data: me } = await client.auth.getUser();
+    expect(me.user?.id).toBe(data.user?.id);
   });
 });

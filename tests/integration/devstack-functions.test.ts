@@ -1,8 +1,8 @@
 // /functions/v1 through unmodified supabase-js: the three edge functions of SPEC §7 running in
 // real Deno workers (create-invite, accept-invite, export-list) with every error code, the
 // gateway's JWT check, unknown functions, and no Deno process left after stop(). Both engines.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -11,9 +11,11 @@ import { Hono } from 'hono';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { AUTH_DEFAULTS } from '../../devstack/auth/config';
 import type { DevstackContext } from '../../devstack/context';
 import { functionsRoutes } from '../../devstack/functions/routes';
 import { createKeys, DEMO_JWT_SECRET } from '../../devstack/keys';
+import { REPO_ROOT } from '../../devstack/schema-files';
 
 import { ENGINE_KINDS } from '../support/database';
 import {
@@ -342,8 +344,15 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
     const ctx: DevstackContext = {
       db: undefined as never, // the functions service never touches the database
       keys,
-      settings: { accessTokenTtlSec: 3600, storageDir: dir, functionsDir: dir },
+      settings: {
+        accessTokenTtlSec: 3600,
+        storageDir: dir,
+        functionsDir: dir,
+        auth: AUTH_DEFAULTS,
+        maxRows: 1000,
+      },
       url: () => 'http://127.0.0.1:1',
+      now: Date.now,
       onStop: (fn) => stops.push(fn),
     };
     app = new Hono().route('/functions/v1', functionsRoutes(ctx));
@@ -433,5 +442,69 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
     expect(denoWorkers(dir)).toBe(2);
     for (const stop of stops.splice(0)) await stop();
     expect(denoWorkers(dir)).toBe(0);
+  });
+});
+
+describe('edge function workers outlive no devstack', () => {
+  /** Whether a pid is gone (no such process, or a zombie nobody has reaped yet). */
+  function gone(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return / Z /.test(stat.slice(stat.lastIndexOf(')')));
+    } catch {
+      return true;
+    }
+  }
+
+  function childPids(parent: number): number[] {
+    const out = execFileSync('ps', ['-o', 'pid=', '--ppid', String(parent)], {
+      encoding: 'utf8',
+    }).trim();
+    return out === '' ? [] : out.split(/\s+/).map(Number);
+  }
+
+  it('exits when the devstack is SIGKILLed', async () => {
+    // The CLI itself, in one process (node --import tsx), as `npm run backend` runs it.
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'devstack/cli.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DEVSTACK_MEMORY: 'true', DEVSTACK_PORT: '0', DEVSTACK_SEED: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        cli.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /API URL:\s+(\S+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        });
+        cli.once('exit', (code) => reject(new Error(`devstack exited (${code}): ${output}`)));
+      });
+      const keys = await createKeys();
+      // Any answer from the function means its worker is up.
+      const res = await fetch(`${url}/functions/v1/export-list`, {
+        method: 'POST',
+        headers: { apikey: keys.anonKey, Authorization: `Bearer ${keys.anonKey}` },
+        body: '{}',
+      });
+      await res.arrayBuffer();
+      expect(res.headers.get('x-relay-error')).toBeNull();
+      const workers = childPids(cli.pid ?? -1);
+      expect(workers.length).toBeGreaterThan(0);
+
+      cli.kill('SIGKILL');
+      const deadline = Date.now() + 15_000;
+      while (!workers.every(gone) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(workers.filter((pid) => !gone(pid))).toEqual([]);
+    } finally {
+      cli.kill('SIGKILL');
+    }
   });
 });

@@ -14,12 +14,26 @@ export interface TestDevstack extends Devstack {
   client(options?: { key?: string; persistSession?: boolean }): SupabaseClient;
 }
 
+/**
+ * Auth rate limits for suites that sign many people in from 127.0.0.1 in a few seconds (the
+ * limits themselves are tested with config.toml's values in devstack-limits.test.ts).
+ */
+export const TEST_RATE_LIMITS = {
+  signInSignUps: 100_000,
+  tokenRefresh: 100_000,
+  anonymousUsers: 100_000,
+} as const;
+
 export async function startTestDevstack(
   kind: EngineKind,
   options: Omit<DevstackOptions, 'databaseUrl' | 'port'> = {},
 ): Promise<TestDevstack> {
   const cluster = kind === 'postgres' ? await startPgCluster() : undefined;
-  const stack = await startDevstack({ ...options, port: 0, databaseUrl: cluster?.url });
+  const auth = {
+    ...options.auth,
+    rateLimits: { ...TEST_RATE_LIMITS, ...options.auth?.rateLimits },
+  };
+  const stack = await startDevstack({ ...options, auth, port: 0, databaseUrl: cluster?.url });
   const clients: SupabaseClient[] = [];
   return {
     ...stack,

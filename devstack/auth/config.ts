@@ -1,0 +1,207 @@
+// The [auth] settings of supabase/config.toml that the devstack honours, read as the Supabase
+// CLI reads them (same keys, same defaults), so a local stack is never laxer than the project
+// it stands for: disabled sign-ups and anonymous sign-ins stay disabled, password rules and
+// rate limits apply. Tests may override single values (startDevstack's `auth` option).
+import { parse } from 'smol-toml';
+
+/** GoTrue's `password_requirements` values. */
+export const PASSWORD_REQUIREMENTS = [
+  '',
+  'letters_digits',
+  'lower_upper_letters_digits',
+  'lower_upper_letters_digits_symbols',
+] as const;
+export type PasswordRequirements = (typeof PASSWORD_REQUIREMENTS)[number];
+
+/** `[auth.rate_limit]`: requests per window and IP address (GoTrue's limiters). */
+export interface AuthRateLimits {
+  /** Password sign-ins and email sign-ups per 5 minutes per IP. */
+  readonly signInSignUps: number;
+  /** Refresh-token grants per 5 minutes per IP. */
+  readonly tokenRefresh: number;
+  /** Anonymous sign-ins per hour per IP. */
+  readonly anonymousUsers: number;
+  /** Emails sent per hour (the devstack sends none; kept for completeness). */
+  readonly emailSent: number;
+  /** OTP / magic-link verifications per 5 minutes per IP (no such endpoint here yet). */
+  readonly tokenVerifications: number;
+}
+
+export interface AuthConfig {
+  /** `[auth] enable_signup`: false refuses every sign-up with `signup_disabled`. */
+  readonly enableSignup: boolean;
+  /** `[auth.email] enable_signup`: false refuses email sign-ups (`email_provider_disabled`). */
+  readonly emailSignup: boolean;
+  readonly enableAnonymousSignIns: boolean;
+  readonly minimumPasswordLength: number;
+  readonly passwordRequirements: PasswordRequirements;
+  /** `[auth] jwt_expiry` (s). */
+  readonly jwtExpirySec: number;
+  readonly refreshTokenRotation: boolean;
+  /** `[auth] refresh_token_reuse_interval` (s). */
+  readonly refreshTokenReuseIntervalSec: number;
+  /** `[auth.email] enable_confirmations`: sign-ups wait for a confirmation (no session). */
+  readonly enableConfirmations: boolean;
+  readonly rateLimits: AuthRateLimits;
+}
+
+export type AuthConfigOverrides = Partial<Omit<AuthConfig, 'rateLimits'>> & {
+  rateLimits?: Partial<AuthRateLimits>;
+};
+
+/** The Supabase CLI's defaults for keys config.toml leaves out. */
+export const AUTH_DEFAULTS: AuthConfig = {
+  enableSignup: true,
+  emailSignup: true,
+  enableAnonymousSignIns: false,
+  minimumPasswordLength: 6,
+  passwordRequirements: '',
+  jwtExpirySec: 3600,
+  refreshTokenRotation: true,
+  refreshTokenReuseIntervalSec: 10,
+  enableConfirmations: false,
+  rateLimits: {
+    signInSignUps: 30,
+    tokenRefresh: 150,
+    anonymousUsers: 30,
+    emailSent: 2,
+    tokenVerifications: 30,
+  },
+};
+
+/** Shortest access-token lifetime supabase-js copes with (it refreshes 90 s before expiry). */
+const MIN_JWT_EXPIRY_SEC = 120;
+/** Hosted's (and the CLI's) longest access-token lifetime: one week. */
+const MAX_JWT_EXPIRY_SEC = 604_800;
+/** GoTrue refuses a configured minimum below 6. */
+const MIN_PASSWORD_LENGTH_FLOOR = 6;
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+class ConfigError extends Error {
+  constructor(key: string, expected: string, got: unknown) {
+    super(`supabase/config.toml: ${key} must be ${expected}, got ${JSON.stringify(got)}`);
+  }
+}
+
+function bool(table: Record<string, unknown>, key: string, path: string, fallback: boolean) {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new ConfigError(`${path}.${key}`, 'true or false', value);
+  return value;
+}
+
+function count(table: Record<string, unknown>, key: string, path: string, fallback: number) {
+  const raw = table[key];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'bigint' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new ConfigError(`${path}.${key}`, 'a whole number ≥ 0', raw);
+  }
+  return value;
+}
+
+/** Checks a finished config (after overrides) the way the CLI refuses a bad config.toml. */
+export function validateAuthConfig(config: AuthConfig): AuthConfig {
+  if (config.jwtExpirySec < MIN_JWT_EXPIRY_SEC || config.jwtExpirySec > MAX_JWT_EXPIRY_SEC) {
+    throw new ConfigError(
+      'auth.jwt_expiry',
+      `between ${MIN_JWT_EXPIRY_SEC} and ${MAX_JWT_EXPIRY_SEC}`,
+      config.jwtExpirySec,
+    );
+  }
+  if (config.minimumPasswordLength < MIN_PASSWORD_LENGTH_FLOOR) {
+    throw new ConfigError(
+      'auth.minimum_password_length',
+      `at least ${MIN_PASSWORD_LENGTH_FLOOR}`,
+      config.minimumPasswordLength,
+    );
+  }
+  if (!PASSWORD_REQUIREMENTS.includes(config.passwordRequirements)) {
+    throw new ConfigError(
+      'auth.password_requirements',
+      PASSWORD_REQUIREMENTS.map((v) => JSON.stringify(v)).join(' | '),
+      config.passwordRequirements,
+    );
+  }
+  return config;
+}
+
+/** The auth settings of a config.toml text. */
+export function parseAuthConfig(tomlText: string): AuthConfig {
+  const toml = parse(tomlText);
+  const auth = isTable(toml.auth) ? toml.auth : {};
+  const email = isTable(auth.email) ? auth.email : {};
+  const limits = isTable(auth.rate_limit) ? auth.rate_limit : {};
+  const d = AUTH_DEFAULTS;
+  const requirements = auth.password_requirements ?? d.passwordRequirements;
+  if (typeof requirements !== 'string') {
+    throw new ConfigError('auth.password_requirements', 'a string', requirements);
+  }
+  return validateAuthConfig({
+    enableSignup: bool(auth, 'enable_signup', 'auth', d.enableSignup),
+    emailSignup: bool(email, 'enable_signup', 'auth.email', d.emailSignup),
+    enableAnonymousSignIns: bool(
+      auth,
+      'enable_anonymous_sign_ins',
+      'auth',
+      d.enableAnonymousSignIns,
+    ),
+    minimumPasswordLength: count(auth, 'minimum_password_length', 'auth', d.minimumPasswordLength),
+    passwordRequirements: requirements as PasswordRequirements,
+    jwtExpirySec: count(auth, 'jwt_expiry', 'auth', d.jwtExpirySec),
+    refreshTokenRotation: bool(
+      auth,
+      'enable_refresh_token_rotation',
+      'auth',
+      d.refreshTokenRotation,
+    ),
+    refreshTokenReuseIntervalSec: count(
+      auth,
+      'refresh_token_reuse_interval',
+      'auth',
+      d.refreshTokenReuseIntervalSec,
+    ),
+    enableConfirmations: bool(email, 'enable_confirmations', 'auth.email', d.enableConfirmations),
+    rateLimits: {
+      signInSignUps: count(
+        limits,
+        'sign_in_sign_ups',
+        'auth.rate_limit',
+        d.rateLimits.signInSignUps,
+      ),
+      tokenRefresh: count(limits, 'token_refresh', 'auth.rate_limit', d.rateLimits.tokenRefresh),
+      anonymousUsers: count(
+        limits,
+        'anonymous_users',
+        'auth.rate_limit',
+        d.rateLimits.anonymousUsers,
+      ),
+      emailSent: count(limits, 'email_sent', 'auth.rate_limit', d.rateLimits.emailSent),
+      tokenVerifications: count(
+        limits,
+        'token_verifications',
+        'auth.rate_limit',
+        d.rateLimits.tokenVerifications,
+      ),
+    },
+  });
+}
+
+/** `base` with test overrides applied (then validated again). */
+export function withAuthOverrides(
+  base: AuthConfig,
+  overrides: AuthConfigOverrides = {},
+): AuthConfig {
+  const { rateLimits, ...rest } = overrides;
+  const defined = Object.fromEntries(
+    Object.entries(rest).filter(([, value]) => value !== undefined),
+  ) as Partial<AuthConfig>;
+  return validateAuthConfig({
+    ...base,
+    ...defined,
+    rateLimits: { ...base.rateLimits, ...rateLimits },
+  });
+}
