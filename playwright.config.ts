@@ -45,6 +45,8 @@ export default defineConfig({
       PORT: String(E2E_APP_PORT),
       DEVSTACK_PORT: String(E2E_API_PORT),
       DEVSTACK_MEMORY: 'true',
+      // Dozens of sign-ins from 127.0.0.1 in minutes; config.toml's limits are tested elsewhere.
+      DEVSTACK_TEST_RATE_LIMITS: 'true',
     },
   },
 });

@@ -4,6 +4,7 @@
 // fresh seeded backend per run, nothing left behind).
 import { join } from 'node:path';
 
+import { TEST_RATE_LIMITS } from './auth/config';
 import { REPO_ROOT } from './schema-files';
 import { DEFAULT_PORT, startDevstack } from './server';
 
@@ -17,6 +18,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const dataRoot = process.env.DEVSTACK_DATA_DIR ?? join(REPO_ROOT, '.devstack');
 const databaseUrl = process.env.DATABASE_URL;
 const inMemory = process.env.DEVSTACK_MEMORY === 'true';
+// Browser tests sign dozens of people in from 127.0.0.1 in a few minutes; never for real use.
+const testRateLimits = process.env.DEVSTACK_TEST_RATE_LIMITS === 'true';
 
 const started = performance.now();
 const stack = await startDevstack({
@@ -25,6 +28,7 @@ const stack = await startDevstack({
   dataDir: databaseUrl || inMemory ? undefined : join(dataRoot, 'db'),
   ...(inMemory ? {} : { storageDir: join(dataRoot, 'storage') }),
   seed: process.env.DEVSTACK_SEED !== 'false',
+  ...(testRateLimits ? { auth: { rateLimits: TEST_RATE_LIMITS } } : {}),
 }).catch((error: unknown) => {
   // A port in use is the usual reason: say so in a sentence, not a stack trace.
   if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {

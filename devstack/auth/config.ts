@@ -69,6 +69,17 @@ export const AUTH_DEFAULTS: AuthConfig = {
   },
 };
 
+/**
+ * Rate limits for test runs that sign many people in from 127.0.0.1 within seconds (the
+ * component tests' shared devstack, the browser tests' `DEVSTACK_TEST_RATE_LIMITS=true`, the
+ * integration suites). The real limits are config.toml's, checked in devstack-strict.test.ts.
+ */
+export const TEST_RATE_LIMITS: Partial<AuthRateLimits> = {
+  signInSignUps: 100_000,
+  tokenRefresh: 100_000,
+  anonymousUsers: 100_000,
+};
+
 /** Shortest access-token lifetime supabase-js copes with (it refreshes 90 s before expiry). */
 const MIN_JWT_EXPIRY_SEC = 120;
 /** Hosted's (and the CLI's) longest access-token lifetime: one week. */

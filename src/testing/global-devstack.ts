@@ -3,6 +3,7 @@
 // with inject('devstack').
 import type { TestProject } from 'vitest/node';
 
+import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { startDevstack } from '../../devstack/server';
 
 declare module 'vitest' {
@@ -12,7 +13,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startDevstack({ port: 0 });
+  // Dozens of sign-ins and sign-ups from 127.0.0.1 within a minute: test rate limits.
+  const stack = await startDevstack({ port: 0, auth: { rateLimits: TEST_RATE_LIMITS } });
   project.provide('devstack', {
     url: stack.url,
     anonKey: stack.anonKey,

@@ -4,6 +4,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
+import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { startPgCluster } from '../../devstack/pg-cluster';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
 import type { EngineKind } from './database';
@@ -14,15 +15,7 @@ export interface TestDevstack extends Devstack {
   client(options?: { key?: string; persistSession?: boolean }): SupabaseClient;
 }
 
-/**
- * Auth rate limits for suites that sign many people in from 127.0.0.1 in a few seconds (the
- * limits themselves are tested with config.toml's values in devstack-limits.test.ts).
- */
-export const TEST_RATE_LIMITS = {
-  signInSignUps: 100_000,
-  tokenRefresh: 100_000,
-  anonymousUsers: 100_000,
-} as const;
+export { TEST_RATE_LIMITS };
 
 export async function startTestDevstack(
   kind: EngineKind,
