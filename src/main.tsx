@@ -9,6 +9,7 @@ import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
+import { createSessionRevocations } from '@/lib/revocations';
 import type { AppServices } from '@/lib/services';
 import { createAppSupabase } from '@/lib/supabase';
 
@@ -23,6 +24,9 @@ preloadScreen(window.location.pathname);
 
 const supabase = createAppSupabase();
 const online = browserOnline();
+// Sessions signed out on this device (even offline) are revoked on the server once it can
+// be reached; every tab tries, across reloads.
+const revocations = createSessionRevocations(supabase, { online });
 // Attachment downloads pass by the worker's cache (their bytes are kept once, in IndexedDB);
 // sign-out still empties that cache of any signed URL loaded directly (private files).
 const sync = createOutpostSync({
@@ -30,6 +34,7 @@ const sync = createOutpostSync({
   online,
   fetch: fetchPastAttachmentCache,
   onWipe: clearAttachmentCache,
+  keepForRevocation: revocations.add,
 });
 const services: AppServices = {
   supabase,
@@ -38,11 +43,16 @@ const services: AppServices = {
   now: () => Date.now(),
   origin: window.location.origin,
 };
+revocations.start();
 sync.start();
 
 // "Reload" into a new version only after the engine has finished (and persisted) any push
-// in flight; everything queued is in IndexedDB already and survives the reload.
-setBeforeReload(() => sync.stop());
+// in flight; everything queued is in IndexedDB already and survives the reload (a token
+// waiting for revocation too).
+setBeforeReload(() => {
+  revocations.stop();
+  return sync.stop();
+});
 
 createRoot(container).render(
   <StrictMode>

@@ -227,38 +227,32 @@ export const CASCADES: Readonly<
 };
 
 /** Marks the children of a deleted row deleted on the device, stamped `at` like the parent. */
-export async function hideChildren(
-  db: SyncDatabase,
-  table: string,
-  id: string,
-  at: string,
-): Promise<void> {
-  for (const [child, column] of CASCADES[table] ?? []) {
-    await db
-      .rows(child)
-      .where(column)
-      .equals(id)
-      .modify((row) => {
-        row.deleted_at ??= at;
-      });
-  }
+export function hideChildren(db: SyncDatabase, table: string, id: string, at: string) {
+  return modifyChildren(db, table, id, (row) => {
+    row.deleted_at ??= at;
+  });
 }
 
-/** Shows again the children that hideChildren hid with stamp `at` (undo, or a refused delete). */
-export async function unhideChildren(
+/**
+ * Shows again the children that hideChildren hid with the row's delete (undo, or a refused
+ * delete): those stamped like the row. Call while the row still carries its stamp.
+ */
+export async function unhideChildren(db: SyncDatabase, table: string, id: string): Promise<void> {
+  const at = (await db.rows(table).get(id))?.deleted_at;
+  if (typeof at !== 'string') return;
+  await modifyChildren(db, table, id, (row) => {
+    if (row.deleted_at === at) row.deleted_at = null;
+  });
+}
+
+/** Changes each child row of `table`'s row `id` on the device (CASCADES). */
+async function modifyChildren(
   db: SyncDatabase,
   table: string,
   id: string,
-  at: unknown,
+  change: (row: LocalRow) => void,
 ): Promise<void> {
-  if (typeof at !== 'string') return;
   for (const [child, column] of CASCADES[table] ?? []) {
-    await db
-      .rows(child)
-      .where(column)
-      .equals(id)
-      .modify((row) => {
-        if (row.deleted_at === at) row.deleted_at = null;
-      });
+    await db.rows(child).where(column).equals(id).modify(change);
   }
 }

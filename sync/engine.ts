@@ -538,8 +538,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       return;
     }
     if (failure.code === 'APP_OUTDATED') {
-      outdated = failure;
-      showOutdated();
+      retire();
       return;
     }
     if (!online.isOnline()) {
@@ -741,11 +740,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     if (server.code) rejection.sqlState = server.code;
     if (server.column) rejection.column = server.column;
     await db._rejections.add(rejection);
-    if (entry.op === 'delete') {
-      // The children hidden with the refused delete come back with their parent.
-      const deletedAt = (await db.rows(entry.table).get(entry.rowId))?.deleted_at;
-      await unhideChildren(db, entry.table, entry.rowId, deletedAt);
-    }
+    // The children hidden with a refused delete come back with their parent.
+    if (entry.op === 'delete') await unhideChildren(db, entry.table, entry.rowId);
     if (serverRow) {
       await applyServerRow(db, entry.table, serverRow, 'force');
     } else {
@@ -926,16 +922,11 @@ export function jsonbTextBytes(value: unknown): number {
 const OWNER_COLUMNS = ['created_by', 'author_id', 'user_id'] as const;
 
 async function claimLocalRows(db: SyncDatabase, userId: string): Promise<void> {
-  for (const spec of db.registry) {
-    await db
-      .rows(spec.name)
-      .toCollection()
-      .modify((row) => {
-        for (const column of OWNER_COLUMNS) if (row[column] === LOCAL_USER_ID) row[column] = userId;
-      });
-  }
-  await db._outbox.toCollection().modify((entry) => {
+  const claim = (record: Record<string, unknown>) => {
     for (const column of OWNER_COLUMNS)
-      if (entry.data[column] === LOCAL_USER_ID) entry.data[column] = userId;
-  });
+      if (record[column] === LOCAL_USER_ID) record[column] = userId;
+  };
+  for (const spec of db.registry) await db.rows(spec.name).toCollection().modify(claim);
+  // Queued inserts carry the same columns.
+  await db._outbox.toCollection().modify((entry) => claim(entry.data));
 }

@@ -26,12 +26,7 @@ import {
   type Remote,
 } from './remote';
 import { createRepositories, type Repositories } from './repositories';
-import {
-  createRevocationQueue,
-  defaultRevocationStorage,
-  type RevocationStorage,
-} from './revocations';
-import { endLocalSession, revokeRefreshToken } from './session-end';
+import { endLocalSession } from './session-end';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
 /** How the sync library is wired; everything but `supabase` has a browser default. */
@@ -76,10 +71,14 @@ export interface OutpostSyncOptions {
    */
   onWipe?: () => Promise<void> | void;
   /**
-   * Where signed-out sessions' refresh tokens wait to be revoked on the server: it must
-   * survive a reload (default: localStorage, else memory).
+   * Receives the refresh token of the session a sign-out ends, before that session leaves
+   * the auth client's storage, so it can be revoked on the server once that is reachable
+   * (Outpost's app: `src/lib/revocations.ts`). Keep it durably (it must survive a reload)
+   * before returning, apart from the auth client's storage; if this throws, the sign-out
+   * rejects and the session stays. Without it the session ends on this device only and
+   * stays valid on the server until it expires.
    */
-  revocationStorage?: RevocationStorage;
+  keepForRevocation?: (refreshToken: string) => void;
 }
 
 /** The sync library for one device database: read `db`, write `repos`, watch `engine`. */
@@ -108,10 +107,9 @@ export interface OutpostSync {
   stop(): Promise<void>;
   /**
    * Signs out and wipes this device's data, then starts again, ready for the next sign-in.
-   * The session ends on the device at once, with or without a network; its refresh token is
-   * kept (apart from the auth client's storage) and revoked on the server as soon as it is
-   * reachable, retried until done, across reloads. With unsynced changes and no `force`,
-   * does nothing and returns their count so the UI can warn first. The tab takes the lock first: over the tab channel it asks the tab that
+   * The session ends on the device at once, with or without a network; its refresh token
+   * goes to `keepForRevocation` first. With unsynced changes and no `force`, does nothing
+   * and returns their count so the UI can warn first. The tab takes the lock first: over the tab channel it asks the tab that
    * leads to stop (after its push in flight) and let go, and tells every tab once the device
    * belongs to nobody. Rejects with TIMEOUT when the lock has not come after 90 s.
    */
@@ -205,8 +203,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     options.tabs ??
     (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
   const focus = options.focus ?? browserFocus();
-  const online = options.online ?? browserOnline();
-  const random = options.random ?? Math.random;
   let userId = LOCAL_USER_ID;
   // Writes wait for this (RepoContext.ready); closing the database before it settles is fine.
   const ownerKnown = db
@@ -219,8 +215,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     db,
     remote,
     clock,
-    online,
-    random,
+    online: options.online ?? browserOnline(),
+    random: options.random ?? Math.random,
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     undoWindowMs: options.undoWindowMs,
@@ -239,15 +235,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     userId: () => userId,
     newId,
     ready: ownerKnown,
-  });
-  // Signed-out sessions' refresh tokens, revoked on the server when it can be reached.
-  const revocations = createRevocationQueue({
-    storage: options.revocationStorage ?? defaultRevocationStorage(),
-    key: `outpost-sync:${dbName}:revoke`,
-    revoke: (token) => revokeRefreshToken(options.supabase, token, requestTimeoutMs),
-    online,
-    clock,
-    random,
   });
   const stopAuthWatch = remote.onAuthChange((id) => {
     if (id) userId = id;
@@ -336,11 +323,9 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       const kept = await db._files.get(attachmentId);
       if (kept) return kept.blob;
       const row = await db.rows('attachments').get(attachmentId);
-      if (!row || typeof row.object_path !== 'string' || typeof row.list_id !== 'string') {
-        return undefined;
-      }
-      const objectPath = row.object_path;
-      const listId = row.list_id;
+      const objectPath = row?.object_path;
+      const listId = row?.list_id;
+      if (typeof objectPath !== 'string' || typeof listId !== 'string') return undefined;
       try {
         const url = await remote.signedUrl(ATTACHMENTS_BUCKET, objectPath, SIGNED_URL_TTL_SEC);
         // A download that never answers would leave the screen waiting for good: the answer
@@ -385,7 +370,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     },
     start() {
       started = true;
-      revocations.start();
       if (seat || retired) return;
       campaign();
     },
@@ -393,7 +377,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
       // The engine first: its push in flight finishes while this tab still leads, or another
       // tab would take over and send the same entries again.
       started = false;
-      revocations.stop();
       await vacate();
     },
     async signOut({ force = false } = {}) {
@@ -419,8 +402,8 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
         // No engine runs in any tab now, until this one starts its own again.
         await engine.stop();
         // Not supabase-js's signOut alone: with no network it keeps the session (and the
-        // account came back). The token is kept to be revoked, then the session leaves.
-        await endLocalSession(options.supabase, (token) => revocations.add(token));
+        // account came back). The token is handed over to be revoked, then the session leaves.
+        await endLocalSession(options.supabase, options.keepForRevocation);
         await db.transaction('rw', db.allTables(), async () => {
           for (const table of db.allTables()) await table.clear();
         });

@@ -24,7 +24,8 @@ export const OUTPOST_TABLES: Registry = [
     name: 'memberships',
     scope: { kind: 'list', column: 'list_id' },
     indexes: ['list_id', 'user_id', '[list_id+user_id]'],
-    insertColumns: ['list_id', 'user_id', 'role'],
+    // Made only by the server: with a new list (its owner) and by an accepted invite.
+    insertColumns: [],
     patchColumns: ['role'],
     depth: 2,
   },

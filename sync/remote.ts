@@ -146,9 +146,15 @@ export async function withTimeout<T>(
   }
 }
 
-/** supabase-js reports a network failure during a token refresh as this (auth-js). */
-function isRetryableAuthError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AuthRetryableFetchError';
+/**
+ * A network failure during a token refresh, as supabase-js reports it (auth-js
+ * AuthRetryableFetchError), is thrown as OFFLINE: the session could not be renewed right
+ * now, which is no reason to call the user signed out.
+ */
+function throwIfNetworkFailed(error: unknown): void {
+  if (error instanceof Error && error.name === 'AuthRetryableFetchError') {
+    throw new SyncError('OFFLINE', error.message);
+  }
 }
 
 /**
@@ -160,9 +166,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
   return {
     async userId() {
       const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.getSession());
-      if (!data.session && isRetryableAuthError(error)) {
-        throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
-      }
+      if (!data.session) throwIfNetworkFailed(error);
       return data.session?.user.id ?? null;
     },
     async push(clientId, mutations) {
@@ -183,9 +187,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     },
     async refresh() {
       const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.refreshSession());
-      if (isRetryableAuthError(error)) {
-        throw new SyncError('OFFLINE', error?.message ?? 'session refresh failed');
-      }
+      throwIfNetworkFailed(error);
       return !error && Boolean(data.session);
     },
     subscribe(tables, onChange) {

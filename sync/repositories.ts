@@ -9,6 +9,7 @@ import { SyncError } from './errors';
 import { enqueue } from './outbox';
 import type { LocalRow, MutationOp } from './registry';
 import {
+  ATTACHMENT_EXTENSIONS,
   ATTACHMENTS_PER_TASK_MAX,
   attachmentInput,
   canTransition,
@@ -168,11 +169,12 @@ export function createRepositories(ctx: RepoContext) {
     await queue(table, id, 'patch', changes, listId);
   }
 
-  /** Changes fields of a live row (NOT_FOUND when it is gone); returns the row as it was. */
-  async function edit(table: string, id: string, changes: Record<string, unknown>): Promise<Row> {
-    const row = await live(table, id);
-    await patch(table, id, changes, listOf(table, row));
-    return row;
+  /** Changes fields of a live row in a transaction of its own (NOT_FOUND when it is gone). */
+  function edit(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+    return rw([table], async () => {
+      const row = await live(table, id);
+      await patch(table, id, changes, listOf(table, row));
+    });
   }
 
   /**
@@ -199,14 +201,29 @@ export function createRepositories(ctx: RepoContext) {
       const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
       if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
       await db._outbox.delete(entry.seq);
-      const deletedAt = (await db.rows(table).get(id))?.deleted_at;
+      await unhideChildren(db, table, id);
       await db.rows(table).update(id, { deleted_at: null });
-      await unhideChildren(db, table, id, deletedAt);
       return true;
     });
   }
 
+  /**
+   * delete() and undoDelete() of a table's rows: a delete hides the row's children too (the
+   * server cascades) and is held back UNDO_WINDOW_MS, within which undoDelete() takes it back
+   * (false when it is too late).
+   */
+  function deletable(table: string) {
+    return {
+      /** Deletes a row with what it holds (CASCADES); undoDelete() within UNDO_WINDOW_MS. */
+      delete: (id: string): Promise<void> => remove(table, id),
+      /** Takes back a delete not sent yet; false when it is too late. */
+      undoDelete: (id: string): Promise<boolean> => undoDelete(table, id),
+    };
+  }
+
   const lists = {
+    /** delete(): the list with its tasks, comments and attachments; undoDelete(). */
+    ...deletable('lists'),
     /** Creates a list owned by the current user; returns its id. */
     async create(input: { name: string; color: ListColor }): Promise<string> {
       const value = parse(listInput, input);
@@ -229,21 +246,11 @@ export function createRepositories(ctx: RepoContext) {
     },
     /** Renames a list (owners and editors). */
     async rename(id: string, name: string): Promise<void> {
-      const value = parse(listPatch, { name });
-      await rw(['lists'], () => edit('lists', id, value));
+      await edit('lists', id, parse(listPatch, { name }));
     },
     /** Gives a list another palette colour (owners and editors). */
     async recolor(id: string, color: ListColor): Promise<void> {
-      const value = parse(listPatch, { color });
-      await rw(['lists'], () => edit('lists', id, value));
-    },
-    /** Deletes a list with its tasks, comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
-    delete(id: string): Promise<void> {
-      return remove('lists', id);
-    },
-    /** Takes back a list delete not sent yet; false when it is too late. */
-    undoDelete(id: string): Promise<boolean> {
-      return undoDelete('lists', id);
+      await edit('lists', id, parse(listPatch, { color }));
     },
   };
 
@@ -292,7 +299,19 @@ export function createRepositories(ctx: RepoContext) {
     }
   }
 
+  /**
+   * Changes fields of a task; a new status sets or clears completed_at locally, mirroring the
+   * server's trigger so the screen is right before sync. Transitions are the caller's to check.
+   */
+  function patchTask(task: Row, value: v.InferOutput<typeof taskPatch>): Promise<void> {
+    const to = value.status ?? task.status;
+    const completed = to === task.status ? {} : { completed_at: to === 'done' ? iso() : null };
+    return patch('tasks', task.id, value, String(task.list_id), completed);
+  }
+
   const tasks = {
+    /** delete(): the task with its comments and attachments; undoDelete(). */
+    ...deletable('tasks'),
     /** Adds a task at the end of its list; returns its id. */
     async create(
       listId: string,
@@ -331,9 +350,7 @@ export function createRepositories(ctx: RepoContext) {
         if (!canTransition(from, to)) {
           throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
         }
-        // Mirrors the server's trigger so the screen is right before sync.
-        const completed = to === from ? {} : { completed_at: to === 'done' ? iso() : null };
-        await patch('tasks', id, value, String(task.list_id), completed);
+        await patchTask(task, value);
       });
     },
     /** Moves a task to another status, if SPEC §4 allows that transition. */
@@ -358,14 +375,6 @@ export function createRepositories(ctx: RepoContext) {
         await patch('tasks', id, { position: jitteredKeyBetween(a, b, ctx.newId()) }, listId);
       });
     },
-    /** Deletes a task with its comments and attachments; undoDelete() within UNDO_WINDOW_MS. */
-    delete(id: string): Promise<void> {
-      return remove('tasks', id);
-    },
-    /** Takes back a task delete not sent yet; false when it is too late. */
-    undoDelete(id: string): Promise<boolean> {
-      return undoDelete('tasks', id);
-    },
     /**
      * Marks several tasks done in one transaction (those already done are left alone).
      * Returns the tasks it completed with the status each had, for undoComplete().
@@ -376,8 +385,7 @@ export function createRepositories(ctx: RepoContext) {
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
-          const listId = String(task.list_id);
-          await patch('tasks', id, { status: 'done' }, listId, { completed_at: iso() });
+          await patchTask(task, { status: 'done' });
           completed.push({ id, status: task.status as Exclude<TaskStatus, 'done'> });
         }
         return completed;
@@ -397,7 +405,7 @@ export function createRepositories(ctx: RepoContext) {
           if (!task || task.deleted_at || task.status !== 'done') continue;
           // done → doing is not a step a user takes, but putting back what was is fine:
           // the server only ties completed_at to status.
-          await patch('tasks', id, value, String(task.list_id), { completed_at: null });
+          await patchTask(task, value);
           restored += 1;
         }
         return restored;
@@ -406,6 +414,8 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   const comments = {
+    /** delete() and undoDelete() of a comment. */
+    ...deletable('comments'),
     /** Adds a comment by the current user to a task; returns its id. */
     async create(taskId: string, body: string): Promise<string> {
       const value = parse(commentInput, { body });
@@ -424,22 +434,19 @@ export function createRepositories(ctx: RepoContext) {
     },
     /** Changes a comment's text (its author; the list's owner too). */
     async edit(id: string, body: string): Promise<void> {
-      const value = parse(commentInput, { body });
-      await rw(['comments'], () => edit('comments', id, value));
-    },
-    /** Deletes a comment; undoDelete() within UNDO_WINDOW_MS. */
-    delete(id: string): Promise<void> {
-      return remove('comments', id);
-    },
-    /** Takes back a comment delete not sent yet; false when it is too late. */
-    undoDelete(id: string): Promise<boolean> {
-      return undoDelete('comments', id);
+      await edit('comments', id, parse(commentInput, { body }));
     },
   };
 
-  async function liveOwners(listId: string): Promise<Row[]> {
-    const members = await db.rows('memberships').where('list_id').equals(listId).toArray();
-    return members.filter((m) => !m.deleted_at && m.role === 'owner');
+  /** Whether `member` is the only live owner of its list (who must stay one). */
+  async function isLastOwner(member: Row): Promise<boolean> {
+    if (member.role !== 'owner') return false;
+    const members = await db
+      .rows('memberships')
+      .where('list_id')
+      .equals(String(member.list_id))
+      .toArray();
+    return members.filter((m) => !m.deleted_at && m.role === 'owner').length <= 1;
   }
 
   const memberships = {
@@ -448,8 +455,7 @@ export function createRepositories(ctx: RepoContext) {
       const value = parse(roleInput, role);
       await rw(['memberships'], async () => {
         const member = await live('memberships', id);
-        const owners = await liveOwners(String(member.list_id));
-        if (member.role === 'owner' && value !== 'owner' && owners.length <= 1) {
+        if (value !== 'owner' && (await isLastOwner(member))) {
           throw new ValidationError({ role: 'A list needs at least one owner.' });
         }
         await patch('memberships', id, { role: value }, String(member.list_id));
@@ -458,8 +464,7 @@ export function createRepositories(ctx: RepoContext) {
     /** Removes a member (owners only; RLS decides on the server). */
     remove(id: string): Promise<void> {
       return remove('memberships', id, async (member) => {
-        const owners = await liveOwners(String(member.list_id));
-        if (member.role === 'owner' && owners.length <= 1) {
+        if (await isLastOwner(member)) {
           throw new ValidationError({ _: 'A list needs at least one owner.' });
         }
       });
@@ -482,12 +487,13 @@ export function createRepositories(ctx: RepoContext) {
   const profile = {
     /** Changes the current user's own profile (name, picture path). */
     async update(changes: { display_name?: string; avatar_path?: string | null }): Promise<void> {
-      const value = parse(profilePatch, changes);
-      await rw(['profiles'], () => edit('profiles', ctx.userId(), value));
+      await edit('profiles', ctx.userId(), parse(profilePatch, changes));
     },
   };
 
   const attachments = {
+    /** delete(): removes a file from its task (its bytes stay here until final); undoDelete(). */
+    ...deletable('attachments'),
     /**
      * Attaches a file to a task: the bytes go to `_files` for upload (and offline viewing),
      * the row is queued; the engine uploads before it pushes the row (I6).
@@ -521,7 +527,7 @@ export function createRepositories(ctx: RepoContext) {
             _: `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} attachments.`,
           });
         }
-        const ext = EXTENSIONS[checked.value.mime_type];
+        const ext = ATTACHMENT_EXTENSIONS[checked.value.mime_type];
         const objectPath = `${listId}/${taskId}/${id}.${ext}`;
         const record: FileRecord = {
           id,
@@ -544,14 +550,6 @@ export function createRepositories(ctx: RepoContext) {
         });
       });
       return id;
-    },
-    /** Removes a file from its task; undoDelete() within UNDO_WINDOW_MS (its bytes stay here). */
-    delete(id: string): Promise<void> {
-      return remove('attachments', id);
-    },
-    /** Takes back a file's removal not sent yet; false when it is too late. */
-    undoDelete(id: string): Promise<boolean> {
-      return undoDelete('attachments', id);
     },
   };
 
@@ -607,14 +605,6 @@ export function jitteredKeyBetween(a: string | null, b: string | null, seed: str
   while (b !== null && b.startsWith(key)) key = generateKeyBetween(a, key);
   return key + jitterDigits(seed);
 }
-
-const EXTENSIONS: Record<string, string> = {
-  'image/jpeg': 'jpg',
-  'image/png': 'png',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'application/pdf': 'pdf',
-};
 
 /** The write API: one object per entity, each method validating, writing and queueing at once. */
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -15,6 +15,8 @@ export const TASK_NOTES_MAX = 10_000;
 export const COMMENT_BODY_MAX = 4_000;
 /** Longest display name (characters). */
 export const DISPLAY_NAME_MAX = 60;
+/** Longest avatar path in storage (characters). */
+export const AVATAR_PATH_MAX = 1024;
 /** Longest attachment file name (characters). */
 export const FILE_NAME_MAX = 255;
 /** Largest attachment (bytes): 10 MiB. */
@@ -53,16 +55,20 @@ export const PRIORITIES = [0, 1, 2, 3] as const;
 /** A task's priority: 0 none, 1 low, 2 medium, 3 high. */
 export type Priority = (typeof PRIORITIES)[number];
 
-/** The file types an attachment may have (SPEC §9). */
-export const ATTACHMENT_MIME_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/gif',
-  'application/pdf',
-] as const;
+/** The file types an attachment may have (SPEC §9), each with its object's file extension. */
+export const ATTACHMENT_EXTENSIONS = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'application/pdf': 'pdf',
+} as const;
 /** An allowed attachment file type. */
-export type AttachmentMimeType = (typeof ATTACHMENT_MIME_TYPES)[number];
+export type AttachmentMimeType = keyof typeof ATTACHMENT_EXTENSIONS;
+/** The file types an attachment may have (SPEC §9). */
+export const ATTACHMENT_MIME_TYPES = Object.keys(
+  ATTACHMENT_EXTENSIONS,
+) as readonly AttachmentMimeType[];
 
 /** Status transitions of SPEC §4: todo → doing → done, doing → todo, done → todo. */
 export const STATUS_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
@@ -76,26 +82,36 @@ export function canTransition(from: TaskStatus, to: TaskStatus): boolean {
   return from === to || STATUS_TRANSITIONS[from].includes(to);
 }
 
+// Lengths by plain checks, as size_bytes below: valibot's minLength and maxLength add their
+// own code to the sync library's 15 kB budget for the same rules and the same messages.
+
+/** Text of at least one character. */
+function notEmpty(label: string) {
+  return v.check((value: string) => value.length >= 1, `${label} can't be empty.`);
+}
+
+/** Text of at most `max` characters. */
+function atMost(label: string, max: number) {
+  return v.check(
+    (value: string) => value.length <= max,
+    `${label} can be at most ${max.toLocaleString('en-US')} characters.`,
+  );
+}
+
 /** A required text: trimmed, not empty, at most `max` characters. */
 function text(label: string, max: number) {
-  return v.pipe(
-    v.string(`${label} must be text.`),
-    v.trim(),
-    v.minLength(1, `${label} can't be empty.`),
-    v.maxLength(max, `${label} can be at most ${max.toLocaleString('en-US')} characters.`),
-  );
+  return v.pipe(v.string(`${label} must be text.`), v.trim(), notEmpty(label), atMost(label, max));
 }
 
 /** Whether `value` is `YYYY-MM-DD` naming a day that exists (2026-02-30 does not). */
 function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d\d-\d\d$/.test(value)) return false;
   const [year = NaN, month = NaN, day = NaN] = value.split('-').map(Number);
-  // setUTCFullYear, not Date.UTC: the latter reads years 0–99 as 1900–1999.
+  // setUTCFullYear, not Date.UTC: the latter reads years 0–99 as 1900–1999. A day that does
+  // not exist rolls over (2026-02-30 becomes 2026-03-02), so it reads back as another date.
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
-  return (
-    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-  );
+  return date.toISOString().startsWith(value);
 }
 
 /**
@@ -113,8 +129,15 @@ function object<const TEntries extends v.ObjectEntries>(entries: TEntries) {
 }
 
 const ID_MESSAGE = 'Must be an id.';
-/** Any hex 8-4-4-4-12 id, version bits unchecked: the local-only user is the all-zero id. */
-const uuid = v.pipe(v.string(ID_MESSAGE), v.uuid(ID_MESSAGE));
+/**
+ * Any hex 8-4-4-4-12 id, version bits unchecked: the local-only user is the all-zero id.
+ * valibot's uuid() pattern, by a plain check (its own action is more weight for the same).
+ */
+const UUID_PATTERN = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/iu;
+const uuid = v.pipe(
+  v.string(ID_MESSAGE),
+  v.check((id: string) => UUID_PATTERN.test(id), ID_MESSAGE),
+);
 const DATE_MESSAGE = 'Use a date like 2026-01-31.';
 const isoDate = v.pipe(v.string(DATE_MESSAGE), v.check(isCalendarDate, DATE_MESSAGE));
 
@@ -129,13 +152,7 @@ export const listPatch = v.partial(listInput);
 /** A new task's editable fields (the repository fills in defaults first). */
 export const taskInput = object({
   title: text('Title', TASK_TITLE_MAX),
-  notes: v.pipe(
-    v.string(),
-    v.maxLength(
-      TASK_NOTES_MAX,
-      `Notes can be at most ${TASK_NOTES_MAX.toLocaleString('en-US')} characters.`,
-    ),
-  ),
+  notes: v.pipe(v.string(), atMost('Notes', TASK_NOTES_MAX)),
   status: v.picklist(STATUSES, 'Status must be todo, doing or done.'),
   priority: v.picklist(PRIORITIES, 'Priority must be 0 to 3.'),
   due_on: v.nullable(isoDate),
@@ -151,7 +168,9 @@ export const commentInput = object({ body: text('Comment', COMMENT_BODY_MAX) });
 export const profilePatch = v.partial(
   object({
     display_name: text('Name', DISPLAY_NAME_MAX),
-    avatar_path: v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(1024))),
+    avatar_path: v.nullable(
+      v.pipe(v.string(), notEmpty('Avatar path'), atMost('Avatar path', AVATAR_PATH_MAX)),
+    ),
   }),
 );
 

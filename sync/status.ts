@@ -38,16 +38,9 @@ export function createStatusStore(): StatusStore {
       return () => listeners.delete(listener);
     },
     set(changes) {
-      const next = { ...status, ...changes };
-      if (
-        next.phase === status.phase &&
-        next.pending === status.pending &&
-        next.lastSyncedAt === status.lastSyncedAt &&
-        next.lastError === status.lastError
-      ) {
-        return;
-      }
-      status = next;
+      const keys = Object.keys(changes) as (keyof SyncStatus)[];
+      if (keys.every((key) => changes[key] === status[key])) return;
+      status = { ...status, ...changes };
       for (const listener of [...listeners]) listener();
     },
   };

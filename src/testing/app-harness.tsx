@@ -19,6 +19,7 @@ import WebSocket from 'ws';
 import { createOutpostSync, type OutpostSync } from '@sync/index';
 import { switchableOnline, type SwitchableOnline } from '@sync/switchable-online';
 import { AppRoutes } from '@/app/routes';
+import { createSessionRevocations } from '@/lib/revocations';
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
@@ -100,9 +101,16 @@ export function createTestServices(
 ): TestServices {
   const supabase = options.supabase ?? unreachableClient();
   const online = switchableOnline(options.online ?? false);
+  const dbName = `outpost-test-${crypto.randomUUID()}`;
+  // As main.tsx wires it: signed-out sessions' refresh tokens wait under a `…:revoke` key.
+  const revocations = createSessionRevocations(supabase, {
+    online,
+    key: `outpost-sync:${dbName}:revoke`,
+    random: () => 0,
+  });
   const sync: OutpostSync = createOutpostSync({
     supabase,
-    dbName: `outpost-test-${crypto.randomUUID()}`,
+    dbName,
     indexedDb: { indexedDB: new IDBFactory(), IDBKeyRange },
     online,
     undoWindowMs: 0,
@@ -111,8 +119,12 @@ export function createTestServices(
       onLeader();
       return () => undefined;
     },
+    keepForRevocation: revocations.add,
   });
-  if (options.startEngine) sync.start();
+  if (options.startEngine) {
+    revocations.start();
+    sync.start();
+  }
   const services: TestServices = {
     supabase,
     sync,
@@ -122,6 +134,7 @@ export function createTestServices(
     async close() {
       untrackServices(services);
       cleanup(); // unmount first: live queries must not outlive the database
+      revocations.stop();
       await sync.close();
       await supabase.removeAllChannels();
     },

@@ -456,3 +456,8 @@ begin
   return jsonb_build_object('last_seq', applied_upto, 'results', results);
 end
 $$;
+
+-- Clients insert no memberships (1. above), so the registry names no insert columns for
+-- them: sync_apply refuses such an insert up front (42501), as it does for profiles. The
+-- client's registry (sync/outpost.ts) says the same; a test compares the two.
+update public.sync_registry set insert_columns = '{}' where name = 'memberships';
