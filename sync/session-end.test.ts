@@ -1,31 +1,19 @@
 // Ending a session with no network, against the installed supabase-js (its auth client's
 // storage is not public: these tests pin it) over a fetch that fails every request. Revoking
 // the session on the server later is the app's: src/lib/revocations.test.ts.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 
+import {
+  authTestClient,
+  memoryStorage,
+  scriptedFetch,
+  type MemoryStorage,
+} from '../tests/support/auth-client';
 import { endLocalSession } from './session-end';
 
-const URL_BASE = 'http://auth.test';
 const STORAGE_KEY = 'test-auth';
-
-interface MemoryStorage {
-  items: Map<string, string>;
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-
-function memoryStorage(): MemoryStorage {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-}
+const client = (storage: MemoryStorage, fetchImpl: typeof fetch) =>
+  authTestClient(storage, fetchImpl, STORAGE_KEY);
 
 /** A stored session as supabase-js writes it; `expiresInSec` from now. */
 function storedSession(refreshToken: string, expiresInSec = 3600): string {
@@ -37,46 +25,6 @@ function storedSession(refreshToken: string, expiresInSec = 3600): string {
     expires_at: expiresAt,
     refresh_token: refreshToken,
     user: { id: '0b7d4c57-0000-4000-8000-000000000001', email: 'alice@example.com' },
-  });
-}
-
-type Answer = Response | 'network-error';
-interface Request {
-  path: string;
-  body: string | undefined;
-  authorization: string | null;
-}
-
-/** A fetch that answers from a script, records what was asked, and fails when it runs dry. */
-function scriptedFetch(answers: Answer[] = []) {
-  const requests: Request[] = [];
-  const fetchImpl: typeof fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    requests.push({
-      path: `${url.pathname}${url.search}`,
-      body: typeof init?.body === 'string' ? init.body : undefined,
-      authorization: new Headers(init?.headers).get('Authorization'),
-    });
-    const answer = answers.shift() ?? 'network-error';
-    return answer === 'network-error'
-      ? Promise.reject(new TypeError('fetch failed (offline)'))
-      : Promise.resolve(answer);
-  };
-  return { fetch: fetchImpl, requests };
-}
-
-function client(storage: MemoryStorage, fetchImpl: typeof fetch): SupabaseClient {
-  return createClient<unknown>(URL_BASE, 'anon-key', {
-    global: { fetch: fetchImpl },
-    // Node 20 has no WebSocket of its own; realtime is never connected here.
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-    auth: {
-      storage,
-      storageKey: STORAGE_KEY,
-      persistSession: true,
-      autoRefreshToken: false,
-      detectSessionInUrl: false,
-    },
   });
 }
 

@@ -3,12 +3,17 @@
 // client's request parts are not public: these tests pin them) over a scripted fetch, so
 // every answer the server could give is played without a server. Ending the session on the
 // device is the sync library's: sync/session-end.test.ts.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 
 import type { Clock } from '@sync/index';
 import { switchableOnline } from '@sync/switchable-online';
+
+import {
+  authTestClient,
+  jsonResponse,
+  memoryStorage,
+  scriptedFetch,
+} from '../../tests/support/auth-client';
 
 import {
   createRevocationQueue,
@@ -18,64 +23,11 @@ import {
   type RevocationStorage,
 } from './revocations';
 
-const URL_BASE = 'http://auth.test';
 const STORAGE_KEY = `test-auth-${crypto.randomUUID()}`;
 
-function memoryStorage(): RevocationStorage & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-}
-
-type Answer = Response | 'network-error';
-interface Request {
-  path: string;
-  body: string | undefined;
-  authorization: string | null;
-}
-
-/** A fetch that answers from a script, records what was asked, and fails when it runs dry. */
-function scriptedFetch(answers: Answer[] = []) {
-  const requests: Request[] = [];
-  const fetchImpl: typeof fetch = (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    requests.push({
-      path: `${url.pathname}${url.search}`,
-      body: typeof init?.body === 'string' ? init.body : undefined,
-      authorization: new Headers(init?.headers).get('Authorization'),
-    });
-    const answer = answers.shift() ?? 'network-error';
-    return answer === 'network-error'
-      ? Promise.reject(new TypeError('fetch failed (offline)'))
-      : Promise.resolve(answer);
-  };
-  return { fetch: fetchImpl, requests };
-}
-
-function client(storage: RevocationStorage, fetchImpl: typeof fetch): SupabaseClient {
-  return createClient<unknown>(URL_BASE, 'anon-key', {
-    global: { fetch: fetchImpl },
-    // Node 20 has no WebSocket of its own; realtime is never connected here.
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-    auth: {
-      storage,
-      storageKey: STORAGE_KEY,
-      persistSession: true,
-      autoRefreshToken: false,
-      detectSessionInUrl: false,
-    },
-  });
-}
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
+const client = (storage: RevocationStorage, fetchImpl: typeof fetch) =>
+  authTestClient(storage, fetchImpl, STORAGE_KEY);
+const json = jsonResponse;
 
 describe('revoking a refresh token', () => {
   const TIMEOUT_MS = 5_000;
