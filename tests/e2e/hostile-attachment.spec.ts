@@ -114,7 +114,8 @@ test('a hostile "PDF" from an editor never runs script on the app origin', async
   await plantAttachment(bob, listId, task, 'served.pdf');
   // The second one is served the way storage served it before the fix (and the way any
   // server that echoes a stored type might): the app must not believe the label.
-  const echoed = await plantAttachment(bob, listId, task, 'echoed.pdf');
+  // Its name claims a web page too: the device must still save it as the PDF it is labelled.
+  const echoed = await plantAttachment(bob, listId, task, 'echoed.html');
   const echoedUrl = `${E2E_API_URL}/storage/v1/object/sign/attachments/${echoed}`;
   await context.route(
     // The signed URL's GET only (its token in the query), not the POST that signs it.
@@ -131,14 +132,15 @@ test('a hostile "PDF" from an editor never runs script on the app origin', async
   );
 
   await page.goto(`/lists/${listId}/tasks/${task}`);
-  for (const fileName of ['served.pdf', 'echoed.pdf']) {
+  const savedAs = { 'served.pdf': 'served.pdf', 'echoed.html': 'echoed.html.pdf' };
+  for (const [fileName, saved] of Object.entries(savedAs)) {
     await expect(page.getByText(fileName, { exact: true })).toBeVisible({ timeout: 20_000 });
     const outcome = await pressPdfAction(page, fileName);
     // Checked first, so a failure says what was taken.
     expect(await page.evaluate((key) => localStorage.getItem(key), STOLEN_KEY)).toBeNull();
     expect(outcome.kind).toBe('download');
     if (outcome.kind === 'download') {
-      expect(outcome.download.suggestedFilename()).toBe(fileName);
+      expect(outcome.download.suggestedFilename()).toBe(saved);
       // The bytes are handed over untouched; only where they open has changed.
       expect(readFileSync(await outcome.download.path(), 'utf8')).toBe(HOSTILE_HTML);
     }

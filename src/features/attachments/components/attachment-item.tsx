@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { formatBytes } from '@/utils/format';
 
+import { downloadName } from '../download-name';
 import { useAttachmentUrl, type AttachmentView } from '../hooks/use-attachment-url';
 import {
   isImage,
@@ -116,7 +117,11 @@ export function AttachmentItem({
         actions={
           <>
             {view.status === 'ready' && image ? (
-              <a className="btn btn--secondary" href={view.url} download={attachment.fileName}>
+              <a
+                className="btn btn--secondary"
+                href={view.url}
+                download={downloadName(attachment.fileName, attachment.mimeType)}
+              >
                 Download
               </a>
             ) : null}
@@ -134,7 +139,11 @@ export function AttachmentItem({
             // the app's origin, and the device's own viewer opens the file safely instead.
             <p className="attachments__pdf">
               <FileIcon kind="pdf" />
-              <a className="btn btn--primary" href={view.url} download={attachment.fileName}>
+              <a
+                className="btn btn--primary"
+                href={view.url}
+                download={downloadName(attachment.fileName, attachment.mimeType)}
+              >
                 Download PDF
               </a>
             </p>
