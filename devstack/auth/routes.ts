@@ -144,10 +144,17 @@ function checkPasswordStrength(config: AuthConfig, password: string): void {
   }
 }
 
-/** Compares with the user's hash, or with a dummy one, so both take bcrypt's time. */
+/**
+ * Compares with the user's hash, or with a dummy one, so both take bcrypt's time. bcrypt reads
+ * only a password's first 72 bytes; Go's bcrypt (GoTrue's) refuses a longer one outright, so
+ * a longer password never matches here either, or `password + anything` would sign in.
+ */
 async function passwordMatches(user: UserRow | undefined, password: string): Promise<boolean> {
   const hash = user?.encrypted_password;
-  const real = typeof hash === 'string' && hash.startsWith('$2');
+  const real =
+    typeof hash === 'string' &&
+    hash.startsWith('$2') &&
+    Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES;
   try {
     const matches = await bcrypt.compare(password, real ? hash : TIMING_EQUALISER_HASH);
     return real && matches;

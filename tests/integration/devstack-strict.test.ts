@@ -330,6 +330,21 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     expect(await short.json()).toMatchObject({ code: 'weak_password' });
   });
 
+  it('never signs in with a password longer than bcrypt reads (72 bytes), as GoTrue', async () => {
+    nowMs += 60 * 60 * 1000; // a full rate-limit bucket, whatever ran before
+    const email = `long-${randomUUID()}@example.com`;
+    const password = `A1b${'x'.repeat(69)}`; // exactly 72 bytes: bcrypt reads all of it
+    expect((await auth('/signup', { email, password })).status).toBe(200);
+    const grant = (tried: string) => auth('/token?grant_type=password', { email, password: tried });
+    // Longer ones share those 72 bytes, so bcrypt alone would say they match.
+    for (const longer of [`${password}y`, `${password}yyyy`]) {
+      const refused = await grant(longer);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'invalid_credentials' });
+    }
+    expect((await grant(password)).status).toBe(200);
+  });
+
   it('rate-limits password sign-ins per IP (config.toml: 30 per 5 min), then refills', async () => {
     nowMs += 60 * 60 * 1000; // a full bucket, whatever ran before
     const wrong = { email: 'alice@example.com', password: 'wrong-password' };
