@@ -251,10 +251,19 @@ async function writeReply(
   const search = new URL(c.req.url).searchParams;
   const cols = new ColumnResolver(table.name, table.columns);
   const selectList = compileSelect(cols, search.get('select'));
+  // return=minimal (PostgREST's default) reads nothing back: PostgREST writes `RETURNING 1`,
+  // which needs no SELECT right, so a row the caller may write but not (yet) read is written
+  // (a new list before its owner row exists). Returning the row would apply the SELECT
+  // policies to it and refuse the write where hosted accepts it.
+  const minimal = prefer.return !== 'representation' && prefer.return !== 'headers-only';
+  const returningOne = (sql: string) =>
+    minimal ? sql.replace(/ returning (?:"(?:[^"]|"")*"\.)?\*(\)?)$/, ' returning 1$1') : sql;
+  const body = minimal
+    ? `'[]'`
+    : `coalesce((select json_agg(_s) from (select ${selectList} from _r) _s), '[]')::text`;
   const { rows } = await tx.query<{ body: string; n: number }>(
-    `with ${[...before, `_r as (${cteSql})`].join(', ')}
-     select coalesce((select json_agg(_s) from (select ${selectList} from _r) _s), '[]')::text as body,
-            (select count(*)::int from _r) as n`,
+    `with ${[...before.map(returningOne), `_r as (${returningOne(cteSql)})`].join(', ')}
+     select ${body} as body, (select count(*)::int from _r) as n`,
     params.values,
   );
   const result = rows[0] ?? { body: '[]', n: 0 };

@@ -257,6 +257,27 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     expect(chunked.status).toBe(413);
   });
 
+  it('writes with return=minimal a row the caller cannot read yet, as PostgREST (RETURNING 1)', async () => {
+    // A new list is readable only once its owner row exists (an AFTER trigger makes it), so
+    // reading it back inside the INSERT is refused; PostgREST's default reads nothing back.
+    const list = (id: string, prefer?: string) =>
+      rest('lists', {
+        method: 'POST',
+        jwt: aliceJwt,
+        body: JSON.stringify({ id, name: 'Written blind', color: 'blue' }),
+        headers: prefer ? { Prefer: prefer } : {},
+      });
+    const minimal = randomUUID();
+    expect((await list(minimal)).status).toBe(201);
+    expect((await list(randomUUID(), 'return=minimal')).status).toBe(201);
+    const written = await rest(`lists?id=eq.${minimal}&select=name`, { jwt: aliceJwt });
+    expect(await written.json()).toEqual([{ name: 'Written blind' }]);
+    // Asking for the row back applies the SELECT policies to it, on hosted as here.
+    const represented = await list(randomUUID(), 'return=representation');
+    expect(represented.status).toBe(403);
+    expect(await represented.json()).toMatchObject({ code: '42501' });
+  });
+
   it('wants the project key in apikey, and JSON bodies', async () => {
     const bearerOnly = await fetch(`${stack.url}/rest/v1/test_many?limit=1`, {
       headers: { Authorization: `Bearer ${aliceJwt}` },
