@@ -107,8 +107,14 @@ test('a task carried with the keyboard (Space, arrows, Space) lands there, on ev
   await expect(grip).toHaveAccessibleDescription(/To reorder, press Space or Enter/);
   await a.keyboard.press('Space');
   await expect(taskRow(a, 'Alpha')).toHaveClass(/tasks-row--dragging/);
-  await a.keyboard.press('ArrowDown');
-  await a.keyboard.press('ArrowDown');
+  // Each step waits until the carried task is over its next place (said by the live region):
+  // a second arrow pressed before the first move has landed moves it from the same place.
+  for (const position of [2, 3]) {
+    await a.keyboard.press('ArrowDown');
+    await expect(
+      a.getByRole('status').filter({ hasText: `Alpha moved to position ${position} of 5.` }),
+    ).toHaveCount(1);
+  }
   await a.keyboard.press('Space');
 
   const expected = ['Bravo', 'Charlie', 'Alpha', 'Delta', 'Echo'];
