@@ -111,6 +111,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expectDialogPasses(page, 'Remove Bob?', 'Cancel');
     await page.getByLabel('Role of Bob').selectOption('viewer');
     await expectSynced(page);
+    // "Synced" can still be the state from before the change was queued: wait for the server
+    // itself to hold bob as a viewer, or his tick may reach it first and be applied.
+    await expect
+      .poll(
+        async () =>
+          (
+            await alice.api
+              .from('memberships')
+              .select('role')
+              .eq('list_id', listId)
+              .eq('user_id', bob.userId)
+              .maybeSingle<{ role: string }>()
+          ).data?.role,
+        { timeout: 20_000 },
+      )
+      .toBe('viewer');
 
     await bobContext.setOffline(false);
     await expect(b.getByLabel('Done: Third task')).not.toBeChecked({ timeout: 30_000 });
