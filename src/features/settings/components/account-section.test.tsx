@@ -29,6 +29,17 @@ function section(name: string): HTMLElement {
   return element;
 }
 
+/** Waits until the seeded list's 30 tasks are on the device and the engine says synced. */
+async function seededListSynced(app: TestServices): Promise<void> {
+  await waitFor(
+    async () => {
+      expect(await app.sync.db.rows('tasks').where('list_id').equals(SEEDED_LIST).count()).toBe(30);
+      expect(app.sync.engine.status.getSnapshot().phase).toBe('synced');
+    },
+    { timeout: 15_000 },
+  );
+}
+
 describe('settings › account, signed in', () => {
   it('warns before signing out with unsynced changes; Cancel keeps them, "Sign out anyway" wipes', async () => {
     const supabase = await signedInClient('alice');
@@ -40,15 +51,7 @@ describe('settings › account, signed in', () => {
     expect(section('Account')).toHaveTextContent('Signed in as alice@example.com');
 
     // Synced: the seeded list's tasks are on the device.
-    await waitFor(
-      async () => {
-        expect(await app.sync.db.rows('tasks').where('list_id').equals(SEEDED_LIST).count()).toBe(
-          30,
-        );
-        expect(app.sync.engine.status.getSnapshot().phase).toBe('synced');
-      },
-      { timeout: 15_000 },
-    );
+    await seededListSynced(app);
     expect(await within(section('Sync')).findByText(/^Synced/)).toBeInTheDocument();
 
     app.online.set(false);
@@ -131,15 +134,7 @@ describe('settings › account, signing out with no network', () => {
     const user = userEvent.setup();
     const { router } = renderApp(app, '/settings');
     await findHeading('Settings');
-    await waitFor(
-      async () => {
-        expect(await app.sync.db.rows('tasks').where('list_id').equals(SEEDED_LIST).count()).toBe(
-          30,
-        );
-        expect(app.sync.engine.status.getSnapshot().phase).toBe('synced');
-      },
-      { timeout: 15_000 },
-    );
+    await seededListSynced(app);
     const refreshToken = storedRefreshToken();
 
     // The network goes: every request fails, as on a plane.
