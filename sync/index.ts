@@ -196,7 +196,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const clock = options.clock ?? realClock;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const remote = options.remote ?? supabaseRemote(options.supabase, { requestTimeoutMs });
+  const remote = options.remote ?? supabaseRemote(options.supabase, { requestTimeoutMs, clock });
   const defaultLeadership = options.leadership === undefined;
   const leadership = options.leadership ?? webLocksLeadership(dbName);
   const tabs =
@@ -336,12 +336,14 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
           requestTimeoutMs,
           (signal) => fetchImpl(url, { signal }),
           download,
+          clock,
         );
         if (!response.ok) return undefined;
         const blob = await withTimeout(
           requestTimeoutMs * TRANSFER_TIMEOUT_FACTOR,
           () => response.blob(),
           download,
+          clock,
         );
         // Kept only while its row is still here: the list may have been purged (or the
         // attachment deleted) during the download, and nothing would ever remove it then.

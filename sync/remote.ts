@@ -4,6 +4,7 @@
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 
 import { classifyRpcError, classifyStorageError, SyncError } from './errors';
+import { realClock, type Clock } from './engine';
 import type { MutationOp } from './registry';
 import type { ServerRow } from './apply';
 
@@ -108,7 +109,12 @@ export interface RemoteOptions {
    * The push gets twice as long: it carries up to 1 MiB and applies it in one transaction.
    */
   requestTimeoutMs?: number;
+  /** Whose timers end a request (the engine's clock; tests move a manual one). */
+  clock?: Timers;
 }
+
+/** The timers withTimeout sets: the platform's, or an injected clock's. */
+export type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 
 /** Default RemoteOptions.requestTimeoutMs (ms). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -131,10 +137,11 @@ export async function withTimeout<T>(
   ms: number,
   call: (signal: AbortSignal) => PromiseLike<T>,
   controller = new AbortController(),
+  timers: Timers = realClock,
 ): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = timers.setTimeout(() => {
       controller.abort();
       reject(new SyncError('TIMEOUT', `no answer in ${ms} ms`));
     }, ms);
@@ -142,7 +149,7 @@ export async function withTimeout<T>(
   try {
     return await Promise.race([call(controller.signal), expired]);
   } finally {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
   }
 }
 
@@ -163,14 +170,16 @@ function throwIfNetworkFailed(error: unknown): void {
  */
 export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions = {}): Remote {
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timed = <T>(ms: number, call: (signal: AbortSignal) => PromiseLike<T>) =>
+    withTimeout(ms, call, undefined, options.clock);
   return {
     async userId() {
-      const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.getSession());
+      const { data, error } = await timed(timeoutMs, () => supabase.auth.getSession());
       if (!data.session) throwIfNetworkFailed(error);
       return data.session?.user.id ?? null;
     },
     async push(clientId, mutations) {
-      const response = await withTimeout(timeoutMs * 2, (signal) =>
+      const response = await timed(timeoutMs * 2, (signal) =>
         supabase.rpc('sync_push', { client_id: clientId, mutations }).abortSignal(signal),
       );
       const data: unknown = response.data; // untyped: no generated database types here
@@ -178,7 +187,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       return data as PushResponse;
     },
     async pull(cursor, maxRows) {
-      const response = await withTimeout(timeoutMs, (signal) =>
+      const response = await timed(timeoutMs, (signal) =>
         supabase.rpc('sync_pull', { cursor, max_rows: maxRows }).abortSignal(signal),
       );
       const data: unknown = response.data; // untyped: no generated database types here
@@ -186,7 +195,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       return data as PullResponse;
     },
     async refresh() {
-      const { data, error } = await withTimeout(timeoutMs, () => supabase.auth.refreshSession());
+      const { data, error } = await timed(timeoutMs, () => supabase.auth.refreshSession());
       throwIfNetworkFailed(error);
       return !error && Boolean(data.session);
     },
@@ -213,21 +222,21 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     async upload(bucket, path, blob) {
       // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
       // signal, so only the timer ends it; a retry rewrites the same object (upsert).
-      const { error } = await withTimeout(timeoutMs * TRANSFER_TIMEOUT_FACTOR, () =>
+      const { error } = await timed(timeoutMs * TRANSFER_TIMEOUT_FACTOR, () =>
         supabase.storage.from(bucket).upload(path, blob, { upsert: true, contentType: blob.type }),
       );
       if (error) throw classifyStorageError(error);
     },
     async signedUrl(bucket, path, expiresInSec) {
       // Takes no signal either: only the timer ends a request that never answers.
-      const { data, error } = await withTimeout(timeoutMs, () =>
+      const { data, error } = await timed(timeoutMs, () =>
         supabase.storage.from(bucket).createSignedUrl(path, expiresInSec),
       );
       if (error) throw classifyStorageError(error);
       return data.signedUrl;
     },
     async cleanupDeletedFiles() {
-      const response = await withTimeout(timeoutMs, (signal) =>
+      const response = await timed(timeoutMs, (signal) =>
         supabase.functions.invoke(CLEANUP_FUNCTION, { method: 'POST', signal }),
       );
       const failure: unknown = response.error; // typed `any` by functions-js

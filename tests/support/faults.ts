@@ -7,6 +7,8 @@
 // Plus a WebSocket class for realtime whose sockets a test can cut.
 import WebSocket from 'ws';
 
+import type { Clock } from '../../sync/engine';
+
 export const FAULTS = [
   'drop-request',
   'drop-response',
@@ -33,14 +35,21 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function networkError(): TypeError {
   return new TypeError('fetch failed (injected)');
 }
 
+export interface FaultyNetworkOptions {
+  /** Whose time a delay takes (default: real time); the engine's manual clock in tests. */
+  clock?: Pick<Clock, 'setTimeout'>;
+  /** Draws a delay's length; default a PRNG seeded with 1 (chaos() brings its own). */
+  random?: () => number;
+}
+
 export class FaultyNetwork {
   offline = false;
+  /** Requests forwarded to the server whose answer has not come back yet. */
+  inFlight = 0;
   /** Requests that reached the server, per path (e.g. /rest/v1/rpc/sync_push). */
   readonly forwarded = new Map<string, number>();
   /** The same, per method and path (e.g. "POST /storage/v1/object/attachments/…"). */
@@ -50,6 +59,13 @@ export class FaultyNetwork {
   private readonly scripted: { path: RegExp; fault: Fault }[] = [];
   private randomFaults:
     { rate: number; random: () => number; faults: readonly Fault[]; paths: RegExp } | undefined;
+  private readonly clock: Pick<Clock, 'setTimeout'>;
+  private readonly random: () => number;
+
+  constructor(options: FaultyNetworkOptions = {}) {
+    this.clock = options.clock ?? { setTimeout: (fn, ms) => setTimeout(fn, ms) };
+    this.random = options.random ?? seededRandom(1);
+  }
 
   /** The next request whose path matches gets `fault` (queued in order). */
   script(path: RegExp, ...faults: Fault[]): void {
@@ -96,7 +112,12 @@ export class FaultyNetwork {
     this.forwarded.set(path, this.count(path) + 1);
     const key = `${request.method.toUpperCase()} ${path}`;
     this.forwardedByMethod.set(key, (this.forwardedByMethod.get(key) ?? 0) + 1);
-    return globalThis.fetch(request);
+    this.inFlight++;
+    try {
+      return await globalThis.fetch(request);
+    } finally {
+      this.inFlight--;
+    }
   }
 
   readonly fetch: typeof fetch = async (input, init) => {
@@ -118,9 +139,13 @@ export class FaultyNetwork {
         await first.arrayBuffer();
         return this.forward(request, path);
       }
-      case 'delay':
-        await sleep(50 + Math.floor(Math.random() * 200));
+      case 'delay': {
+        // 50–250 ms on the network's clock, drawn from the schedule's seeded random.
+        const random = this.randomFaults?.random ?? this.random;
+        const ms = 50 + Math.floor(random() * 200);
+        await new Promise((resolve) => this.clock.setTimeout(() => resolve(undefined), ms));
         return this.forward(request, path);
+      }
       case 'status-500':
       case 'status-503':
       case 'status-429': {

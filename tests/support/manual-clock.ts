@@ -6,6 +6,23 @@ import type { Clock } from '../../sync/engine';
 /** Real time given to I/O after each step of virtual time (ms). */
 const IO_SETTLE_MS = 25;
 
+/**
+ * Lets real I/O (the devstack, fake-indexeddb) run: polls in short real steps until
+ * `quiet()` holds (nothing on the wire) twice in a row, then gives a moment more for what
+ * the answers set off (IndexedDB writes, the next request). Waiting is bounded by the work
+ * itself, not by a time: a busy machine only makes it take longer.
+ */
+async function settleIo(quiet: () => boolean = () => true): Promise<void> {
+  let calm = 0;
+  while (calm < 2) {
+    await new Promise((resolve) => setTimeout(resolve, IO_POLL_MS));
+    calm = quiet() ? calm + 1 : 0;
+  }
+}
+
+/** Real time between looks at the I/O in flight (ms). */
+const IO_POLL_MS = 4;
+
 export class ManualClock implements Clock {
   private time: number;
   private nextId = 1;
@@ -44,6 +61,48 @@ export class ManualClock implements Clock {
         await this.fireDue();
       }
     }
+  }
+
+  /** When the next timer is due, or undefined when none is set. */
+  nextDue(): number | undefined {
+    let next: number | undefined;
+    for (const timer of this.timers.values())
+      if (next === undefined || timer.at < next) next = timer.at;
+    return next;
+  }
+
+  /**
+   * Runs until `work` settles, moving time only when the real world has gone quiet: after
+   * I/O settles (and `quiet()` says nothing is on the wire), if `work` is still pending,
+   * time jumps to the next timer and fires it (a backoff, a hung request's timeout, the
+   * periodic pull). So a schedule of minutes takes as long as its I/O. Throws if `work` is
+   * still pending with no timer left, or after `maxJumps` jumps (a loop that never ends).
+   */
+  async runUntil<T>(
+    work: Promise<T>,
+    options: { quiet?: () => boolean; maxJumps?: number } = {},
+  ): Promise<T> {
+    let outcome: { value: T } | { error: unknown } | undefined;
+    work.then(
+      (value) => (outcome = { value }),
+      (error: unknown) => (outcome = { error }),
+    );
+    const maxJumps = options.maxJumps ?? 10_000;
+    for (let jumps = 0; ; jumps++) {
+      await settleIo(options.quiet);
+      if (outcome) break;
+      const next = this.nextDue();
+      if (next === undefined) throw new Error('runUntil: pending, and no timer is set');
+      if (jumps >= maxJumps) throw new Error(`runUntil: still pending after ${maxJumps} jumps`);
+      this.time = Math.max(this.time, next);
+      for (const [id, timer] of [...this.timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (timer.at > this.time) break;
+        this.timers.delete(id);
+        timer.fn();
+      }
+    }
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
   }
 
   /** Fires every timer due by now (and those they set that are due too), settling I/O between. */
