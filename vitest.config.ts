@@ -39,7 +39,6 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['src/testing/setup-dom.ts'],
           globalSetup: ['src/testing/global-devstack.ts'],
-          testTimeout: 20_000,
         },
       },
     ],

@@ -226,7 +226,7 @@ describe('sign-in screen', () => {
     const serverTaskId = await other.sync.repos.tasks.create(serverListId, {
       title: 'Count fuses',
     });
-    await waitFor(async () => expect(await other.sync.pendingCount()).toBe(0), { timeout: 10_000 });
+    await waitFor(async () => expect(await other.sync.pendingCount()).toBe(0));
     await other.close();
 
     // This device was used without an account: a list, a task and a comment of nobody yet.
@@ -283,16 +283,12 @@ describe('sign-in screen', () => {
     expect(list).toMatchObject({ name: 'Loft', created_by: dana.id });
     expect(list?._v).toBeGreaterThan(0);
     // …and the account's own data arrives beside them, on screen too.
-    await waitFor(
-      async () =>
-        expect(await app.sync.db.rows('tasks').get(serverTaskId)).toMatchObject({
-          title: 'Count fuses',
-        }),
-      { timeout: 10_000 },
+    await waitFor(async () =>
+      expect(await app.sync.db.rows('tasks').get(serverTaskId)).toMatchObject({
+        title: 'Count fuses',
+      }),
     );
-    expect(
-      await screen.findByRole('link', { name: /Van stock/ }, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: /Van stock/ })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Loft/ })).toBeInTheDocument();
 
     // Dana's other device sees what this one made, as hers.

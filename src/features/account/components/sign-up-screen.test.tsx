@@ -126,7 +126,7 @@ describe('sign-up screen', () => {
     const { data } = await app.supabase.auth.getUser();
     const userId = data.user?.id;
     expect(userId).toBeDefined();
-    await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0), { timeout: 10_000 });
+    await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
     const row = await app.sync.db.rows('lists').get(listId);
     expect(row?.created_by).toBe(userId);
     expect(row?._v).toBeGreaterThan(0);

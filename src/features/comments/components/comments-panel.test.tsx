@@ -311,7 +311,7 @@ describe('CommentsPanel', () => {
     });
     const bobItem = bobs.closest('li')!;
     const aliceItem = alices.closest('li')!;
-    await within(bobItem).findByText('Bob', { selector: '.comments__author' }, { timeout: 10_000 });
+    await within(bobItem).findByText('Bob', { selector: '.comments__author' });
     // Alice is signed in: her own comment says "You", her avatar still carries her name.
     expect(
       within(aliceItem).getByText('You', { selector: '.comments__author' }),

@@ -40,11 +40,7 @@ async function panelWithLink() {
     </MemoryRouter>,
   );
   await user.click(await screen.findByRole('button', { name: 'Create invite link' }));
-  const link = await screen.findByRole(
-    'textbox',
-    { name: 'Invite link (editor)' },
-    { timeout: 10_000 },
-  );
+  const link = await screen.findByRole('textbox', { name: 'Invite link (editor)' });
   return { user, url: (link as HTMLInputElement).value };
 }
 

@@ -41,7 +41,7 @@ describe('members screen', () => {
   it('shows an owner the members with role selects and makes an invite link to copy', async () => {
     const { user } = await openMembers('alice');
     await findHeading(`Members of ${SEEDED_LIST_NAME}`);
-    await waitFor(() => expect(membersList()).toHaveTextContent('Bob'), { timeout: 10_000 });
+    await waitFor(() => expect(membersList()).toHaveTextContent('Bob'));
     expect(membersList()).toHaveTextContent('Alice (you)');
     expect(screen.getByRole('link', { name: `Back to ${SEEDED_LIST_NAME}` })).toHaveAttribute(
       'href',
@@ -55,11 +55,7 @@ describe('members screen', () => {
     await user.selectOptions(screen.getByLabelText('Role for the invited person'), 'viewer');
     expect(screen.getByText(/Viewers can see the list and comment/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Create invite link' }));
-    const link = await screen.findByRole(
-      'textbox',
-      { name: 'Invite link (viewer)' },
-      { timeout: 10_000 },
-    );
+    const link = await screen.findByRole('textbox', { name: 'Invite link (viewer)' });
     const url = (link as HTMLInputElement).value;
     expect(url).toMatch(/\/invite\/[0-9a-f]{64}$/);
     expect(link).toHaveAttribute('readonly');
@@ -73,7 +69,7 @@ describe('members screen', () => {
   it('disables invite links offline and says why', async () => {
     const { services: app } = await openMembers('alice');
     await findHeading(`Members of ${SEEDED_LIST_NAME}`);
-    await waitFor(() => expect(membersList()).toHaveTextContent('Bob'), { timeout: 10_000 });
+    await waitFor(() => expect(membersList()).toHaveTextContent('Bob'));
     app.online.set(false);
     const button = await screen.findByRole('button', { name: 'Create invite link' });
     await waitFor(() => expect(button).toBeDisabled());
@@ -85,7 +81,7 @@ describe('members screen', () => {
   it('shows an editor the members without role, remove or invite controls', async () => {
     await openMembers('bob');
     await findHeading(`Members of ${SEEDED_LIST_NAME}`);
-    await waitFor(() => expect(membersList()).toHaveTextContent('Alice'), { timeout: 10_000 });
+    await waitFor(() => expect(membersList()).toHaveTextContent('Alice'));
     expect(membersList()).toHaveTextContent('Bob (you)');
     expect(within(membersList()).getByText('Editor')).toBeInTheDocument();
     expect(within(membersList()).getByText('Owner')).toBeInTheDocument();
@@ -98,11 +94,7 @@ describe('members screen', () => {
   it('keeps the last owner: no demotion, no leaving, nothing queued', async () => {
     const { user, services: app } = await openMembers('alice');
     await findHeading(`Members of ${SEEDED_LIST_NAME}`);
-    const mine = await screen.findByRole(
-      'combobox',
-      { name: 'Role of Alice' },
-      { timeout: 10_000 },
-    );
+    const mine = await screen.findByRole('combobox', { name: 'Role of Alice' });
     await user.selectOptions(mine, 'editor');
     expect(await screen.findByText('A list needs at least one owner.')).toBeInTheDocument();
     expect(mine).toHaveValue('owner');
@@ -129,11 +121,7 @@ describe('members screen', () => {
     const user = userEvent.setup();
     renderApp(app, `/lists/${listId}/members`);
     await findHeading('Members of Members test crew');
-    const role = await screen.findByRole(
-      'combobox',
-      { name: `Role of ${guest.name}` },
-      { timeout: 10_000 },
-    );
+    const role = await screen.findByRole('combobox', { name: `Role of ${guest.name}` });
     await user.selectOptions(role, 'viewer');
     await waitFor(() => expect(role).toHaveValue('viewer'));
     await app.sync.engine.syncNow();
@@ -146,9 +134,7 @@ describe('members screen', () => {
           .eq('user_id', guest.id)
           .single()
       ).data;
-    await waitFor(async () => expect((await serverRole())?.role).toBe('viewer'), {
-      timeout: 10_000,
-    });
+    await waitFor(async () => expect((await serverRole())?.role).toBe('viewer'));
 
     await user.click(screen.getByRole('button', { name: `Remove ${guest.name}` }));
     const dialog = await screen.findByRole('dialog', { name: `Remove ${guest.name}?` });
@@ -156,9 +142,7 @@ describe('members screen', () => {
     await waitFor(() => expect(membersList()).not.toHaveTextContent(guest.name));
     expect(await screen.findByText(`${guest.name} was removed from the list.`)).toBeInTheDocument();
     await app.sync.engine.syncNow();
-    await waitFor(async () => expect((await serverRole())?.deleted_at).toBeTruthy(), {
-      timeout: 10_000,
-    });
+    await waitFor(async () => expect((await serverRole())?.deleted_at).toBeTruthy());
   });
 
   it('lets a member leave after confirming, then shows the lists', async () => {
@@ -173,9 +157,7 @@ describe('members screen', () => {
     const user = userEvent.setup();
     const { router } = renderApp(app, `/lists/${listId}/members`);
     await findHeading('Members of Members test leave');
-    await waitFor(() => expect(membersList()).toHaveTextContent(`${member.name} (you)`), {
-      timeout: 10_000,
-    });
+    await waitFor(() => expect(membersList()).toHaveTextContent(`${member.name} (you)`));
     expect(within(membersList()).getByText('Viewer')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Leave list' }));

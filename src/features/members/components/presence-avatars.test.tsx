@@ -50,12 +50,8 @@ describe('presence avatars', () => {
     await renderAsAlice();
     const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
     // Bob sees Alice's tab, so she has joined; she does not list herself.
-    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE), {
-      timeout: 5_000,
-    });
-    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE));
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
 
     const others = ['Carol', 'Dan', 'Erin', 'Finn'].map((name) => {
       const id = crypto.randomUUID();
@@ -65,9 +61,7 @@ describe('presence avatars', () => {
     for (const other of others) {
       joined.push(viewer(other.id, other.name));
       // One at a time, so the order (who came first) is known.
-      await waitFor(() => expect(group()?.getAttribute('aria-label')).toContain(other.name), {
-        timeout: 5_000,
-      });
+      await waitFor(() => expect(group()?.getAttribute('aria-label')).toContain(other.name));
     }
     const shown = group();
     expect(shown).toHaveAccessibleName('Also viewing: Bob, Carol, Dan, Erin, Finn');
@@ -75,46 +69,33 @@ describe('presence avatars', () => {
     expect(shown).toHaveTextContent('+1');
 
     bob.leave();
-    await waitFor(
-      () => expect(group()).toHaveAccessibleName('Also viewing: Carol, Dan, Erin, Finn'),
-      {
-        timeout: 5_000,
-      },
+    await waitFor(() =>
+      expect(group()).toHaveAccessibleName('Also viewing: Carol, Dan, Erin, Finn'),
     );
     expect(group()).not.toHaveTextContent('+');
     for (const other of joined) other.leave();
-    await waitFor(() => expect(group()).not.toBeInTheDocument(), { timeout: 5_000 });
+    await waitFor(() => expect(group()).not.toBeInTheDocument());
   });
 
   it('leaves and shows nothing while offline, and comes back online', async () => {
     const app = await renderAsAlice();
     const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
-    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
 
     app.online.set(false);
     await waitFor(() => expect(group()).not.toBeInTheDocument());
-    await waitFor(() => expect(bob.peers().map((p) => p.userId)).not.toContain(ALICE), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(bob.peers().map((p) => p.userId)).not.toContain(ALICE));
 
     app.online.set(true);
-    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'), {
-      timeout: 5_000,
-    });
-    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
+    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE));
   });
 
   it('never joins without an account', async () => {
     services = createTestServices({ supabase: devstackClient(), online: true });
     const { container } = renderWithServices(services, <PresenceAvatars listId={SEEDED_LIST} />);
     const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
-    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toEqual([BOB]), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toEqual([BOB]));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(services.supabase.getChannels()).toHaveLength(0);
     expect(container).toBeEmptyDOMElement();

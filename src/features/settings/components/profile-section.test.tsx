@@ -103,9 +103,7 @@ describe('settings › profile, signed in', () => {
     expect((await app.sync.db.rows('profiles').get(me))?.avatar_path ?? null).toBeNull();
 
     await user.upload(input, new File([PNG], 'me.png', { type: 'image/png' }));
-    expect(
-      await within(profile).findByText('Picture changed.', {}, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await within(profile).findByText('Picture changed.')).toBeInTheDocument();
     const path = (await app.sync.db.rows('profiles').get(me))?.avatar_path;
     expect(path).toMatch(new RegExp(`^${me}/avatar-\\d+\\.png$`));
     const picture = within(profile).getByRole('img', { name: 'Casey Picture' });

@@ -89,9 +89,8 @@ describe('task detail screen', () => {
     // Far from the limit, a counter is only noise.
     expect(screen.queryByText(/\/ 10,000/)).not.toBeInTheDocument();
     // Saved while the field still has focus, once typing pauses.
-    await waitFor(
-      async () => expect((await stored(services, taskId))?.notes).toBe('Hinge is broken'),
-      { timeout: 5_000 },
+    await waitFor(async () =>
+      expect((await stored(services, taskId))?.notes).toBe('Hinge is broken'),
     );
     expect(notes).toHaveFocus();
 
