@@ -29,6 +29,7 @@ export default defineConfig({
           name: 'node',
           include: ['sync/**/*.test.ts', 'devstack/**/*.test.ts', 'tests/integration/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/support/global-postgres.ts'],
         },
       },
       {

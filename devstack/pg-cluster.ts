@@ -95,7 +95,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     '-c fsync=off',
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
-    '-c max_connections=100',
+    // Test files run in parallel, each with its own database and connection pools on it.
+    '-c max_connections=400',
   ].join(' ');
   await pgRun('pg_ctl', [
     'start',

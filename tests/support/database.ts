@@ -1,14 +1,8 @@
 // Fresh databases for integration tests, on PGlite and on a throwaway Postgres 15 cluster,
 // and a way to run SQL as a Supabase API caller (role + JWT claims, as PostgREST does).
-import { startPgCluster, type PgCluster } from '../../devstack/pg-cluster';
-import {
-  applySchema,
-  openPglite,
-  openPostgres,
-  sqlState,
-  type SqlEngine,
-  type SqlRunner,
-} from '../../devstack/sql-engine';
+import { openDevstackDatabase } from '../../devstack/database';
+import { openPostgres, sqlState, type SqlEngine, type SqlRunner } from '../../devstack/sql-engine';
+import { freshPostgres } from './pg-databases';
 
 export type EngineKind = 'pglite' | 'postgres';
 export const ENGINE_KINDS: readonly EngineKind[] = ['pglite', 'postgres'];
@@ -19,31 +13,25 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** An empty database with bootstrap + migrations (+ seed) applied. */
+/** A new database with bootstrap + migrations (+ seed) applied. */
 export async function freshDatabase(
   kind: EngineKind,
   options = { seed: true },
 ): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const engine = await openPglite();
-    await applySchema(engine, options);
+    // In memory, from the devstack's cached snapshot of the same schema.
+    const engine = await openDevstackDatabase({ seed: options.seed });
     return { kind, engine, close: () => engine.close() };
   }
-  const cluster: PgCluster = await startPgCluster();
-  const engine = openPostgres(cluster.url, 20);
-  try {
-    await applySchema(engine, options);
-  } catch (error) {
-    await engine.close();
-    await cluster.stop();
-    throw error;
-  }
+  // A copy of a template on the run's one cluster: the schema is already there.
+  const database = await freshPostgres(options.seed ? 'seeded' : 'schema');
+  const engine = openPostgres(database.url, 20);
   return {
     kind,
     engine,
     close: async () => {
       await engine.close();
-      await cluster.stop();
+      await database.stop();
     },
   };
 }

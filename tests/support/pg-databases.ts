@@ -1,0 +1,57 @@
+// A fresh Postgres 15 database for a suite, on the run's one cluster (global-postgres.ts):
+// a copy of a template holding bootstrap + migrations (+ the seed), dropped again by
+// `stop()`. Shaped like a PgCluster, so a suite that needs "a Postgres" takes either.
+import { inject } from 'vitest';
+
+import type { PgCluster } from '../../devstack/pg-cluster';
+import { openPostgres } from '../../devstack/sql-engine';
+
+/** The cluster global-postgres.ts started. */
+export interface PostgresInfo {
+  url: string;
+  port: number;
+}
+
+/** Template databases: nothing, the schema, the schema with the demo seed. */
+export const TEMPLATES = {
+  empty: 'outpost_template_empty',
+  schema: 'outpost_template_schema',
+  seeded: 'outpost_template_seeded',
+} as const;
+
+let counter = 0;
+
+/** A new database copied from `template`; `url` points at it (and `urlFor` at others). */
+export async function freshPostgres(
+  template: keyof typeof TEMPLATES = 'seeded',
+): Promise<PgCluster> {
+  const info = inject('postgres');
+  if (!info) throw new Error('Postgres 15 is not installed here (set PG_BIN_DIR)');
+  const base = new URL(info.url);
+  const urlFor = (database: string) => {
+    const url = new URL(base);
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  counter += 1;
+  const name = `suite_${process.pid}_${counter}`;
+  const admin = openPostgres(info.url, 1);
+  try {
+    await admin.exec(`create database ${name} template ${TEMPLATES[template]}`);
+  } finally {
+    await admin.close();
+  }
+  return {
+    url: urlFor(name),
+    port: info.port,
+    urlFor,
+    async stop() {
+      const dropper = openPostgres(info.url, 1);
+      try {
+        await dropper.exec(`drop database if exists ${name} with (force)`);
+      } finally {
+        await dropper.close();
+      }
+    },
+  };
+}
