@@ -1,16 +1,26 @@
 // I1 (no lost writes) and I6 (idempotent files) under injected faults, plus the engine's
 // answers to 401 (storage's expired token included), CURSOR_EXPIRED and APP_OUTDATED, and
-// what becomes of an attachment's bytes on the device, against the devstack.
+// what becomes of an attachment's bytes on the device, against the devstack. Where a test
+// waits on time (backoff, a request that never answers, the undo window), the device runs
+// on a ManualClock and the test says how far time may move.
+// Before Dexie loads (the engine's constants bring it): it looks for a global IndexedDB once,
+// and without one its liveQuery (the engine's watch on the outbox) stays silent.
+import 'fake-indexeddb/auto';
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
+import { backoffDelayMs } from '../../sync/backoff';
+import { PUSH_DEBOUNCE_MS } from '../../sync/engine';
+import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
-import { settled, signIn, waitFor, type Device } from '../support/sync-client';
+import { ManualClock } from '../support/manual-clock';
+import { clientFor, settled, signIn, waitFor, type Device } from '../support/sync-client';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
@@ -42,12 +52,41 @@ async function serverAttachment(id: string) {
   return rows[0];
 }
 
-/** Resolves to `promise`'s value, or to 'still waiting' after `ms` (a request that hangs). */
-function within<T>(ms: number, promise: Promise<T>): Promise<T | 'still waiting'> {
-  return Promise.race([
-    promise,
-    new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms)),
-  ]);
+/**
+ * A manual clock and a fault network on it, for a test's devices (`options`): their engine's
+ * schedule (push debounce, backoff, undo window, the 60 s pull), their request timeouts and
+ * the network's delays move only as the test moves time. Waits let real I/O run and move
+ * time at most `aheadMs` on (0: only what is due now).
+ */
+function timeline() {
+  const clock = new ManualClock();
+  const net = new FaultyNetwork({ clock });
+  const quiet = net.idle;
+  return {
+    clock,
+    net,
+    options: { fetch: net.fetch, clock },
+    until: (check: () => boolean | Promise<boolean>, aheadMs = 0) =>
+      clock.until(check, { quiet, maxAdvanceMs: aheadMs }),
+    settle: <T>(work: Promise<T>, aheadMs = 0) =>
+      clock.settle(work, { quiet, maxAdvanceMs: aheadMs }),
+    /** Moves time to `at`, running what is due by then. */
+    runTo: (at: number) => clock.runTo(at, { quiet }),
+  };
+}
+
+/** Backoff jitter halfway: the first retry comes 500 ms after a failure. */
+const halfway = () => 0.5;
+
+/** The device has pushed everything and says it is synced. */
+const synced = (d: Device) => async () =>
+  d.sync.engine.status.getSnapshot().phase === 'synced' && (await d.sync.pendingCount()) === 0;
+
+/** Where `work` is: still pending, or what it resolved to. */
+function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
+  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
+  void work.then((value) => (tracked.state = { value }));
+  return tracked;
 }
 
 async function serverTask(id: string) {
@@ -63,17 +102,39 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
   const faults: Fault[] = FAULTS.filter(
     (fault) => fault !== 'expire-token' && fault !== 'hang' && fault !== 'stall',
   );
+  /** What the device sees as a failed push (it backs off); the others are answered in the end. */
+  const failing: ReadonlySet<Fault> = new Set<Fault>([
+    'drop-request',
+    'drop-response',
+    'status-500',
+    'status-503',
+    'status-429',
+  ]);
   it.each(faults)('%s on sync_push', async (fault) => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { clock, net, options, until, settle, runTo } = timeline();
+    const alice = await device('alice@example.com', { ...options, random: halfway });
+    await settle(alice.sync.engine.syncNow());
     const taskId = SEED.task(10);
     const before = Number((await serverTask(taskId))?.version);
 
     net.script(PUSH, fault);
     await alice.sync.repos.tasks.update(taskId, { title: `After ${fault}` });
     const created = await alice.sync.repos.tasks.create(SEED.list, { title: `New under ${fault}` });
-    await settled(alice);
+    if (failing.has(fault)) {
+      // The push fails as far as the device can tell: it backs off, and sends nothing until
+      // the first retry's delay has passed; then it sends again at once.
+      const phase = () => alice.sync.engine.status.getSnapshot().phase;
+      await until(() => phase() === 'backing-off', PUSH_DEBOUNCE_MS);
+      const retryAt = clock.now() + backoffDelayMs(0, halfway);
+      const sent = net.count(PUSH_PATH);
+      await runTo(retryAt - 1);
+      expect(net.count(PUSH_PATH)).toBe(sent);
+      expect(phase()).toBe('backing-off');
+      await runTo(retryAt);
+      await until(() => net.count(PUSH_PATH) === sent + 1);
+    }
+    // A delay's 50–250 ms included; the 60 s pull is far off.
+    await until(synced(alice), 1_000);
 
     expect(net.fired.get(fault)).toBe(1);
     const after = await serverTask(taskId);
@@ -88,18 +149,18 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
   });
 
   it('survives a reload after the server applied a push whose response was lost', async () => {
-    const net = new FaultyNetwork();
-    // The retry after the lost answer comes ~1 s later (full jitter at its top), so the page
-    // dies before it, as the test means: with no jitter it could land first under load.
-    const alice = await device('alice@example.com', { fetch: net.fetch, random: () => 0.999 });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    // The retry after the lost answer is due ~1 s later (full jitter at its top), and time
+    // never gets there: the page dies before it, as the test means.
+    const alice = await device('alice@example.com', { ...options, random: () => 0.999 });
+    await settle(alice.sync.engine.syncNow());
     const taskId = SEED.task(11);
     const before = Number((await serverTask(taskId))?.version);
 
     // The push reaches the server, then the page dies before the answer arrives.
     net.script(PUSH, 'drop-response');
     await alice.sync.repos.tasks.update(taskId, { title: 'Applied before the crash' });
-    await waitFor(() => net.fired.get('drop-response') === 1);
+    await until(() => net.fired.get('drop-response') === 1, PUSH_DEBOUNCE_MS);
     await alice.sync.stop();
     const sent = await alice.sync.db._outbox.toArray();
     expect(sent).toHaveLength(1);
@@ -110,7 +171,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     devices.keep(reloaded);
     await reloaded.sync.repos.tasks.update(taskId, { title: 'Edited after the reload' });
     expect(await reloaded.sync.db._outbox.count()).toBe(2);
-    await settled(reloaded);
+    await until(synced(reloaded), PUSH_DEBOUNCE_MS);
 
     const after = await serverTask(taskId);
     expect(after?.title).toBe('Edited after the reload');
@@ -124,20 +185,21 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     // Two of bob's patches to one row are applied but both answers are lost; alice then
     // changes the same field. The replays come back with alice's row; bob must show it, not
     // his own value laid on top by the first acknowledgement's rebase.
-    const net = new FaultyNetwork();
-    const bob = await device('bob@example.com', { fetch: net.fetch, random: () => 0.99 });
+    // Bob's retries wait for time that never passes: only coming back online sends again.
+    const { net, options, until, settle } = timeline();
+    const bob = await device('bob@example.com', { ...options, random: () => 0.99 });
     const alice = await device('alice@example.com');
-    await Promise.all([bob.sync.engine.syncNow(), alice.sync.engine.syncNow()]);
+    await Promise.all([settle(bob.sync.engine.syncNow()), alice.sync.engine.syncNow()]);
     const taskId = SEED.task(13);
 
     net.script(PUSH, 'drop-response', 'drop-response');
     await bob.sync.repos.tasks.update(taskId, { title: 'Bob title' });
-    await waitFor(() => net.fired.get('drop-response') === 1);
+    await until(() => net.fired.get('drop-response') === 1, PUSH_DEBOUNCE_MS);
     bob.online.set(false);
     await bob.sync.repos.tasks.update(taskId, { notes: 'Bob notes' });
     expect(await bob.sync.db._outbox.count()).toBe(2);
     bob.online.set(true);
-    await waitFor(() => net.fired.get('drop-response') === 2);
+    await until(() => net.fired.get('drop-response') === 2);
     bob.online.set(false);
 
     await alice.sync.engine.syncNow();
@@ -145,7 +207,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     await alice.sync.engine.syncNow();
 
     bob.online.set(true);
-    await settled(bob);
+    await until(synced(bob));
     const server = await stack.db.query<{ title: string; notes: string; version: number }>(
       'select title, notes, version from public.tasks where id = $1',
       [taskId],
@@ -202,12 +264,14 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
   });
 
   it('keeps queueing through an expired token: one refresh, then on', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    // Any backoff would wait 500 ms, and time moves no further than the write's debounce:
+    // the push goes again right after the refresh.
+    const alice = await device('alice@example.com', { ...options, random: halfway });
+    await settle(alice.sync.engine.syncNow());
     net.script(PUSH, 'expire-token');
     const id = await alice.sync.repos.tasks.create(SEED.list, { title: 'Through a 401' });
-    await settled(alice);
+    await until(synced(alice), PUSH_DEBOUNCE_MS);
     expect(net.fired.get('expire-token')).toBe(1);
     expect(net.count('/auth/v1/token')).toBeGreaterThanOrEqual(1);
     const { rows } = await stack.db.query('select id from public.tasks where id = $1', [id]);
@@ -215,13 +279,16 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
   });
 
   it('goes to signed-out and keeps the outbox when the session cannot be renewed', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    const alice = await device('alice@example.com', { ...options, random: halfway });
+    await settle(alice.sync.engine.syncNow());
     net.script(PUSH, 'expire-token', 'expire-token');
     net.script(/\/auth\/v1\/token$/, 'expire-token');
     await alice.sync.repos.tasks.create(SEED.list, { title: 'Waiting for sign-in' });
-    await waitFor(() => alice.sync.engine.status.getSnapshot().phase === 'signed-out');
+    await until(
+      () => alice.sync.engine.status.getSnapshot().phase === 'signed-out',
+      PUSH_DEBOUNCE_MS,
+    );
     expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('AUTH_EXPIRED');
     expect(await alice.sync.pendingCount()).toBe(1);
 
@@ -231,7 +298,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
       password: 'outpost-demo',
     });
     expect(error).toBeNull();
-    await settled(alice);
+    await until(synced(alice));
     const { rows } = await stack.db.query('select 1 from public.tasks where title = $1', [
       'Waiting for sign-in',
     ]);
@@ -315,7 +382,12 @@ describe('resync and outdated apps', () => {
   it('CURSOR_EXPIRED: keeps rows on screen while it pulls everything again, then sweeps what is gone', async () => {
     let pulls = 0;
     let failSecond = true;
+    // The retry after the interrupted resync is 500 ms away, and time does not move: the
+    // state in between stays to be looked at.
+    const { options, settle } = timeline();
     const alice = await device('alice@example.com', {
+      ...options,
+      random: halfway,
       undoWindowMs: 60_000,
       // The resync's first pull fails (the connection drops in the middle of it).
       wrapRemote: (real) => ({
@@ -331,7 +403,7 @@ describe('resync and outdated apps', () => {
         },
       }),
     });
-    await alice.sync.engine.syncNow();
+    await settle(alice.sync.engine.syncNow());
     const before = await alice.sync.db.rows('tasks').count();
     // A task deleted long ago: its tombstone was purged, so no pull will ever mention it.
     const gone = SEED.task(25);
@@ -340,7 +412,7 @@ describe('resync and outdated apps', () => {
     await stack.db.query(`delete from public.tasks where id = $1`, [gone]);
     await stack.db.query(`update public.sync_state set purged_xid = pg_current_xact_id()`);
     try {
-      const status = await alice.sync.engine.syncNow();
+      const status = await settle(alice.sync.engine.syncNow());
       // Interrupted: still refreshing, and everything is still there to work with.
       expect(status.phase).toBe('backing-off');
       expect(await alice.sync.db.rows('tasks').count()).toBe(before);
@@ -348,7 +420,7 @@ describe('resync and outdated apps', () => {
     } finally {
       await stack.db.query(`update public.sync_state set purged_xid = '0'`);
     }
-    const done = await alice.sync.engine.syncNow();
+    const done = await settle(alice.sync.engine.syncNow());
     expect(done).toMatchObject({ phase: 'synced', lastError: null });
     expect(await alice.sync.db.rows('tasks').get(gone)).toBeUndefined();
     expect(await alice.sync.db.rows('tasks').count()).toBe(before - 1);
@@ -356,15 +428,15 @@ describe('resync and outdated apps', () => {
   });
 
   it('CURSOR_EXPIRED: pulls from scratch, keeps queued edits', async () => {
-    const net = new FaultyNetwork();
-    // A long undo window keeps the delete queued while the resync happens.
-    const alice = await device('alice@example.com', { fetch: net.fetch, undoWindowMs: 60_000 });
-    await alice.sync.engine.syncNow();
+    const { net, options, settle } = timeline();
+    // A long undo window keeps the delete queued while the resync happens (time stands still).
+    const alice = await device('alice@example.com', { ...options, undoWindowMs: 60_000 });
+    await settle(alice.sync.engine.syncNow());
     const doomed = SEED.task(12);
     await alice.sync.repos.tasks.delete(doomed);
     await stack.db.query(`update public.sync_state set purged_xid = pg_current_xact_id()`);
     const pullsBefore = net.count('/rest/v1/rpc/sync_pull');
-    const status = await alice.sync.engine.syncNow();
+    const status = await settle(alice.sync.engine.syncNow());
     await stack.db.query(`update public.sync_state set purged_xid = '0'`);
 
     expect(status.phase).toBe('synced');
@@ -377,20 +449,24 @@ describe('resync and outdated apps', () => {
   });
 
   it('APP_OUTDATED: stops syncing when the server speaks a newer contract', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { clock, net, options, until, settle, runTo } = timeline();
+    const alice = await device('alice@example.com', options);
+    await settle(alice.sync.engine.syncNow());
     await stack.db.exec(
       `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select 2 $$`,
     );
     try {
-      const status = await alice.sync.engine.syncNow();
+      const status = await settle(alice.sync.engine.syncNow());
       expect(status.lastError?.code).toBe('APP_OUTDATED');
       // Not "synced": nothing syncs until the app is updated.
       expect(status.phase).not.toBe('synced');
       const pushes = net.count(PUSH_PATH);
       await alice.sync.repos.tasks.create(SEED.list, { title: 'Kept for the new version' });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Once the engine has counted the write, it is due to run a debounce later: let time
+      // pass that. It runs, and sends nothing.
+      await until(() => alice.sync.engine.status.getSnapshot().pending === 1);
+      await runTo(clock.now() + PUSH_DEBOUNCE_MS);
+      expect(net.count(PUSH_PATH)).toBe(pushes);
       expect(await alice.sync.pendingCount()).toBe(1);
       expect(alice.sync.engine.status.getSnapshot()).toMatchObject({
         phase: 'backing-off',
@@ -401,11 +477,12 @@ describe('resync and outdated apps', () => {
       // The same old app after a reload (or in another tab) knows it too: it sends nothing.
       await alice.sync.stop();
       const reloaded = devices.keep(alice.reload());
-      const again = await reloaded.sync.engine.syncNow();
+      const again = await settle(reloaded.sync.engine.syncNow());
       expect(again.phase).not.toBe('synced');
       expect(again.lastError?.code).toBe('APP_OUTDATED');
       await reloaded.sync.repos.tasks.create(SEED.list, { title: 'Also kept' });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await until(() => reloaded.sync.engine.status.getSnapshot().pending === 2);
+      await runTo(clock.now() + PUSH_DEBOUNCE_MS);
       expect(net.count(PUSH_PATH)).toBe(pushes);
       expect(await reloaded.sync.pendingCount()).toBe(2);
     } finally {
@@ -418,10 +495,12 @@ describe('resync and outdated apps', () => {
 
 describe('I6: attachments are uploaded once per content, before their row', () => {
   it('uploads the object once per content across a lost upload answer, a lost push answer and a reload', async () => {
-    const net = new FaultyNetwork();
-    // Backoff near its top (~1 s, then ~2 s), so the page can reload before the retry.
-    const alice = await device('alice@example.com', { fetch: net.fetch, random: () => 0.99 });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    // Backoff near its top: ~1 s, then ~2 s. Time moves past the first retry, not the second,
+    // so the page reloads before that one.
+    const random = () => 0.99;
+    const alice = await device('alice@example.com', { ...options, random });
+    await settle(alice.sync.engine.syncNow());
     // The upload reaches storage but its answer is lost: the engine cannot know, and sends
     // it again (an upsert of the same object). Then the row's push is lost the same way,
     // and the page reloads before retrying it: the file is uploaded already.
@@ -434,11 +513,14 @@ describe('I6: attachments are uploaded once per content, before their row', () =
       'crack.png',
     );
     const objectPath = await objectPathOf(alice, id);
-    await waitFor(() => net.fired.get('drop-response') === 2);
+    await until(
+      () => net.fired.get('drop-response') === 2,
+      PUSH_DEBOUNCE_MS + backoffDelayMs(0, random),
+    );
     await alice.sync.stop();
     expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
     const reloaded = devices.keep(alice.reload());
-    await settled(reloaded);
+    await until(synced(reloaded), PUSH_DEBOUNCE_MS);
 
     // Two requests: the one whose answer was lost and its retry; none for the lost push's
     // retry, none after the reload.
@@ -465,14 +547,15 @@ describe('I6: attachments are uploaded once per content, before their row', () =
 
 describe('an expired token during an upload', () => {
   it('keeps the file, refreshes the session and uploads it (not a refusal)', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    // A backoff would wait 500 ms; time moves no further than the write's debounce.
+    const alice = await device('alice@example.com', { ...options, random: halfway });
+    await settle(alice.sync.engine.syncNow());
     // Storage's own answer to an expired JWT: HTTP 400, statusCode "403", "jwt expired".
     net.script(UPLOAD, 'expire-token');
     const refreshes = net.count(TOKEN_PATH);
     const id = await alice.sync.repos.attachments.add(SEED.task(7), png(10), 'expired.png');
-    await settled(alice);
+    await until(synced(alice), PUSH_DEBOUNCE_MS);
 
     expect(net.fired.get('expire-token')).toBe(1);
     expect(net.count(TOKEN_PATH) - refreshes).toBe(1);
@@ -483,13 +566,16 @@ describe('an expired token during an upload', () => {
   });
 
   it('goes to signed-out with the file, its row and its queued insert kept, and uploads after a sign-in', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch });
-    await alice.sync.engine.syncNow();
+    const { net, options, until, settle } = timeline();
+    const alice = await device('alice@example.com', { ...options, random: halfway });
+    await settle(alice.sync.engine.syncNow());
     net.script(UPLOAD, 'expire-token', 'expire-token');
     net.script(/\/auth\/v1\/token$/, 'expire-token');
     const id = await alice.sync.repos.attachments.add(SEED.task(8), png(20), 'later.png');
-    await waitFor(() => alice.sync.engine.status.getSnapshot().phase === 'signed-out');
+    await until(
+      () => alice.sync.engine.status.getSnapshot().phase === 'signed-out',
+      PUSH_DEBOUNCE_MS,
+    );
     expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('AUTH_EXPIRED');
     expect(await alice.sync.db._rejections.count()).toBe(0);
     expect(await alice.sync.db.rows('attachments').get(id)).toBeDefined();
@@ -497,7 +583,7 @@ describe('an expired token during an upload', () => {
     expect(await alice.sync.pendingCount()).toBe(1);
 
     await signIn(alice.supabase, 'alice@example.com');
-    await settled(alice);
+    await until(synced(alice));
     expect((await serverAttachment(id))?.object_path).toBe(await objectPathOf(alice, id));
     expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
   });
@@ -537,12 +623,19 @@ describe("an attachment's bytes on the device", () => {
     await alice.sync.engine.syncNow();
     const id = await alice.sync.repos.attachments.add(SEED.task(9), png(40), 'slow.png');
     await settled(alice);
-    const net = new FaultyNetwork();
-    const bob = await device('bob@example.com', { fetch: net.fetch, requestTimeoutMs: 1_000 });
-    await settled(bob);
-    await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+    const { clock, net, options, until, runTo } = timeline();
+    const bob = await device('bob@example.com', { ...options, requestTimeoutMs: 1_000 });
+    await until(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
     net.script(/\/storage\/v1\/object\/sign\//, 'hang');
-    expect(await within(8_000, bob.sync.attachmentBlob(id))).toBeUndefined();
+    const asked = clock.now();
+    const fetching = track(bob.sync.attachmentBlob(id));
+    await until(() => net.fired.get('hang') === 1);
+    // Still waiting for the answer just before the request's time is up; given up at it.
+    await runTo(asked + 999);
+    expect(fetching.state).toBe('pending');
+    await runTo(asked + 1_000);
+    await waitFor(() => fetching.state !== 'pending');
+    expect(fetching.state).toEqual({ value: undefined });
     expect(net.fired.get('hang')).toBe(1);
     // The next look fetches it.
     expect((await bob.sync.attachmentBlob(id))?.size).toBe(7);
@@ -558,16 +651,28 @@ describe("an attachment's bytes on the device", () => {
       const id = await alice.sync.repos.attachments.add(SEED.task(9), png(50), 'silent.png');
       await settled(alice);
       const { port } = silent.address() as AddressInfo;
+      const { clock, net, options, until, runTo } = timeline();
+      const supabase = clientFor(stack, net.fetch);
+      await signIn(supabase, 'bob@example.com');
       const bob = await device('bob@example.com', {
+        ...options,
+        supabase,
         requestTimeoutMs: 1_000,
-        wrapRemote: (real) => ({
-          ...real,
+        // The real port on the same clock (a wrapped one gets none), but for the signed URL.
+        wrapRemote: () => ({
+          ...supabaseRemote(supabase, { requestTimeoutMs: 1_000, clock }),
           signedUrl: () => Promise.resolve(`http://127.0.0.1:${port}/never`),
         }),
       });
-      await settled(bob);
-      await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
-      expect(await within(8_000, bob.sync.attachmentBlob(id))).toBeUndefined();
+      await until(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+      const asked = clock.now();
+      const fetching = track(bob.sync.attachmentBlob(id));
+      await waitFor(() => requests === 1);
+      await runTo(asked + 999);
+      expect(fetching.state).toBe('pending');
+      await runTo(asked + 1_000);
+      await waitFor(() => fetching.state !== 'pending');
+      expect(fetching.state).toEqual({ value: undefined });
       expect(requests).toBe(1);
       expect(await bob.sync.db._files.get(id)).toBeUndefined();
     } finally {

@@ -1,18 +1,26 @@
 // When the engine runs, and when it must not: backoff that writes cannot cut short, a 401
 // that ends in "signed out" instead of a loop, a hung request that times out, realtime
 // storms that cannot postpone a pull, the 60 s safety pull and the pull on tab focus, a
-// restart after sign-out in the same tab, and tabs that follow the leader. Devices run against the devstack; where a schedule spans seconds
-// or minutes, the engine's clock is a ManualClock and time moves only when a test says.
+// restart after sign-out in the same tab, and tabs that follow the leader. Devices run
+// against the devstack; where a test waits on time (a schedule of seconds or minutes, a
+// request's timeout, a follower's wait), the engine's clock is a ManualClock and time moves
+// only when and as far as the test says. Nothing waits on a fixed sleep.
+// Before Dexie loads (the engine's constants bring it): it looks for a global IndexedDB once,
+// and without one its liveQuery (the engine's watch on the outbox) stays silent.
+import 'fake-indexeddb/auto';
+
+import { createClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 
+import { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS, REALTIME_DEBOUNCE_MS } from '../../sync/engine';
 import { SyncError } from '../../sync/errors';
+import { supabaseRemote, TRANSFER_TIMEOUT_FACTOR, type Remote } from '../../sync/remote';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { cuttableWebSocket, FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
 import {
-  clientFor,
   liveRows,
   settled,
   signIn,
@@ -27,11 +35,23 @@ const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const TOKEN_PATH = '/auth/v1/token';
 
-/** syncNow on a device whose engine runs on `clock`: its timers only fire as time moves. */
-async function syncOn(d: Device, clock: ManualClock) {
-  const done = d.sync.engine.syncNow();
-  await clock.fireDue();
-  return done;
+/**
+ * syncNow on a device whose engine runs on `clock`: its timers only fire as time moves, and
+ * here only those due now do (a forced run is a timer of 0 ms).
+ */
+function syncOn(d: Device, clock: ManualClock, net: FaultyNetwork) {
+  return clock.settle(d.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
+}
+
+/** The device has pushed everything and says it is synced. */
+const synced = (d: Device) => async () =>
+  d.sync.engine.status.getSnapshot().phase === 'synced' && (await d.sync.pendingCount()) === 0;
+
+/** Where `work` is: still pending, or what it resolved to. */
+function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
+  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
+  void work.then((value) => (tracked.state = { value }));
+  return tracked;
 }
 
 async function serverTitle(id: string): Promise<string | undefined> {
@@ -42,23 +62,59 @@ async function serverTitle(id: string): Promise<string | undefined> {
   return rows[0]?.title;
 }
 
+/** Alice's device on a manual clock, with a fault network on it, synced once. */
+async function onClock(options: DeviceOptions = {}) {
+  const clock = new ManualClock();
+  const net = new FaultyNetwork({ clock });
+  const alice = await device('alice@example.com', { fetch: net.fetch, clock, ...options });
+  await syncOn(alice, clock, net);
+  return { clock, net, alice };
+}
+
+/**
+ * After a write, the request that sends it meets `fault` (it never answers): the device is
+ * still waiting for it, sending nothing else, until the clock has passed its time
+ * (`timeoutMs` after it was sent); then it gives up, retries, and is synced.
+ */
+async function stillWaitingUntilTimeout(
+  clock: ManualClock,
+  net: FaultyNetwork,
+  d: Device,
+  fault: 'hang' | 'stall',
+  timeoutMs: number,
+) {
+  const quiet = net.idle;
+  await clock.until(() => net.fired.get(fault) === 1, { quiet, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+  const sentAt = clock.now();
+  const requests = [...net.forwarded.values()].reduce((sum, n) => sum + n, 0);
+  await clock.runTo(sentAt + timeoutMs - 1, { quiet });
+  expect(d.sync.engine.status.getSnapshot().phase).toBe('syncing');
+  expect(await d.sync.pendingCount()).toBe(1);
+  expect([...net.forwarded.values()].reduce((sum, n) => sum + n, 0)).toBe(requests);
+  await clock.until(synced(d), { quiet, maxAdvanceMs: 1 });
+}
+
 describe('backoff and sessions', () => {
   it('backs off on a failing server: edits made meanwhile do not cut the backoff short', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     // Jitter near its top, so the delays are ~1, 2, 4, 8 s.
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
       random: () => 0.999,
     });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
     net.chaos(1, () => 0, ['status-503'], PUSH);
     const task = SEED.task(15);
     let n = 0;
     // 10 s of typing: an edit every 100 ms, each one a new write to push.
-    await clock.advance(10_000, 100, async () => {
-      await alice.sync.repos.tasks.update(task, { title: `Edit ${++n}` });
+    await clock.stepThrough(10_000, {
+      stepMs: 100,
+      quiet: net.idle,
+      onStep: async () => {
+        await alice.sync.repos.tasks.update(task, { title: `Edit ${++n}` });
+      },
     });
     const attempts = net.fired.get('status-503') ?? 0;
     // ~0, 1, 3, 7 s: four tries in ten seconds, not one per edit (there were 100).
@@ -69,23 +125,27 @@ describe('backoff and sessions', () => {
 
     // The server recovers: the next retry (due within the current 8 s cap) sends everything.
     net.heal();
-    await clock.advance(10_000, 250);
-    await waitFor(async () => (await serverTitle(task)) === `Edit ${n}`);
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 8_000 });
+    expect(await serverTitle(task)).toBe(`Edit ${n}`);
     expect(await alice.sync.pendingCount()).toBe(0);
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('synced');
   });
 
   it('a 401 a refresh does not cure ends in "signed out" with the edits kept, not in a loop', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     const alice = await device('alice@example.com', { fetch: net.fetch, clock });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
     net.chaos(1, () => 0, ['expire-token'], PUSH);
     const refreshesBefore = net.count(TOKEN_PATH);
     const task = SEED.task(16);
     let n = 0;
-    await clock.advance(10_000, 100, async () => {
-      await alice.sync.repos.tasks.update(task, { title: `Offline-ish ${++n}` });
+    await clock.stepThrough(10_000, {
+      stepMs: 100,
+      quiet: net.idle,
+      onStep: async () => {
+        await alice.sync.repos.tasks.update(task, { title: `Offline-ish ${++n}` });
+      },
     });
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('signed-out');
     expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('AUTH_EXPIRED');
@@ -94,21 +154,23 @@ describe('backoff and sessions', () => {
     expect(net.fired.get('expire-token')).toBe(2);
     expect(await alice.sync.pendingCount()).toBeGreaterThan(0);
 
-    // Signing in again sends what waited.
+    // Signing in again sends what waited (at once: no time passes).
     net.heal();
     await signIn(alice.supabase, 'alice@example.com');
-    await clock.advance(1_000, 100);
-    await waitFor(async () => (await serverTitle(task)) === `Offline-ish ${n}`);
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect(await serverTitle(task)).toBe(`Offline-ish ${n}`);
     expect(await alice.sync.pendingCount()).toBe(0);
   });
 
   it('a refresh that fails on the network backs off and tries again, instead of signing out', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     let refreshes = 0;
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
+      // Backoff jitter halfway: the retry comes 500 ms after the failed refresh.
+      random: () => 0.5,
       // supabase-js itself retries a failing token request for ~30 s before it gives up;
       // here it gives up at once, the way it reports that in the end.
       wrapRemote: (real) => ({
@@ -120,51 +182,49 @@ describe('backoff and sessions', () => {
         },
       }),
     });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
     net.script(PUSH, 'expire-token', 'expire-token');
     await alice.sync.repos.tasks.update(SEED.task(17), { title: 'After a flaky refresh' });
-    await clock.advance(100, 50);
-    expect(alice.sync.engine.status.getSnapshot().phase).toBe('backing-off');
+    const phase = () => alice.sync.engine.status.getSnapshot().phase;
+    await clock.until(() => phase() !== 'synced', { quiet: net.idle, maxAdvanceMs: 100 });
+    await clock.until(() => phase() !== 'syncing', { quiet: net.idle, maxAdvanceMs: 100 });
+    expect(phase()).toBe('backing-off');
     expect(refreshes).toBe(1);
 
-    await clock.advance(3_000, 100);
-    await waitFor(async () => (await serverTitle(SEED.task(17))) === 'After a flaky refresh');
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 3_000 });
+    expect(await serverTitle(SEED.task(17))).toBe('After a flaky refresh');
     expect(refreshes).toBe(2);
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('synced');
   });
 
   it('abandons a hung request after its timeout and retries it', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch, requestTimeoutMs: 300 });
-    await alice.sync.engine.syncNow();
+    const { clock, net, alice } = await onClock({ requestTimeoutMs: 300 });
     net.script(PUSH, 'hang');
     await alice.sync.repos.tasks.update(SEED.task(18), { title: 'Sent after a hang' });
-    await settled(alice, 10_000);
+    // A push gets twice a request's time.
+    await stillWaitingUntilTimeout(clock, net, alice, 'hang', 2 * 300);
     expect(net.fired.get('hang')).toBe(1);
     expect(await serverTitle(SEED.task(18))).toBe('Sent after a hang');
   });
 
   it('gives up on a request that ignores its abort, and retries it', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch, requestTimeoutMs: 300 });
-    await alice.sync.engine.syncNow();
+    const { clock, net, alice } = await onClock({ requestTimeoutMs: 300 });
     net.script(PUSH, 'stall');
     await alice.sync.repos.tasks.update(SEED.task(18), { title: 'Sent after a stall' });
-    await settled(alice, 10_000);
+    await stillWaitingUntilTimeout(clock, net, alice, 'stall', 2 * 300);
     expect(net.fired.get('stall')).toBe(1);
     expect(await serverTitle(SEED.task(18))).toBe('Sent after a stall');
   });
 
   it('gives up on an upload that stalls, and uploads the file again', async () => {
-    const net = new FaultyNetwork();
-    const alice = await device('alice@example.com', { fetch: net.fetch, requestTimeoutMs: 300 });
-    await alice.sync.engine.syncNow();
+    const { clock, net, alice } = await onClock({ requestTimeoutMs: 300 });
     net.script(/\/storage\/v1\/object\//, 'stall');
     const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 4, 5, 6])], {
       type: 'image/png',
     });
     const id = await alice.sync.repos.attachments.add(SEED.task(6), png, 'stalled.png');
-    await settled(alice, 15_000);
+    // A file transfer gets ten times a request's time.
+    await stillWaitingUntilTimeout(clock, net, alice, 'stall', TRANSFER_TIMEOUT_FACTOR * 300);
     expect(net.fired.get('stall')).toBe(1);
     const { rows } = await stack.db.query('select 1 from public.attachments where id = $1', [id]);
     expect(rows).toHaveLength(1);
@@ -192,7 +252,7 @@ describe('backoff and sessions', () => {
 describe('realtime wake-ups', () => {
   it('a steady stream of realtime events cannot postpone the pull', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     let poke: () => void = () => undefined;
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
@@ -205,32 +265,65 @@ describe('realtime wake-ups', () => {
         },
       }),
     });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
     const before = net.count(PULL_PATH);
     // An event every 50 ms for two seconds (a busy list).
-    await clock.advance(2_000, 50, () => poke());
+    await clock.stepThrough(2_000, { stepMs: 50, quiet: net.idle, onStep: () => poke() });
     expect(net.count(PULL_PATH) - before).toBeGreaterThanOrEqual(5);
   });
 
   it('pulls what changed while the realtime socket was down as soon as it is back', async () => {
     const sockets = cuttableWebSocket();
-    const bobClient = clientFor(stack, undefined, sockets.transport);
+    const clock = new ManualClock();
+    const net = new FaultyNetwork({ clock });
+    // Realtime-js reconnects on its own timers (1 s, 2 s, 5 s…), not the engine's clock: here
+    // it tries again at once, and the test decides when the server is back.
+    const bobClient = createClient<unknown>(stack.url, stack.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: {
+        transport: sockets.transport as unknown as typeof globalThis.WebSocket,
+        reconnectAfterMs: () => 20,
+      },
+      global: { fetch: net.fetch },
+    });
     await signIn(bobClient, 'bob@example.com');
+    // Bob's realtime wake-ups, counted: the first is his channel's SUBSCRIBED.
+    let wakeUps = 0;
+    const counted = (real: Remote): Remote => ({
+      ...real,
+      subscribe: (tables, onChange) =>
+        real.subscribe(tables, () => {
+          wakeUps += 1;
+          onChange();
+        }),
+    });
     const alice = await device('alice@example.com');
-    const bob = await device('bob@example.com', { supabase: bobClient });
-    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // bob's channel joins
+    const bob = await device('bob@example.com', {
+      supabase: bobClient,
+      clock,
+      wrapRemote: () => counted(supabaseRemote(bobClient, { clock })),
+    });
+    await Promise.all([alice.sync.engine.syncNow(), syncOn(bob, clock, net)]);
+    // Bob's channel joins, and its SUBSCRIBED asks for a pull a realtime debounce later: let
+    // that run, so that no wake-up is left waiting when the socket goes.
+    await waitFor(() => wakeUps >= 1);
+    await clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
+    await syncOn(bob, clock, net);
 
-    expect(sockets.cut()).toBeGreaterThanOrEqual(1);
+    expect(sockets.cutAndHold()).toBeGreaterThanOrEqual(1);
     // Changed while bob cannot hear about it: no event will ever say so.
     await alice.sync.repos.tasks.update(SEED.task(19), { title: 'Missed by the socket' });
     await settled(alice);
-    // Well before the 60 s safety pull: the rejoin itself asks for a pull.
-    await waitFor(
+    const wakeUpsWhileDown = wakeUps;
+    sockets.restore();
+    // Well before the 60 s safety pull (time moves a second at most): the rejoin itself asks
+    // for a pull, a realtime debounce after it.
+    await clock.until(
       async () =>
         (await bob.sync.db.rows('tasks').get(SEED.task(19)))?.title === 'Missed by the socket',
-      8_000,
+      { quiet: net.idle, maxAdvanceMs: 1_000 },
     );
+    expect(wakeUps).toBeGreaterThan(wakeUpsWhileDown);
   });
 });
 
@@ -243,15 +336,17 @@ describe('pulls nobody asked for', () => {
 
   it('pulls every 60 s while online (not sooner), and not while offline', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
       wrapRemote: noRealtime,
     });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
+    const quiet = net.idle;
     const first = net.count(PULL_PATH);
-    await clock.advance(59_000, 1_000);
+    const syncedAt = Number(alice.sync.engine.status.getSnapshot().lastSyncedAt);
+    await clock.runTo(syncedAt + PERIODIC_SYNC_MS - 1, { quiet });
     expect(net.count(PULL_PATH)).toBe(first);
 
     // Changed on the server, with no event to say so: the safety pull finds it.
@@ -259,26 +354,37 @@ describe('pulls nobody asked for', () => {
       `update public.tasks set title = 'Found by the safety pull' where id = $1`,
       [SEED.task(21)],
     );
-    await clock.advance(1_000, 1_000);
-    await waitFor(() => net.count(PULL_PATH) === first + 1);
-    await waitFor(
+    await clock.runTo(syncedAt + PERIODIC_SYNC_MS, { quiet });
+    await clock.until(() => net.count(PULL_PATH) === first + 1, { quiet, maxAdvanceMs: 0 });
+    await clock.until(
       async () =>
         (await alice.sync.db.rows('tasks').get(SEED.task(21)))?.title ===
         'Found by the safety pull',
+      { quiet, maxAdvanceMs: 0 },
     );
     // The next safety pull is set when the cycle ends, 60 s from then: let it end first.
-    await waitFor(() => alice.sync.engine.status.getSnapshot().lastSyncedAt === clock.now());
-    await clock.advance(60_000, 1_000);
-    await waitFor(() => net.count(PULL_PATH) === first + 2);
+    await clock.until(() => alice.sync.engine.status.getSnapshot().lastSyncedAt === clock.now(), {
+      quiet,
+      maxAdvanceMs: 0,
+    });
+    const pulledAt = clock.now();
+    await clock.runTo(pulledAt + PERIODIC_SYNC_MS - 1, { quiet });
+    expect(net.count(PULL_PATH)).toBe(first + 1);
+    await clock.runTo(pulledAt + PERIODIC_SYNC_MS, { quiet });
+    await clock.until(() => net.count(PULL_PATH) === first + 2, { quiet, maxAdvanceMs: 0 });
+    await clock.until(() => alice.sync.engine.status.getSnapshot().phase === 'synced', {
+      quiet,
+      maxAdvanceMs: 0,
+    });
 
     alice.online.set(false);
-    await clock.advance(180_000, 5_000);
+    await clock.runTo(clock.now() + 3 * PERIODIC_SYNC_MS, { quiet });
     expect(net.count(PULL_PATH)).toBe(first + 2);
   });
 
   it('pulls when the tab comes back into focus', async () => {
     const clock = new ManualClock();
-    const net = new FaultyNetwork();
+    const net = new FaultyNetwork({ clock });
     let focus: () => void = () => undefined;
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
@@ -291,17 +397,18 @@ describe('pulls nobody asked for', () => {
         },
       },
     });
-    await syncOn(alice, clock);
+    await syncOn(alice, clock, net);
     const before = net.count(PULL_PATH);
     await stack.db.query(`update public.tasks set title = 'Seen on focus' where id = $1`, [
       SEED.task(22),
     ]);
     // No time passes: only the focus can cause this pull (the safety pull is 60 s away).
     focus();
-    await clock.fireDue();
-    await waitFor(() => net.count(PULL_PATH) === before + 1);
-    await waitFor(
+    const noTime = { quiet: net.idle, maxAdvanceMs: 0 };
+    await clock.until(() => net.count(PULL_PATH) === before + 1, noTime);
+    await clock.until(
       async () => (await alice.sync.db.rows('tasks').get(SEED.task(22)))?.title === 'Seen on focus',
+      noTime,
     );
   });
 });
@@ -337,12 +444,15 @@ describe('tabs', () => {
     const net = new FaultyNetwork();
     const leader = await device('alice@example.com', { fetch: net.fetch, tabs: leaderEnd });
     await leader.sync.engine.syncNow();
-    // A second tab over the same database that never gets the lock.
+    // A second tab over the same database that never gets the lock. Its clock never moves,
+    // so it never stops waiting for the leader on its own (FOLLOWER_SYNC_WAIT_MS).
+    const followerClock = new ManualClock();
     const second = await device(null, {
       supabase: leader.supabase,
       indexedDb: leader.indexedDb,
       tabs: followerEnd,
       leadership: () => () => undefined,
+      clock: followerClock,
     });
 
     await waitFor(() => second.sync.engine.status.getSnapshot().phase === 'synced');
@@ -354,10 +464,12 @@ describe('tabs', () => {
     await waitFor(async () => (await serverTitle(SEED.task(20))) === 'From the second tab');
     await waitFor(() => second.sync.engine.status.getSnapshot().pending === 0);
 
-    // Its Sync now is the leader's sync: one pull more, by the leader, and an answer.
+    // Its Sync now is the leader's sync: one pull more, by the leader, and an answer (the
+    // follower's own wait of FOLLOWER_SYNC_WAIT_MS never ends: its time stands still).
     const pulls = net.count(PULL_PATH);
-    const status = await second.sync.engine.syncNow();
-    expect(status.phase).toBe('synced');
+    const answer = track(second.sync.engine.syncNow());
+    await waitFor(() => answer.state !== 'pending');
+    expect(answer.state).toMatchObject({ value: { phase: 'synced' } });
     expect(net.count(PULL_PATH)).toBeGreaterThan(pulls);
   });
 });

@@ -3,7 +3,9 @@
 // that behaves like Web Locks (one holder, waiters granted in request order) and an
 // in-memory tab channel: a sign-out in a tab that does not lead, while the leader is in the
 // middle of a pull or a push; a tab's writes after another tab signed out; a leader whose database is
-// closed under it; and a new version of the app opening the database.
+// closed under it; and a new version of the app opening the database. The lock and the bus
+// tell the tests who holds, who queues, who listens and what was said, so every wait is for
+// one of those (or a status), never for a while.
 // Before Dexie loads: it looks for a global IndexedDB once, and without one its liveQuery
 // (the engine's watch on the outbox) stays silent.
 import 'fake-indexeddb/auto';
@@ -19,20 +21,26 @@ import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
-import { clientFor, liveRows, settled, signIn, waitFor, type Device } from '../support/sync-client';
+import { clientFor, liveRows, settled, signIn, waitFor } from '../support/sync-client';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
 const PULL = /\/rpc\/sync_pull$/;
 const PUSH = /\/rpc\/sync_push$/;
 
-/** A lock with the Web Locks contract: one holder, waiters granted in request order, later. */
+/**
+ * A lock with the Web Locks contract: one holder, waiters granted in request order, later.
+ * `seat(tab)` is the leadership a tab asks with; `holder()` and `queued()` say where the
+ * tabs stand, and `requests()` how many times any asked.
+ */
 function memoryLock() {
   interface Request {
     onLeader: () => void;
+    tab: string;
   }
   const queue: Request[] = [];
   let holder: Request | undefined;
+  let requests = 0;
   const grantNext = () => {
     if (holder) return;
     const next = queue.shift();
@@ -43,8 +51,9 @@ function memoryLock() {
       if (holder === next) next.onLeader();
     }, 0);
   };
-  const leadership = (onLeader: () => void) => {
-    const request: Request = { onLeader };
+  const leadership = (onLeader: () => void, tab = 'another tab') => {
+    const request: Request = { onLeader, tab };
+    requests += 1;
     queue.push(request);
     grantNext();
     return () => {
@@ -56,20 +65,34 @@ function memoryLock() {
       }
     };
   };
-  return { leadership };
+  return {
+    leadership,
+    seat: (tab: string) => (onLeader: () => void) => leadership(onLeader, tab),
+    holder: () => holder?.tab,
+    queued: () => queue.map((request) => request.tab),
+    requests: () => requests,
+  };
 }
 
-/** `count` ends of an in-memory tab bus: each message reaches every other end, later, as a copy. */
-function tabBus(count: number): TabChannel[] {
+/**
+ * `count` ends of an in-memory tab bus: each message reaches every other end, later, as a
+ * copy. `listening(end)` counts an end's listeners; `posted` and `heard` log what each end
+ * sent and what reached it.
+ */
+function tabBus(count: number) {
   const listeners = Array.from({ length: count }, () => new Set<(m: TabMessage) => void>());
-  return listeners.map((mine) => ({
+  const posted = listeners.map((): TabMessage[] => []);
+  const heard = listeners.map((): TabMessage[] => []);
+  const ends = listeners.map((mine, from): TabChannel => ({
     post(message) {
       const copy = structuredClone(message);
+      posted[from]?.push(copy);
       setTimeout(() => {
-        for (const others of listeners) {
-          if (others === mine) continue;
+        listeners.forEach((others, to) => {
+          if (others === mine) return;
+          heard[to]?.push(copy);
           for (const listener of [...others]) listener(copy);
-        }
+        });
       }, 0);
     },
     subscribe(onMessage) {
@@ -80,7 +103,17 @@ function tabBus(count: number): TabChannel[] {
       mine.clear();
     },
   }));
+  return {
+    ends,
+    listening: (end: number) => listeners[end]?.size ?? 0,
+    posted: (end: number) => posted[end] ?? [],
+    heard: (end: number) => heard[end] ?? [],
+  };
 }
+
+/** The two tabs' ends of the bus. */
+const LEADER = 0;
+const SECOND = 1;
 
 /** fetch that, while held, keeps the server's answers to one path from the caller until released. */
 class ResponseGate {
@@ -115,23 +148,41 @@ class ResponseGate {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Where `work` is: still pending, or what it resolved to. */
+function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
+  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
+  void work.then((value) => (tracked.state = { value }));
+  return tracked;
+}
 
 /**
- * Signs `tab` out while the leader's request is held at `gate`: the sign-out must still be
- * waiting 300 ms later; then the request goes through and the sign-out's answer is returned.
+ * Signs the second tab out while the leader's request is held at the gate. The leader hears
+ * the sign-out's call to step aside and stops its engine (it stops listening to the other
+ * tabs), whose request in flight it waits for: meanwhile it keeps the lock, and the sign-out
+ * is still waiting. Then the request goes through, and the sign-out's answer is returned.
  */
 async function signOutOnceReleased(
-  tab: Device,
-  gate: { release(): void },
+  tabs: Awaited<ReturnType<typeof twoTabs>>,
 ): Promise<{ signedOut: boolean; pending: number }> {
-  const signingOut = tab.sync.signOut({ force: true });
-  let signedOut = false;
-  void signingOut.then(() => (signedOut = true));
-  await sleep(300);
-  expect(signedOut).toBe(false);
+  const { bus, lock, gate, second } = tabs;
+  const signingOut = second.sync.signOut({ force: true });
+  const tracked = track(signingOut);
+  await waitFor(() => bus.listening(LEADER) === 1);
+  expect(lock.holder()).toBe('leader');
+  expect(tracked.state).toBe('pending');
   gate.release();
   return signingOut;
+}
+
+/**
+ * After the second tab signed out: it holds the lock and its engine has finished a run (it
+ * is idle), and the old leader is queued for the lock again, following. No engine is busy
+ * in either tab.
+ */
+async function settledAfterSignOut(tabs: Awaited<ReturnType<typeof twoTabs>>): Promise<void> {
+  const { lock, second } = tabs;
+  await waitFor(() => lock.holder() === 'second' && lock.queued().includes('leader'));
+  await second.sync.engine.syncNow();
 }
 
 /**
@@ -145,8 +196,10 @@ async function twoTabs(
   options: { hold?: boolean; deafLeader?: boolean; clock?: ManualClock } = {},
 ) {
   const lock = memoryLock();
-  const [leaderEnd, secondEnd] = tabBus(2) as [TabChannel, TabChannel];
-  const gate = new ResponseGate(new FaultyNetwork().fetch);
+  const bus = tabBus(2);
+  const [leaderEnd, secondEnd] = bus.ends as [TabChannel, TabChannel];
+  const net = new FaultyNetwork();
+  const gate = new ResponseGate(net.fetch);
   const supabase = clientFor(stack, gate.fetch);
   await signIn(supabase, 'alice@example.com');
   if (options.hold) gate.hold(PULL);
@@ -154,7 +207,7 @@ async function twoTabs(
     supabase,
     dbName: 'tabs',
     ...(options.deafLeader ? {} : { tabs: leaderEnd }),
-    leadership: lock.leadership,
+    leadership: lock.seat('leader'),
   });
   if (options.hold) await waitFor(() => gate.waiting > 0);
   else await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'synced');
@@ -163,10 +216,10 @@ async function twoTabs(
     dbName: 'tabs',
     indexedDb: leader.indexedDb,
     tabs: secondEnd,
-    leadership: lock.leadership,
+    leadership: lock.seat('second'),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  return { lock, gate, supabase, leader, second };
+  return { lock, bus, net, gate, supabase, leader, second };
 }
 
 /** A list of Alice's that Bob is not a member of, made on another device of hers. */
@@ -180,16 +233,18 @@ async function alicesOwnList(): Promise<string> {
 describe('sign-out in one tab', () => {
   it("stops the leader in another tab first: none of the old user's rows stay, for the next user either", async () => {
     const ownList = await alicesOwnList();
-    const { gate, supabase, leader, second } = await twoTabs({ hold: true });
+    const tabs = await twoTabs({ hold: true });
+    const { supabase, leader, second } = tabs;
 
     // The second tab signs out while the leader's pull of Alice's data is on its way back.
     // It waits: the leader's pull is still to be applied, and the wipe must come after it.
-    expect(await signOutOnceReleased(second, gate)).toEqual({ signedOut: true, pending: 0 });
-    // Both tabs show the signed-out engine (the old leader has had its say by then).
+    expect(await signOutOnceReleased(tabs)).toEqual({ signedOut: true, pending: 0 });
+    // Both tabs show the signed-out engine, and neither engine is busy any more (the old
+    // leader has had its say by then).
     for (const tab of [leader, second]) {
       await waitFor(() => tab.sync.engine.status.getSnapshot().phase === 'signed-out');
     }
-    await sleep(300);
+    await settledAfterSignOut(tabs);
 
     const db = second.sync.db;
     expect(await db.rows('lists').get(ownList)).toBeUndefined();
@@ -208,15 +263,16 @@ describe('sign-out in one tab', () => {
   });
 
   it("waits for the leader's push in flight, and wipes what it acknowledged", async () => {
-    const { gate, leader, second } = await twoTabs();
+    const tabs = await twoTabs();
+    const { gate, leader, second } = tabs;
     gate.hold(PUSH);
     await leader.sync.repos.tasks.update(SEED.task(21), { title: 'Sent just before sign-out' });
     await waitFor(() => gate.waiting > 0);
 
-    expect(await signOutOnceReleased(second, gate)).toEqual({ signedOut: true, pending: 1 });
+    expect(await signOutOnceReleased(tabs)).toEqual({ signedOut: true, pending: 1 });
     // The change reached the server; the device kept nothing of it, nor of anything else.
     await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'signed-out');
-    await sleep(300);
+    await settledAfterSignOut(tabs);
     const { rows } = await stack.db.query<{ title: string }>(
       'select title from public.tasks where id = $1',
       [SEED.task(21)],
@@ -229,26 +285,35 @@ describe('sign-out in one tab', () => {
 
   it('gives up with TIMEOUT and wipes nothing when the leading tab never lets go', async () => {
     const clock = new ManualClock();
-    const { supabase, leader, second } = await twoTabs({ deafLeader: true, clock });
-    const outcome = second.sync.signOut({ force: true }).catch((error: unknown) => error);
-    await sleep(200); // it has counted the outbox and asked for the lock
-    await clock.advance(90_000, 10_000);
-    expect(await outcome).toMatchObject({ code: 'TIMEOUT' });
+    const { bus, net, supabase, leader, second } = await twoTabs({ deafLeader: true, clock });
+    const outcome = track(second.sync.signOut({ force: true }).catch((error: unknown) => error));
+    // It has counted the outbox and asked for the lock (nobody hears its call to step aside).
+    await waitFor(() => bus.posted(SECOND).some((message) => message.type === 'yield'));
+    // The lock's wait (SIGN_OUT_LOCK_WAIT_MS, 90 s): still waiting just before it is up.
+    const askedAt = clock.now();
+    await clock.runTo(askedAt + 90_000 - 1, { quiet: net.idle });
+    expect(outcome.state).toBe('pending');
+    await clock.runTo(askedAt + 90_000, { quiet: net.idle });
+    await waitFor(() => outcome.state !== 'pending');
+    expect(outcome.state).toMatchObject({ value: { code: 'TIMEOUT' } });
     // Still Alice's device, still signed in: nothing happened.
     expect((await supabase.auth.getSession()).data.session?.user.id).toBe(SEED.alice);
     expect(await second.sync.db.rows('tasks').count()).toBeGreaterThanOrEqual(30);
     expect(await second.sync.db.getMeta('userId')).toBe(SEED.alice);
-    // Once that tab closes, this one leads as usual.
+    // Once that tab closes, this one leads as usual (no time needs to pass).
     await leader.sync.stop();
-    await clock.advance(2_000, 100);
-    expect(second.sync.engine.status.getSnapshot().phase).toBe('synced');
+    await clock.until(() => second.sync.engine.status.getSnapshot().phase === 'synced', {
+      quiet: net.idle,
+      maxAdvanceMs: 0,
+    });
   });
 
   it("makes the other tabs' next writes local-only, claimed by whoever signs in next", async () => {
-    const { supabase, leader, second } = await twoTabs();
+    const { bus, supabase, leader, second } = await twoTabs();
     expect(await second.sync.signOut({ force: true })).toMatchObject({ signedOut: true });
     await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'signed-out');
-    await sleep(100);
+    // The tab has heard that the device belongs to nobody now.
+    await waitFor(() => bus.heard(LEADER).some((message) => message.type === 'wiped'));
 
     // The tab that led until the sign-out writes: not as Alice any more.
     const listId = await leader.sync.repos.lists.create({ name: 'After sign-out', color: 'teal' });
@@ -285,7 +350,7 @@ describe('leadership when the database goes away', () => {
     newer.version(2).stores({ _rejections: '++id, at, listId, table' });
     await newer.open();
     let newerLeads = false;
-    const resign = lock.leadership(() => (newerLeads = true));
+    const resign = lock.leadership(() => (newerLeads = true), 'newer');
     try {
       await waitFor(() => newerLeads);
       for (const tab of [leader, second]) {
@@ -293,9 +358,12 @@ describe('leadership when the database goes away', () => {
           () => tab.sync.engine.status.getSnapshot().lastError?.code === 'APP_OUTDATED',
         );
       }
-      // The old tabs stay out of the way: they never take the lock back.
+      // The old tabs stay out of the way: they never take the lock back (neither queues for
+      // it, so it is free once the new tab lets go).
+      expect(lock.queued()).toEqual([]);
+      const requests = lock.requests();
       resign();
-      await sleep(200);
+      expect(lock.holder()).toBeUndefined();
       for (const tab of [leader, second]) {
         const { phase, lastError } = tab.sync.engine.status.getSnapshot();
         expect(lastError?.code).toBe('APP_OUTDATED');
@@ -306,6 +374,7 @@ describe('leadership when the database goes away', () => {
       const resignAgain = lock.leadership(() => (again = true));
       await waitFor(() => again);
       resignAgain();
+      expect(lock.requests()).toBe(requests + 1);
     } finally {
       newer.close();
     }

@@ -50,6 +50,8 @@ export class FaultyNetwork {
   offline = false;
   /** Requests forwarded to the server whose answer has not come back yet. */
   inFlight = 0;
+  /** Nothing forwarded is waiting for its answer (a ManualClock's `quiet`). */
+  readonly idle = (): boolean => this.inFlight === 0;
   /** Requests that reached the server, per path (e.g. /rest/v1/rpc/sync_push). */
   readonly forwarded = new Map<string, number>();
   /** The same, per method and path (e.g. "POST /storage/v1/object/attachments/…"). */
@@ -201,22 +203,43 @@ function expiredTokenAnswer(path: string): Response {
   );
 }
 
-/** A realtime transport whose open sockets can be cut at once (the server vanishing). */
-export function cuttableWebSocket(): { transport: typeof WebSocket; cut(): number } {
+/** Where a socket opened while the server is kept away goes: nothing listens there. */
+const UNREACHABLE = 'ws://127.0.0.1:1/';
+
+/**
+ * A realtime transport whose open sockets can be cut at once (the server vanishing), and
+ * whose server can be kept away: after `cutAndHold()` every socket opened fails to connect
+ * until `restore()`, so a test knows what happened while the device could not hear.
+ */
+export function cuttableWebSocket(): {
+  transport: typeof WebSocket;
+  cut(): number;
+  cutAndHold(): number;
+  restore(): void;
+} {
   const open = new Set<WebSocket>();
+  let held = false;
   class Cuttable extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols);
+      super(held ? UNREACHABLE : address, protocols);
       open.add(this);
       this.on('close', () => open.delete(this));
     }
   }
+  const cut = () => {
+    const n = open.size;
+    for (const socket of open) socket.terminate();
+    return n;
+  };
   return {
     transport: Cuttable as unknown as typeof WebSocket,
-    cut() {
-      const n = open.size;
-      for (const socket of open) socket.terminate();
-      return n;
+    cut,
+    cutAndHold() {
+      held = true;
+      return cut();
+    },
+    restore() {
+      held = false;
     },
   };
 }

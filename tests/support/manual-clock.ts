@@ -23,6 +23,19 @@ async function settleIo(quiet: () => boolean = () => true): Promise<void> {
 /** Real time between looks at the I/O in flight (ms). */
 const IO_POLL_MS = 4;
 
+/** How long ManualClock.until waits, in real time, for what no timer can bring (ms). */
+const UNTIL_REAL_TIMEOUT_MS = 20_000;
+
+/** How ManualClock.until (and settle) may move time, and how long it may take. */
+export interface UntilOptions {
+  /** Nothing is on the wire (e.g. `() => net.inFlight === 0`); default: always. */
+  quiet?: () => boolean;
+  /** Time moves at most this far on (ms of the clock's time); default: no limit. */
+  maxAdvanceMs?: number;
+  /** Gives up after this much real time (ms); default 20 s. */
+  realTimeoutMs?: number;
+}
+
 export class ManualClock implements Clock {
   private time: number;
   private nextId = 1;
@@ -103,6 +116,95 @@ export class ManualClock implements Clock {
     }
     if ('error' in outcome) throw outcome.error;
     return outcome.value;
+  }
+
+  /**
+   * Waits until `check` holds, moving time as runUntil does (once real I/O has gone quiet,
+   * time jumps to the next timer and fires it) but at most `maxAdvanceMs` on from now: with
+   * no timer due by then, only real I/O can make `check` hold, and it is polled until it
+   * does or `realTimeoutMs` of real time has passed (then it throws, as it does if jumps go
+   * on that long). So a test says how much of the schedule may run ("within the backoff",
+   * "well before the 60 s pull": 0 runs only what is due now), and the wait ends on what it
+   * waits for, however slow the machine.
+   */
+  async until(check: () => boolean | Promise<boolean>, options: UntilOptions = {}): Promise<void> {
+    const notAfter = this.time + (options.maxAdvanceMs ?? Number.POSITIVE_INFINITY);
+    const realTimeoutMs = options.realTimeoutMs ?? UNTIL_REAL_TIMEOUT_MS;
+    const deadline = Date.now() + realTimeoutMs;
+    for (;;) {
+      await settleIo(options.quiet);
+      if (await check()) return;
+      const next = this.nextDue();
+      if (Date.now() > deadline) {
+        const ahead = (at: number | undefined) =>
+          at === undefined || !Number.isFinite(at) ? 'none' : `${at - this.time} ms ahead`;
+        throw new Error(
+          `until: not true within ${realTimeoutMs} ms of real time (time limit: ${ahead(
+            notAfter,
+          )}; next timer: ${ahead(next)})`,
+        );
+      }
+      if (next !== undefined && next <= notAfter) this.jumpTo(next);
+    }
+  }
+
+  /** Runs until `work` settles, as `until` does, and gives its value (or throws its error). */
+  async settle<T>(work: Promise<T>, options: UntilOptions = {}): Promise<T> {
+    let outcome: { value: T } | { error: unknown } | undefined;
+    work.then(
+      (value) => (outcome = { value }),
+      (error: unknown) => (outcome = { error }),
+    );
+    await this.until(() => outcome !== undefined, options);
+    if (outcome && 'error' in outcome) throw outcome.error;
+    return (outcome as { value: T }).value;
+  }
+
+  /**
+   * Moves time to `at`, firing every timer due by then at its own moment, in order (and
+   * those they set, if due by then too), letting real I/O settle (until `quiet()`) after
+   * each; then lets it settle once more. What happens by `at` has happened when it returns.
+   */
+  async runTo(at: number, options: { quiet?: () => boolean } = {}): Promise<void> {
+    for (;;) {
+      await settleIo(options.quiet);
+      const next = this.nextDue();
+      if (next === undefined || next > at) break;
+      this.jumpTo(next);
+    }
+    this.time = Math.max(this.time, at);
+  }
+
+  /**
+   * Like advance, but firing timers at their own moments and settling I/O until `quiet()`
+   * rather than for a fixed time: `onStep` runs every `stepMs` (a keystroke), after the
+   * timers due by then. Cheaper where there are many steps.
+   */
+  async stepThrough(
+    ms: number,
+    options: {
+      stepMs: number;
+      onStep?: (now: number) => Promise<void> | void;
+      quiet?: () => boolean;
+    },
+  ): Promise<void> {
+    const end = this.time + ms;
+    while (this.time < end) {
+      await this.runTo(Math.min(end, this.time + options.stepMs), options);
+      await options.onStep?.(this.time);
+    }
+    await this.runTo(this.time, options);
+  }
+
+  /** Sets time to `at` (never back) and fires the timers due by then, earliest first. */
+  private jumpTo(at: number): void {
+    this.time = Math.max(this.time, at);
+    for (const [id, timer] of [...this.timers].sort((a, b) => a[1].at - b[1].at)) {
+      if (timer.at > this.time) break;
+      // One fired before it may have cancelled it (a forced run clears the retry timer).
+      if (!this.timers.delete(id)) continue;
+      timer.fn();
+    }
   }
 
   /** Fires every timer due by now (and those they set that are due too), settling I/O between. */
