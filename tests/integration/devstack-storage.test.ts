@@ -460,6 +460,14 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
       .from('attachments')
       .upload(`${SEED.list}/x%00.png`, PNG, { contentType: 'image/png' });
     expect(statusCodeOf(nul.error)).toBe('400');
+    // A NUL in a bucket id is bad input too (Postgres text cannot hold it), not a 500.
+    const nulBucket = await fetch(`${stack.url}/storage/v1/object/list/attachments%00`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${aliceJwt}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(nulBucket.status).toBe(400);
+    expect(await nulBucket.json()).toMatchObject({ statusCode: '400', code: 'InvalidRequest' });
 
     // fetch() resolves `..` before sending; a raw client does not. Literal dot segments are
     // resolved by the server's URL parsing (no storage route matches); encoded ones are refused.
