@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 
 import type { AuthConfig } from './auth/config';
+import type { DevstackClock } from './clock';
 import type { Claims, Keys } from './keys';
 import { isApiRole, type ApiRole } from './request-db';
 import type { SqlEngine } from './sql-engine';
@@ -18,6 +19,8 @@ export interface DevstackSettings {
   readonly auth: AuthConfig;
   /** config.toml's `api.max_rows`: no read answers more rows. */
   readonly maxRows: number;
+  /** bcrypt cost of new password hashes: GoTrue's 10, or less in test suites. */
+  readonly passwordHashCost: number;
 }
 
 export interface DevstackContext {
@@ -26,8 +29,8 @@ export interface DevstackContext {
   readonly settings: DevstackSettings;
   /** Base URL, e.g. http://127.0.0.1:54321 (set once the server listens). */
   url(): string;
-  /** The clock (ms since the epoch) that rate-limit windows use; injectable for tests. */
-  now(): number;
+  /** The devstack's time: token expiry, refresh-token reuse, signed URLs, rate limits. */
+  readonly clock: DevstackClock;
   /** Registers cleanup to run when the devstack stops (processes, timers, sockets). */
   onStop(fn: () => Promise<void> | void): void;
 }

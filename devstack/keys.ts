@@ -2,6 +2,8 @@
 // the Supabase CLI's public demo secret and keys, so local tooling and habits carry over.
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 
+import { epochSeconds, realClock, type DevstackClock } from './clock';
+
 /** The Supabase CLI's well-known local development JWT secret (public, not a secret). */
 export const DEMO_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 /** Expiry of the CLI demo keys (2032-11-12). */
@@ -19,7 +21,9 @@ export interface Keys {
   readonly secret: Uint8Array;
   readonly anonKey: string;
   readonly serviceRoleKey: string;
+  /** Signs `claims`; with `expiresInSec`, iat is the clock's now and exp that much later. */
   sign(claims: Claims, expiresInSec?: number): Promise<string>;
+  /** Checks the signature, and exp/nbf against the clock (not the wall clock). */
   verify(token: string): Promise<VerifyResult>;
 }
 
@@ -32,7 +36,10 @@ async function signKey(secret: Uint8Array, role: string): Promise<string> {
     .sign(secret);
 }
 
-export async function createKeys(jwtSecret = DEMO_JWT_SECRET): Promise<Keys> {
+export async function createKeys(
+  jwtSecret = DEMO_JWT_SECRET,
+  clock: DevstackClock = realClock,
+): Promise<Keys> {
   const secret = new TextEncoder().encode(jwtSecret);
   const [anonKey, serviceRoleKey] = await Promise.all([
     signKey(secret, 'anon'),
@@ -45,14 +52,17 @@ export async function createKeys(jwtSecret = DEMO_JWT_SECRET): Promise<Keys> {
     async sign(claims, expiresInSec) {
       let jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
       if (expiresInSec !== undefined) {
-        const now = Math.floor(Date.now() / 1000);
+        const now = epochSeconds(clock);
         jwt = jwt.setIssuedAt(now).setExpirationTime(now + expiresInSec);
       }
       return jwt.sign(secret);
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify<Claims>(token, secret, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify<Claims>(token, secret, {
+          algorithms: ['HS256'],
+          currentDate: new Date(clock.now()),
+        });
         return { ok: true, claims: payload };
       } catch (error) {
         if (error instanceof errors.JWTExpired) {

@@ -11,8 +11,9 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 
+import { realClock, type DevstackClock } from './clock';
 import { parseAuthConfig, withAuthOverrides, type AuthConfigOverrides } from './auth/config';
-import { authRoutes } from './auth/routes';
+import { authRoutes, BCRYPT_COST, BCRYPT_MIN_COST } from './auth/routes';
 import type { DevstackContext, DevstackSettings } from './context';
 import { openDevstackDatabase } from './database';
 import { functionsRoutes } from './functions/routes';
@@ -59,6 +60,11 @@ export interface DevstackOptions {
   hostname?: string;
   /** Real Postgres instead of PGlite. */
   databaseUrl?: string | undefined;
+  /**
+   * A database already opened with openDevstackDatabase() to serve instead of opening one;
+   * the caller keeps it (stop() leaves it open), so a devstack can restart on it.
+   */
+  database?: SqlEngine;
   /** Persistent PGlite data dir (npm run backend); in memory when absent. */
   dataDir?: string | undefined;
   /** Load supabase/seed.sql into a new database. Default true. */
@@ -74,8 +80,17 @@ export interface DevstackOptions {
   auth?: AuthConfigOverrides;
   /** Overrides config.toml's `api.max_rows`. */
   maxRows?: number;
-  /** The clock rate limits read (ms since the epoch); default Date.now. */
-  now?: () => number;
+  /**
+   * The devstack's time (token iat/exp and their checks, refresh-token reuse, signed URLs,
+   * realtime channel expiry, rate limits); default the real clock. Tests pass one they move.
+   */
+  clock?: DevstackClock;
+  /**
+   * bcrypt cost of new password hashes; default GoTrue's 10. Test suites that sign up dozens
+   * of users pass BCRYPT_MIN_COST (4): a hash then takes ~3 ms instead of ~100. Never for real
+   * use: an unknown address then answers faster than a seeded (cost 10) one.
+   */
+  passwordHashCost?: number;
   /** Where storage keeps bytes; a temp dir (removed on stop) when absent. */
   storageDir?: string;
 }
@@ -142,13 +157,25 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
   const auth = withAuthOverrides(parseAuthConfig(configText), options.auth);
   const maxRows = options.maxRows ?? parseApiConfig(configText).maxRows;
   const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET;
-  const keys = await createKeys(jwtSecret);
-  const db = await openDevstackDatabase({
-    databaseUrl: options.databaseUrl,
-    dataDir: options.dataDir,
-    seed: options.seed ?? true,
-    useSnapshot: options.useSnapshot,
-  });
+  const passwordHashCost = options.passwordHashCost ?? BCRYPT_COST;
+  if (
+    !Number.isInteger(passwordHashCost) ||
+    passwordHashCost < BCRYPT_MIN_COST ||
+    passwordHashCost > 31
+  ) {
+    throw new Error(`passwordHashCost must be bcrypt's 4…31, got ${passwordHashCost}`);
+  }
+  const clock = options.clock ?? realClock;
+  const keys = await createKeys(jwtSecret, clock);
+  const ownDatabase = options.database === undefined;
+  const db =
+    options.database ??
+    (await openDevstackDatabase({
+      databaseUrl: options.databaseUrl,
+      dataDir: options.dataDir,
+      seed: options.seed ?? true,
+      useSnapshot: options.useSnapshot,
+    }));
 
   const ownStorageDir = options.storageDir === undefined;
   const settings: DevstackSettings = {
@@ -157,6 +184,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     functionsDir: join(REPO_ROOT, 'supabase', 'functions'),
     auth,
     maxRows,
+    passwordHashCost,
   };
 
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -166,7 +194,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     keys,
     settings,
     url: () => baseUrl,
-    now: options.now ?? Date.now,
+    clock,
     onStop: (fn) => cleanups.push(fn),
   };
 
@@ -191,7 +219,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
       for (const fn of cleanups.reverse()) await fn();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.close();
+      if (ownDatabase) await db.close();
       if (ownStorageDir) rmSync(settings.storageDir, { recursive: true, force: true });
     })();
     return stopped;

@@ -14,6 +14,7 @@ import {
   MAX_JSON_DEPTH,
   type DevstackContext,
 } from '../context';
+import { sqlNow } from '../clock';
 import type { AuthConfig } from './config';
 import { sqlState, type SqlRunner } from '../sql-engine';
 import {
@@ -42,13 +43,20 @@ import {
 } from './users';
 
 /** bcrypt cost GoTrue uses (and the seed's gen_salt('bf', 10)). */
-const BCRYPT_COST = 10;
+export const BCRYPT_COST = 10;
+/** bcrypt's least cost, for test suites that sign up dozens of users (~3 ms a hash, not ~100). */
+export const BCRYPT_MIN_COST = 4;
 /**
  * A bcrypt hash (cost 10) of a password nobody uses. A sign-in for an unknown email, or a user
  * without a password, is compared against it, so it costs what a real comparison costs and the
  * answer's timing does not tell registered addresses from unknown ones.
  */
 const TIMING_EQUALISER_HASH = '$2b$10$VzZECwQS2dLjS7Bslo2g/O0nQorQPyta.aRvBCanKudwOS6H9Z.Xe';
+
+/** The equaliser for new hashes of `cost` (made once, at start-up, for a cost other than 10). */
+function timingEqualiserHash(cost: number): string {
+  return cost === BCRYPT_COST ? TIMING_EQUALISER_HASH : bcrypt.hashSync(randomUUID(), cost);
+}
 /** GoTrue's character sets for each `password_requirements` value. */
 const REQUIRED_CHARACTER_SETS: Readonly<Record<AuthConfig['passwordRequirements'], string[]>> = {
   '': [],
@@ -149,14 +157,18 @@ function checkPasswordStrength(config: AuthConfig, password: string): void {
  * only a password's first 72 bytes; Go's bcrypt (GoTrue's) refuses a longer one outright, so
  * a longer password never matches here either, or `password + anything` would sign in.
  */
-async function passwordMatches(user: UserRow | undefined, password: string): Promise<boolean> {
+async function passwordMatches(
+  user: UserRow | undefined,
+  password: string,
+  equaliserHash: string,
+): Promise<boolean> {
   const hash = user?.encrypted_password;
   const real =
     typeof hash === 'string' &&
     hash.startsWith('$2') &&
     Buffer.byteLength(password, 'utf8') <= MAX_PASSWORD_BYTES;
   try {
-    const matches = await bcrypt.compare(password, real ? hash : TIMING_EQUALISER_HASH);
+    const matches = await bcrypt.compare(password, real ? hash : equaliserHash);
     return real && matches;
   } catch {
     return false; // not a bcrypt hash
@@ -209,8 +221,7 @@ async function requireUser(
  * What GoTrue answers a sign-up for a registered address when confirmations are on: a user
  * that looks new (random id, nothing stored), so sign-up does not reveal who has an account.
  */
-function obfuscatedUser(email: string, data: JsonObject): JsonObject {
-  const now = new Date().toISOString();
+function obfuscatedUser(email: string, data: JsonObject, now: string): JsonObject {
   return {
     id: randomUUID(),
     aud: 'authenticated',
@@ -239,7 +250,11 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     options.refreshTokenReuseIntervalSec ??
     refreshTokenReuseIntervalFromEnv() ??
     config.refreshTokenReuseIntervalSec;
-  const limiters = authLimiters(config.rateLimits, () => ctx.now());
+  const limiters = authLimiters(config.rateLimits, () => ctx.clock.now());
+  const hashCost = ctx.settings.passwordHashCost;
+  const equaliserHash = timingEqualiserHash(hashCost);
+  /** Auth's timestamps come from the devstack's clock, as its tokens' iat/exp do. */
+  const now = () => sqlNow(ctx.clock);
   const app = new Hono();
 
   // Hosted answers every auth error in the shape the request's API version asks for.
@@ -338,14 +353,15 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       const existing = await findUserByEmail(ctx.db, email);
       if (existing) {
         // With confirmations on, GoTrue answers as for a new address (no account oracle).
-        if (config.enableConfirmations) return c.json(obfuscatedUser(email, data));
+        if (config.enableConfirmations) return c.json(obfuscatedUser(email, data, now()));
         throw authErrors.userExists();
       }
       // Hash outside the transaction: bcrypt takes ~70 ms and PGlite has one connection.
-      hash = await bcrypt.hash(password, BCRYPT_COST);
+      hash = await bcrypt.hash(password, hashCost);
     }
     const confirmAtOnce = anonymous || !config.enableConfirmations;
 
+    const at = now();
     let result;
     try {
       result = await ctx.db.transaction(async (tx) => {
@@ -355,18 +371,20 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
              last_sign_in_at, confirmation_token, recovery_token, email_change_token_new,
              email_change, is_anonymous, confirmation_sent_at)
            values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated',
-             'authenticated', $1, $2, $3::timestamptz, $4::jsonb, $5::jsonb, now(), now(),
-             case when $7 then now() end, '', '', '', '', $6,
-             case when $7 then null else now() end)
+             'authenticated', $1, $2, $3::timestamptz, $4::jsonb, $5::jsonb,
+             $8::timestamptz, $8::timestamptz, case when $7 then $8::timestamptz end,
+             '', '', '', '', $6,
+             case when $7 then null else $8::timestamptz end)
            returning id::text as id`,
           [
             email ?? null,
             hash,
-            anonymous || !confirmAtOnce ? null : new Date(),
+            anonymous || !confirmAtOnce ? null : at,
             JSON.stringify(anonymous ? ANONYMOUS_APP_METADATA : EMAIL_APP_METADATA),
             JSON.stringify(data),
             anonymous,
             confirmAtOnce,
+            at,
           ],
         );
         const userId = rows[0]?.id;
@@ -375,7 +393,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           await tx.query(
             `insert into auth.identities (provider_id, user_id, identity_data, provider,
                last_sign_in_at, created_at, updated_at)
-             values ($1::text, $1::uuid, $2::jsonb, 'email', now(), now(), now())`,
+             values ($1::text, $1::uuid, $2::jsonb, 'email', $3::timestamptz, $3::timestamptz,
+                     $3::timestamptz)`,
             [
               userId,
               JSON.stringify({
@@ -384,15 +403,16 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
                 email_verified: confirmAtOnce,
                 phone_verified: false,
               }),
+              at,
             ],
           );
         }
         const user = await requireUserRow(tx, userId);
         // Waiting for a confirmation: the user alone, no session (supabase-js: session null).
         if (!confirmAtOnce) {
-          return { ...(await userJson(tx, user)), confirmation_sent_at: new Date().toISOString() };
+          return { ...(await userJson(tx, user)), confirmation_sent_at: at };
         }
-        const { sessionId, refreshToken } = await createSession(tx, userId);
+        const { sessionId, refreshToken } = await createSession(ctx, tx, userId);
         return sessionResponse(ctx, tx, user, sessionId, refreshToken);
       });
     } catch (error) {
@@ -418,23 +438,25 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       if (!rawEmail) throw authErrors.validation('missing email or phone');
       const user = await findUserByEmail(ctx.db, rawEmail.trim());
       // Always one bcrypt comparison, known address or not.
-      const matches = await passwordMatches(user, password);
+      const matches = await passwordMatches(user, password, equaliserHash);
       if (!user || !matches) throw authErrors.invalidCredentials();
       if (!user.email_confirmed_at) {
         throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
       }
       const session = await ctx.db.transaction(async (tx) => {
+        const at = now();
         await tx.query(
-          `update auth.users set last_sign_in_at = now(), updated_at = now() where id::text = $1`,
-          [user.id],
+          `update auth.users set last_sign_in_at = $2::timestamptz, updated_at = $2::timestamptz
+           where id::text = $1`,
+          [user.id, at],
         );
         await tx.query(
-          `update auth.identities set last_sign_in_at = now()
+          `update auth.identities set last_sign_in_at = $2::timestamptz
            where user_id::text = $1 and provider = 'email'`,
-          [user.id],
+          [user.id, at],
         );
         const fresh = await requireUserRow(tx, user.id);
-        const { sessionId, refreshToken } = await createSession(tx, user.id);
+        const { sessionId, refreshToken } = await createSession(ctx, tx, user.id);
         return sessionResponse(ctx, tx, fresh, sessionId, refreshToken);
       });
       return c.json(session);
@@ -445,6 +467,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       if (!token) throw authErrors.refreshNotFound();
       const outcome = await ctx.db.transaction(async (tx) => {
         const rotated = await rotateRefreshToken(
+          ctx,
           tx,
           token,
           reuseIntervalSec,
@@ -485,8 +508,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     let hash: string | undefined;
     if (password !== undefined) {
       checkPasswordStrength(config, password);
-      if (await passwordMatches(user, password)) throw authErrors.samePassword();
-      hash = await bcrypt.hash(password, BCRYPT_COST);
+      if (await passwordMatches(user, password, equaliserHash)) throw authErrors.samePassword();
+      hash = await bcrypt.hash(password, hashCost);
     }
     if (email && email !== user.email) {
       const other = await findUserByEmail(ctx.db, email);
@@ -495,6 +518,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
 
     let updated;
     try {
+      const at = now();
       updated = await ctx.db.transaction(async (tx) => {
         if (data) {
           // GoTrue merges: null values delete keys, others overwrite.
@@ -504,15 +528,16 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
             else merged[key] = value;
           }
           await tx.query(
-            `update auth.users set raw_user_meta_data = $2::jsonb, updated_at = now()
+            `update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3::timestamptz
              where id::text = $1`,
-            [user.id, JSON.stringify(merged)],
+            [user.id, JSON.stringify(merged), at],
           );
         }
         if (hash !== undefined) {
           await tx.query(
-            `update auth.users set encrypted_password = $2, updated_at = now() where id::text = $1`,
-            [user.id, hash],
+            `update auth.users set encrypted_password = $2, updated_at = $3::timestamptz
+             where id::text = $1`,
+            [user.id, hash, at],
           );
           // As GoTrue's UpdatePassword: every other session must sign in again.
           await tx.query(
@@ -526,11 +551,11 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           // Autoconfirm: the new address takes effect at once; an anonymous user becomes
           // a permanent email user.
           await tx.query(
-            `update auth.users set email = $2, email_confirmed_at = now(), updated_at = now(),
-               is_anonymous = false,
+            `update auth.users set email = $2, email_confirmed_at = $4::timestamptz,
+               updated_at = $4::timestamptz, is_anonymous = false,
                raw_app_meta_data = case when is_anonymous then $3::jsonb else raw_app_meta_data end
              where id::text = $1`,
-            [user.id, email, JSON.stringify(EMAIL_APP_METADATA)],
+            [user.id, email, JSON.stringify(EMAIL_APP_METADATA), at],
           );
           const identity = JSON.stringify({
             sub: user.id,
@@ -540,16 +565,17 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           });
           const changed = await tx.query(
             `update auth.identities set identity_data = identity_data || $2::jsonb,
-               updated_at = now()
+               updated_at = $3::timestamptz
              where user_id::text = $1 and provider = 'email'`,
-            [user.id, JSON.stringify({ email })],
+            [user.id, JSON.stringify({ email }), at],
           );
           if (changed.affected === 0) {
             await tx.query(
               `insert into auth.identities (provider_id, user_id, identity_data, provider,
                  last_sign_in_at, created_at, updated_at)
-               values ($1::text, $1::uuid, $2::jsonb, 'email', now(), now(), now())`,
-              [user.id, identity],
+               values ($1::text, $1::uuid, $2::jsonb, 'email', $3::timestamptz, $3::timestamptz,
+                     $3::timestamptz)`,
+              [user.id, identity, at],
             );
           }
         }

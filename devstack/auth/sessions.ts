@@ -1,8 +1,10 @@
 // Sessions, refresh tokens and access tokens as GoTrue keeps them: one auth.sessions row per
 // sign-in, a chain of auth.refresh_tokens rows (each rotation revokes the token and adds a
-// child), and an HS256 access token carrying the session id.
+// child), and an HS256 access token carrying the session id. Every timestamp here (iat, exp,
+// created_at, updated_at, the reuse interval's "now") is the devstack's clock, not Postgres's.
 import { randomBytes } from 'node:crypto';
 
+import { epochSeconds, sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
 import type { Claims } from '../keys';
 import type { SqlRunner } from '../sql-engine';
@@ -37,17 +39,20 @@ export interface SessionResponse {
 
 /** Starts a session for `user` and returns its first refresh token. */
 export async function createSession(
+  ctx: DevstackContext,
   tx: SqlRunner,
   userId: string,
 ): Promise<{ sessionId: string; refreshToken: string }> {
+  const at = sqlNow(ctx.clock);
   const { rows } = await tx.query<{ id: string }>(
     `insert into auth.sessions (id, user_id, created_at, updated_at, aal)
-     values (gen_random_uuid(), $1, now(), now(), 'aal1') returning id::text as id`,
-    [userId],
+     values (gen_random_uuid(), $1, $2::timestamptz, $2::timestamptz, 'aal1')
+     returning id::text as id`,
+    [userId, at],
   );
   const sessionId = rows[0]?.id;
   if (!sessionId) throw new Error('session insert returned no row');
-  const refreshToken = await insertRefreshToken(tx, userId, sessionId, null);
+  const refreshToken = await insertRefreshToken(tx, userId, sessionId, null, at);
   return { sessionId, refreshToken };
 }
 
@@ -56,13 +61,15 @@ async function insertRefreshToken(
   userId: string,
   sessionId: string,
   parent: string | null,
+  at: string,
 ): Promise<string> {
   const token = newRefreshToken();
   await tx.query(
     `insert into auth.refresh_tokens
        (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
-    [token, userId, parent, sessionId],
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, $5::timestamptz,
+             $5::timestamptz, $3, $4)`,
+    [token, userId, parent, sessionId, at],
   );
   return token;
 }
@@ -80,7 +87,7 @@ export async function sessionResponse(
      where id::text = $1`,
     [sessionId],
   );
-  const now = Math.floor(Date.now() / 1000);
+  const now = epochSeconds(ctx.clock);
   const ttl = ctx.settings.accessTokenTtlSec;
   // The sign-in method: we keep no mfa_amr_claims table, so it follows from the user.
   const amr = [
@@ -142,16 +149,18 @@ export type RefreshOutcome =
  * transaction; a failure is returned, not thrown, so the family revocation commits.
  */
 export async function rotateRefreshToken(
+  ctx: DevstackContext,
   tx: SqlRunner,
   token: string,
   reuseIntervalSec: number,
   rotationEnabled = true,
 ): Promise<RefreshOutcome> {
+  const at = sqlNow(ctx.clock);
   const { rows } = await tx.query<TokenRow>(
     `select id::text as id, token, user_id, revoked, parent, session_id::text as session_id,
-            updated_at + make_interval(secs => $2) < now() as reuse_expired
+            updated_at + make_interval(secs => $2) < $3::timestamptz as reuse_expired
      from auth.refresh_tokens where token = $1 for update`,
-    [token, reuseIntervalSec],
+    [token, reuseIntervalSec, at],
   );
   const row = rows[0];
   if (!row?.session_id || !row.user_id) return { ok: false, error: authErrors.refreshNotFound() };
@@ -170,19 +179,23 @@ export async function rotateRefreshToken(
     }
     if (rotationEnabled && row.reuse_expired) {
       await tx.query(
-        `update auth.refresh_tokens set revoked = true, updated_at = now()
+        `update auth.refresh_tokens set revoked = true, updated_at = $2::timestamptz
          where session_id::text = $1 and revoked is false`,
-        [sessionId],
+        [sessionId, at],
       );
       return { ok: false, error: authErrors.refreshAlreadyUsed() };
     }
   }
 
   await tx.query(
-    `update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1::bigint`,
-    [row.id],
+    `update auth.refresh_tokens set revoked = true, updated_at = $2::timestamptz
+     where id = $1::bigint`,
+    [row.id, at],
   );
-  const refreshToken = await insertRefreshToken(tx, userId, sessionId, row.token);
-  await tx.query(`update auth.sessions set updated_at = now() where id::text = $1`, [sessionId]);
+  const refreshToken = await insertRefreshToken(tx, userId, sessionId, row.token, at);
+  await tx.query(`update auth.sessions set updated_at = $2::timestamptz where id::text = $1`, [
+    sessionId,
+    at,
+  ]);
   return { ok: true, userId, sessionId, refreshToken };
 }

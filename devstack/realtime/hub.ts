@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import WebSocket from 'ws';
 
+import { MAX_TIMER_MS, type DevstackClock } from '../clock';
 import type { DevstackContext } from '../context';
 import type { Claims } from '../keys';
 import { isApiRole, type ApiRole } from '../request-db';
@@ -27,9 +28,6 @@ import {
   type Vsn,
 } from './protocol';
 
-/** setTimeout's ceiling (~24.8 days); longer token lifetimes are re-armed in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 interface Connection {
   readonly ws: WebSocket;
   readonly vsn: Vsn;
@@ -48,7 +46,8 @@ class ChannelSession implements ChangeSubscriber {
   token: string;
   bindings: PgBinding[];
   presenceMeta: JsonObject | undefined;
-  expiryTimer: NodeJS.Timeout | undefined;
+  /** The clock's handle for the shutdown at the token's exp. */
+  expiryTimer: unknown;
   readonly presenceKey: string;
 
   constructor(
@@ -86,10 +85,10 @@ function errorReason(error: unknown): string {
 }
 
 /** Seconds since a token's `exp`, read without verifying (it already failed verification). */
-function secondsSinceExpiry(token: string): number {
+function secondsSinceExpiry(token: string, clock: DevstackClock): number {
   try {
     const { exp } = decodeJwt(token);
-    return typeof exp === 'number' ? Math.max(0, Math.floor(Date.now() / 1000 - exp)) : 0;
+    return typeof exp === 'number' ? Math.max(0, Math.floor(clock.now() / 1000 - exp)) : 0;
   } catch {
     return 0;
   }
@@ -112,7 +111,7 @@ export class RealtimeHub {
     const verified = await this.ctx.keys.verify(token);
     if (!verified.ok) {
       if (verified.reason === 'expired') {
-        const ago = secondsSinceExpiry(token);
+        const ago = secondsSinceExpiry(token, this.ctx.clock);
         return { ok: false, reason: `InvalidJWTToken: Token has expired ${ago} seconds ago` };
       }
       return { ok: false, reason: `InvalidJWTToken: ${verified.message}` };
@@ -377,16 +376,17 @@ export class RealtimeHub {
     this.leave(session);
   }
 
+  /** Shuts the channel down when its token's exp comes round on the devstack's clock. */
   private armExpiry(session: ChannelSession): void {
-    clearTimeout(session.expiryTimer);
+    const clock = this.ctx.clock;
+    clock.clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
     const exp = session.claims.exp;
     if (typeof exp !== 'number') return;
     const check = () => {
-      const remaining = exp * 1000 - Date.now();
+      const remaining = exp * 1000 - clock.now();
       if (remaining > 0) {
-        session.expiryTimer = setTimeout(check, Math.min(remaining, MAX_TIMER_MS));
-        session.expiryTimer.unref();
+        session.expiryTimer = clock.setTimeout(check, Math.min(remaining, MAX_TIMER_MS));
         return;
       }
       const ago = Math.floor(-remaining / 1000);
@@ -410,7 +410,7 @@ export class RealtimeHub {
   }
 
   private leave(session: ChannelSession): void {
-    clearTimeout(session.expiryTimer);
+    this.ctx.clock.clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
     if (session.conn.channels.get(session.topic) === session) {
       session.conn.channels.delete(session.topic);

@@ -63,19 +63,24 @@ export const rlsViolation = () =>
     'new row violates row-level security policy',
   );
 
-/** Maps a database error to storage's error (RLS, unique violation), else undefined. */
+/**
+ * Maps a database error to storage's error (RLS, unique violation, bad input), else undefined.
+ * Class 22 (data exception) is the caller's input: a malformed value, or a NUL character in a
+ * bucket id or name, which Postgres text cannot hold (22021).
+ */
 export function fromDatabaseError(error: unknown): StorageError | undefined {
-  switch (sqlState(error)) {
+  const state = sqlState(error);
+  switch (state) {
     case '42501':
       return rlsViolation();
     case '23505':
       return duplicateObject();
     case '23503':
       return bucketNotFound();
-    case '22P02':
-    case '22023':
-      return invalidRequest(error instanceof Error ? error.message : 'invalid input');
     default:
+      if (state?.startsWith('22')) {
+        return invalidRequest(error instanceof Error ? error.message : 'invalid input');
+      }
       return undefined;
   }
 }

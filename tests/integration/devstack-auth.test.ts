@@ -1,22 +1,30 @@
 // /auth/v1 through unmodified supabase-js (and a few raw requests for what the client hides):
 // sign-up, sign-in, errors, refresh-token rotation and reuse detection, user updates,
-// sign-out scopes, anonymous sign-in and the access-token claims, on both engines.
+// sign-out scopes, anonymous sign-in, the access-token claims and their expiry, on both
+// engines. Time is the devstack's injected clock: expiry and the reuse interval are reached by
+// moving it, never by waiting.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { parseAuthConfig } from '../../devstack/auth/config';
+import { REPO_ROOT } from '../../devstack/schema-files';
 import { ENGINE_KINDS } from '../support/database';
 import {
   SEED,
   signedInDemoClient,
   startTestDevstack,
+  TestClock,
   type TestDevstack,
 } from '../support/devstack';
 
-/** Reuse interval for this suite (s): short, so "after the interval" needs no 10 s wait. */
-const REUSE_INTERVAL_SEC = 1;
-// Read by the auth service when the devstack starts (each test file runs in its own process).
-process.env.GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL = String(REUSE_INTERVAL_SEC);
+/** supabase/config.toml's [auth] settings, which the devstack runs with. */
+const CONFIG = parseAuthConfig(readFileSync(join(REPO_ROOT, 'supabase', 'config.toml'), 'utf8'));
+const REUSE_INTERVAL_MS = CONFIG.refreshTokenReuseIntervalSec * 1000;
+const ACCESS_TOKEN_TTL_MS = CONFIG.jwtExpirySec * 1000;
 
 let counter = 0;
 function uniqueEmail(tag: string): string {
@@ -24,17 +32,19 @@ function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
+  const clock = new TestClock();
   let stack: TestDevstack;
 
   beforeAll(async () => {
-    stack = await startTestDevstack(kind);
+    stack = await startTestDevstack(kind, { clock });
   });
   afterAll(async () => {
     await stack?.stop();
   });
+  // Each test starts a second later: a clock that stood still would never refill the sign-in
+  // rate-limit bucket, which holds 30 requests (GoTrue's burst).
+  beforeEach(() => clock.advance(1_000));
 
   /** A raw request to /auth/v1 with the anon key, as supabase-js would send it. */
   function raw(
@@ -76,7 +86,7 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
     expect(user.identities?.[0]).toMatchObject({ provider: 'email', user_id: user.id });
     expect(user.is_anonymous).toBe(false);
     expect(session.token_type).toBe('bearer');
-    expect(session.expires_in).toBe(3600);
+    expect(session.expires_in).toBe(CONFIG.jwtExpirySec);
     expect(session.refresh_token.length).toBeGreaterThanOrEqual(12);
 
     const { rows } = await stack.db.query<{ display_name: string }>(
@@ -260,11 +270,11 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
 
     // Past the reuse interval, A (no longer the active token's parent) is refused, and the
     // whole session's tokens are revoked.
-    await sleep(REUSE_INTERVAL_SEC * 1000 + 300);
+    clock.advance(REUSE_INTERVAL_MS + 1_000);
     const reuse = await stack.client().auth.refreshSession({ refresh_token: tokenA });
     expect(reuse.error?.code).toBe('refresh_token_already_used');
     expect(reuse.error?.status).toBe(400);
-    await sleep(REUSE_INTERVAL_SEC * 1000 + 300);
+    clock.advance(REUSE_INTERVAL_MS + 1_000);
     const afterRevoke = await stack.client().auth.refreshSession({ refresh_token: tokenC });
     expect(afterRevoke.error?.code).toBe('refresh_token_already_used');
 
@@ -277,6 +287,8 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
     const { session } = await signUp(client, uniqueEmail('reuse'));
     const tokenB = (await client.auth.refreshSession()).data.session?.refresh_token;
     const tokenC = (await client.auth.refreshSession()).data.session?.refresh_token;
+    // A was revoked when B was issued: a second short of the interval, it still works.
+    clock.advance(REUSE_INTERVAL_MS - 1_000);
     const reuse = await stack
       .client()
       .auth.refreshSession({ refresh_token: session.refresh_token });
@@ -414,32 +426,18 @@ describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
       amr: [{ method: 'password', timestamp: expect.any(Number) as unknown }],
     });
     expect(claims.session_id).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
-    expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(3600);
+    // Issued on the devstack's clock, not the wall clock.
+    expect(claims.iat).toBe(Math.floor(clock.now() / 1000));
+    expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(CONFIG.jwtExpirySec);
     expect(session.expires_at).toBe(claims.exp);
     const { rows } = await stack.db.query('select 1 from auth.sessions where id = $1', [
       String(claims.session_id),
     ]);
     expect(rows).toHaveLength(1);
   });
-});
 
-// An access token that outlives its lifetime is refused by REST with PostgREST's PGRST303,
-// and one refresh through supabase-js cures it (the path the sync engine takes on a 401).
-describe.each(ENGINE_KINDS)('expired access tokens (%s)', (kind) => {
-  /**
-   * Access-token lifetime for this suite (s): short so expiry needs no long wait, but long
-   * enough that a freshly refreshed token is still valid on a loaded CI machine.
-   */
-  const SHORT_TTL_SEC = 3;
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { accessTokenTtlSec: SHORT_TTL_SEC });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
+  // An access token that outlives its lifetime is refused by REST with PostgREST's PGRST303,
+  // and one refresh through supabase-js cures it (the path the sync engine takes on a 401).
   it('gets PGRST303 from REST once the token expires, and works again after a refresh', async () => {
     const client = await signedInDemoClient(stack, 'alice');
     const first = (await client.auth.getSession()).data.session;
@@ -450,10 +448,21 @@ describe.each(ENGINE_KINDS)('expired access tokens (%s)', (kind) => {
       });
     expect((await select(first.access_token)).status).toBe(200);
 
-    await sleep(SHORT_TTL_SEC * 1000 + 1100);
+    // A second before exp it still works; at exp it does not.
+    clock.advance(ACCESS_TOKEN_TTL_MS - 1_000);
+    expect((await select(first.access_token)).status).toBe(200);
+    clock.advance(1_000);
     const stale = await select(first.access_token);
     expect(stale.status).toBe(401);
     expect(await stale.json()).toMatchObject({ code: 'PGRST303', message: 'JWT expired' });
+    // GoTrue refuses it too.
+    const user = await raw('/user', { token: first.access_token });
+    expect(user.status).toBe(403);
+    expect(await user.json()).toMatchObject({
+      code: 'bad_jwt',
+      message:
+        'invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired',
+    });
 
     const { data, error } = await client.auth.refreshSession();
     expect(error).toBeNull();
@@ -462,28 +471,27 @@ describe.each(ENGINE_KINDS)('expired access tokens (%s)', (kind) => {
     expect(renewed).not.toBe(first.access_token);
     expect((await select(renewed ?? '')).status).toBe(200);
   });
-});
 
-describe.each(ENGINE_KINDS)('devstack auth with anonymous sign-ins enabled (%s)', (kind) => {
-  let stack: TestDevstack;
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { auth: { enableAnonymousSignIns: true } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  // Last: the same database, restarted with anonymous sign-ins on.
+  describe('with anonymous sign-ins enabled', () => {
+    beforeAll(async () => {
+      await stack.restart({ auth: { enableAnonymousSignIns: true } });
+    });
 
-  it('signs in anonymously', async () => {
-    const client = stack.client();
-    const { data, error } = await client.auth.signInAnonymously();
-    expect(error).toBeNull();
-    expect(data.user?.is_anonymous).toBe(true);
-    expect(data.user?.email).toBe('');
-    const claims = decodeJwt(data.session?.access_token ?? '');
-    expect(claims.is_anonymous).toBe(true);
-    expect(claims.role).toBe('authenticated');
-    expect(claims.amr).toEqual([{ method: 'anonymous', timestamp: expect.any(Number) as unknown }]);
-    const { data: me } = await client.auth.getUser();
-    expect(me.user?.id).toBe(data.user?.id);
+    it('signs in anonymously', async () => {
+      const client = stack.client();
+      const { data, error } = await client.auth.signInAnonymously();
+      expect(error).toBeNull();
+      expect(data.user?.is_anonymous).toBe(true);
+      expect(data.user?.email).toBe('');
+      const claims = decodeJwt(data.session?.access_token ?? '');
+      expect(claims.is_anonymous).toBe(true);
+      expect(claims.role).toBe('authenticated');
+      expect(claims.amr).toEqual([
+        { method: 'anonymous', timestamp: expect.any(Number) as unknown },
+      ]);
+      const { data: me } = await client.auth.getUser();
+      expect(me.user?.id).toBe(data.user?.id);
+    });
   });
 });

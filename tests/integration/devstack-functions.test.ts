@@ -2,7 +2,7 @@
 // real Deno workers (create-invite, accept-invite, export-list) with every error code, the
 // gateway's JWT check, unknown functions, and no Deno process left after stop(). Both engines.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,9 +12,11 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { AUTH_DEFAULTS } from '../../devstack/auth/config';
+import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
+import { realClock } from '../../devstack/clock';
 import type { DevstackContext } from '../../devstack/context';
 import { functionsRoutes } from '../../devstack/functions/routes';
-import { createKeys, DEMO_JWT_SECRET } from '../../devstack/keys';
+import { createKeys, DEMO_JWT_SECRET, type Keys } from '../../devstack/keys';
 import { REPO_ROOT } from '../../devstack/schema-files';
 
 import { ENGINE_KINDS } from '../support/database';
@@ -22,6 +24,7 @@ import {
   SEED,
   signedInDemoClient,
   startTestDevstack,
+  TestClock,
   type TestDevstack,
 } from '../support/devstack';
 
@@ -52,9 +55,32 @@ async function call(
   return { status, body: data, headers: response?.headers };
 }
 
-/** Deno worker processes of the devstack (running `pattern`) that are alive now. */
-function denoWorkers(pattern = 'deno-bootstrap.js'): number {
+/** Deno worker processes (running `pattern`, a path of this test's own) alive now. */
+function denoWorkers(pattern: string): number {
   return denoPids(pattern).length;
+}
+
+/**
+ * The function each Deno worker started by this process runs (its own children only: other
+ * test files may run devstacks with workers at the same time).
+ */
+function ownDenoWorkers(): string[] {
+  const out = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], {
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((line) => line.includes('deno-bootstrap.js'))
+    .map((line) => /\/functions\/([^/\s]+)\/index\.ts/.exec(line)?.[1] ?? line);
+}
+
+/** Resolves once `done()` holds, checked every 20 ms; rejects after `timeoutMs`. */
+async function waitFor(done: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function denoPids(pattern: string): number[] {
@@ -82,12 +108,16 @@ async function newUser(stack: TestDevstack): Promise<{ client: SupabaseClient; i
 }
 
 describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
+  /** The devstack's clock: the gateway's expiry check is reached by moving it. */
+  const clock = new TestClock();
   let stack: TestDevstack;
+  let keys: Keys;
   let alice: SupabaseClient;
   let bob: SupabaseClient;
 
   beforeAll(async () => {
-    stack = await startTestDevstack(kind);
+    stack = await startTestDevstack(kind, { clock });
+    keys = await createKeys(stack.jwtSecret, clock);
     [alice, bob] = await Promise.all([
       signedInDemoClient(stack, 'alice'),
       signedInDemoClient(stack, 'bob'),
@@ -275,10 +305,11 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     });
     expect(notBearer.status).toBe(401);
     expect(await notBearer.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT_FORMAT' });
+    const nowSec = Math.floor(clock.now() / 1000);
     const expiredToken = await new SignJWT({ role: 'authenticated', sub: SEED.alice })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .setIssuedAt(nowSec - 7200)
+      .setExpirationTime(nowSec - 3600)
       .sign(new TextEncoder().encode(DEMO_JWT_SECRET));
     const expired = await fetch(url, {
       method: 'POST',
@@ -286,6 +317,33 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     });
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({
+      code: 'UNAUTHORIZED_INVALID_JWT',
+      message: 'JWT expired',
+    });
+
+    // Expiry is on the devstack's clock: good a second before exp, refused at exp.
+    const expiring = await keys.sign(
+      { role: 'authenticated', aud: 'authenticated', sub: SEED.alice },
+      60,
+    );
+    const exportAs = (token: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          apikey: stack.anonKey,
+          Authorization: `Bearer ${token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ list_id: SEED.list }),
+      });
+    clock.advance(59_000);
+    const fresh = await exportAs(expiring);
+    expect(fresh.status).toBe(200);
+    expect(await fresh.json()).toMatchObject({ list: { id: SEED.list } });
+    clock.advance(1_000);
+    const stale = await exportAs(expiring);
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toEqual({
       code: 'UNAUTHORIZED_INVALID_JWT',
       message: 'JWT expired',
     });
@@ -312,18 +370,18 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
       });
     }
   });
-});
 
-describe('edge function workers', () => {
-  it('leaves no Deno process behind after stop()', async () => {
-    const before = denoWorkers();
-    const stack = await startTestDevstack('pglite');
-    const alice = await signedInDemoClient(stack, 'alice');
-    await call(alice, 'create-invite', { list_id: SEED.list, role: 'viewer' });
-    await call(alice, 'export-list', { list_id: SEED.list });
-    expect(denoWorkers()).toBe(before + 2);
+  // Last: it stops the stack.
+  it('runs one worker per function and leaves no Deno process behind after stop()', async () => {
+    for (let i = 0; i < 2; i += 1) {
+      await call(alice, 'create-invite', { list_id: SEED.list, role: 'viewer' });
+      await call(alice, 'export-list', { list_id: SEED.list });
+    }
+    const workers = ownDenoWorkers();
+    expect(workers).toEqual(expect.arrayContaining(['create-invite', 'export-list']));
+    expect(new Set(workers).size).toBe(workers.length);
     await stack.stop();
-    expect(denoWorkers()).toBe(before);
+    expect(ownDenoWorkers()).toEqual([]);
   });
 });
 
@@ -350,9 +408,10 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
         functionsDir: dir,
         auth: AUTH_DEFAULTS,
         maxRows: 1000,
+        passwordHashCost: BCRYPT_MIN_COST,
       },
       url: () => 'http://127.0.0.1:1',
-      now: Date.now,
+      clock: realClock,
       onStop: (fn) => stops.push(fn),
     };
     app = new Hono().route('/functions/v1', functionsRoutes(ctx));
@@ -416,7 +475,8 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
     const [pid] = denoPids(join(dir, 'echo'));
     expect(pid).toBeGreaterThan(0);
     process.kill(pid ?? 0, 'SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Reaped (its /proc entry gone) means the devstack has seen it exit.
+    await waitFor(() => !existsSync(`/proc/${pid}`), `worker ${pid} to be reaped`);
     const res = await app.request('/functions/v1/echo', { headers: auth });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { pid: number }).pid).not.toBe(pid);
@@ -498,10 +558,7 @@ describe('edge function workers outlive no devstack', () => {
       expect(workers.length).toBeGreaterThan(0);
 
       cli.kill('SIGKILL');
-      const deadline = Date.now() + 15_000;
-      while (!workers.every(gone) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(() => workers.every(gone), 'the workers to exit').catch(() => undefined);
       expect(workers.filter((pid) => !gone(pid))).toEqual([]);
     } finally {
       cli.kill('SIGKILL');

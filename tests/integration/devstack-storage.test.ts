@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 
 import { createKeys } from '../../devstack/keys';
 import { ENGINE_KINDS } from '../support/database';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
 
 const STRANGER = 'c0ffee00-0000-4000-8000-00000000000c';
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
@@ -65,6 +65,8 @@ function rawRequest(
 }
 
 describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
+  /** The devstack's clock: signed URLs expire when a test moves it past their exp. */
+  const clock = new TestClock();
   let stack: TestDevstack;
   let storageDir: string;
   let alice: SupabaseClient;
@@ -74,7 +76,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
   let aliceJwt: string;
 
   async function userClient(sub: string): Promise<{ client: SupabaseClient; jwt: string }> {
-    const keys = await createKeys();
+    const keys = await createKeys(stack.jwtSecret, clock);
     const jwt = await keys.sign({ sub, role: 'authenticated', aud: 'authenticated' }, 3600);
     const client = createClient(stack.url, stack.anonKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
@@ -87,7 +89,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
 
   beforeAll(async () => {
     storageDir = mkdtempSync(join(tmpdir(), 'outpost-storage-test-'));
-    stack = await startTestDevstack(kind, { storageDir });
+    stack = await startTestDevstack(kind, { storageDir, clock });
     await stack.db.query(
       `insert into auth.users (id, aud, role, email, created_at, updated_at)
        values ($1, 'authenticated', 'authenticated', 'stranger@example.com', now(), now())`,
@@ -195,8 +197,11 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     );
     expect(wrong.status).toBe(400);
 
-    const short = await alice.storage.from('attachments').createSignedUrl(path, 1);
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // Good until its exp on the devstack's clock, refused from then on.
+    const short = await alice.storage.from('attachments').createSignedUrl(path, 10);
+    clock.advance(9_000);
+    expect((await fetch(short.data?.signedUrl ?? '')).status).toBe(200);
+    clock.advance(1_000);
     const expired = await fetch(short.data?.signedUrl ?? '');
     expect(expired.status).toBe(400);
     expect(await expired.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT' });
@@ -460,6 +465,14 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
       .from('attachments')
       .upload(`${SEED.list}/x%00.png`, PNG, { contentType: 'image/png' });
     expect(statusCodeOf(nul.error)).toBe('400');
+    // A NUL in a bucket id is bad input too (Postgres text cannot hold it), not a 500.
+    const nulBucket = await fetch(`${stack.url}/storage/v1/object/list/attachments%00`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${aliceJwt}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(nulBucket.status).toBe(400);
+    expect(await nulBucket.json()).toMatchObject({ statusCode: '400', code: 'InvalidRequest' });
 
     // fetch() resolves `..` before sending; a raw client does not. Literal dot segments are
     // resolved by the server's URL parsing (no storage route matches); encoded ones are refused.
@@ -509,7 +522,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     expect(noKey.status).toBe(400);
     expect(await noKey.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT' });
 
-    const keys = await createKeys();
+    const keys = await createKeys(stack.jwtSecret, clock);
     const expiredJwt = await keys.sign({ sub: SEED.alice, role: 'authenticated' }, -10);
     const expiredRes = await fetch(`${base}/object/attachments/${attachmentPath()}`, {
       headers: { authorization: `Bearer ${expiredJwt}` },

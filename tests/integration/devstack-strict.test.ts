@@ -5,14 +5,14 @@
 // big bodies get a 4xx, and the gateway wants a project key.
 import { randomUUID } from 'node:crypto';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import { createKeys, type Keys } from '../../devstack/keys';
 import { startPgCluster, type PgCluster } from '../../devstack/pg-cluster';
 import { MAX_API_BODY_BYTES, startDevstack, type Devstack } from '../../devstack/server';
 import { ENGINE_KINDS } from '../support/database';
-import { SEED, TEST_RATE_LIMITS } from '../support/devstack';
+import { SEED, TestClock } from '../support/devstack';
 
 const ROWS = 1_500;
 /** config.toml's api.max_rows. */
@@ -26,18 +26,15 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
   let stack: Devstack;
   let keys: Keys;
   let aliceJwt: string;
-  /** The injected clock the rate limits read. */
-  let nowMs = Date.UTC(2025, 0, 1);
+  /** The devstack's injected clock: rate-limit buckets refill as the tests move it. */
+  const clock = new TestClock();
 
   beforeAll(async () => {
     cluster = kind === 'postgres' ? await startPgCluster() : undefined;
-    // No overrides: supabase/config.toml as it is, except the clock.
-    stack = await startDevstack({ port: 0, databaseUrl: cluster?.url, now: () => nowMs });
-    keys = await createKeys(stack.jwtSecret);
-    aliceJwt = await keys.sign(
-      { sub: SEED.alice, role: 'authenticated', aud: 'authenticated', email: 'alice@example.com' },
-      3600,
-    );
+    // No overrides: supabase/config.toml as it is (its rate limits, bcrypt cost 10), except
+    // the clock.
+    stack = await startDevstack({ port: 0, databaseUrl: cluster?.url, clock });
+    keys = await createKeys(stack.jwtSecret, clock);
     await stack.db.exec(
       `create table public.test_many (id int primary key, label text);
        insert into public.test_many select g, 'row ' || g from generate_series(1, ${ROWS}) g;
@@ -54,6 +51,13 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
   afterAll(async () => {
     await stack?.stop();
     await cluster?.stop();
+  });
+  // Minted per test on the devstack's clock, which the rate-limit tests move by hours.
+  beforeEach(async () => {
+    aliceJwt = await keys.sign(
+      { sub: SEED.alice, role: 'authenticated', aud: 'authenticated', email: 'alice@example.com' },
+      3600,
+    );
   });
 
   function rest(path: string, init: RequestInit & { jwt?: string } = {}): Promise<Response> {
@@ -352,7 +356,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
   });
 
   it('never signs in with a password longer than bcrypt reads (72 bytes), as GoTrue', async () => {
-    nowMs += 60 * 60 * 1000; // a full rate-limit bucket, whatever ran before
+    clock.advance(60 * 60 * 1000); // a full rate-limit bucket, whatever ran before
     const email = `long-${randomUUID()}@example.com`;
     const password = `A1b${'x'.repeat(69)}`; // exactly 72 bytes: bcrypt reads all of it
     expect((await auth('/signup', { email, password })).status).toBe(200);
@@ -367,7 +371,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
   });
 
   it('rate-limits password sign-ins per IP (config.toml: 30 per 5 min), then refills', async () => {
-    nowMs += 60 * 60 * 1000; // a full bucket, whatever ran before
+    clock.advance(60 * 60 * 1000); // a full bucket, whatever ran before
     const wrong = { email: 'alice@example.com', password: 'wrong-password' };
     for (let i = 0; i < BURST; i += 1) {
       const res = await auth('/token?grant_type=password', wrong);
@@ -390,40 +394,23 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
       password: 'x1234567',
     });
     expect(signup.status).toBe(429);
-    nowMs += SIGN_IN_REFILL_MS;
+    clock.advance(SIGN_IN_REFILL_MS);
     expect((await auth('/token?grant_type=password', right)).status).toBe(200);
     expect((await auth('/token?grant_type=password', right)).status).toBe(429);
   });
 
   it('rate-limits refresh-token grants per IP (config.toml: 150 per 5 min, burst 30)', async () => {
-    nowMs += 60 * 60 * 1000;
+    clock.advance(60 * 60 * 1000);
     for (let i = 0; i < BURST; i += 1) {
       const res = await auth('/token?grant_type=refresh_token', { refresh_token: 'nope' });
       expect({ i, status: res.status }).toEqual({ i, status: 400 });
     }
     const limited = await auth('/token?grant_type=refresh_token', { refresh_token: 'nope' });
     expect(limited.status).toBe(429);
-    nowMs += 2_000; // 150 per 300 s: one every 2 s
+    clock.advance(2_000); // 150 per 300 s: one every 2 s
     expect((await auth('/token?grant_type=refresh_token', { refresh_token: 'nope' })).status).toBe(
       400,
     );
-  });
-});
-
-describe.each(ENGINE_KINDS)('sign-in time does not tell addresses apart (%s)', (kind) => {
-  let cluster: PgCluster | undefined;
-  let stack: Devstack;
-  beforeAll(async () => {
-    cluster = kind === 'postgres' ? await startPgCluster() : undefined;
-    stack = await startDevstack({
-      port: 0,
-      databaseUrl: cluster?.url,
-      auth: { rateLimits: TEST_RATE_LIMITS },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await stack?.stop();
-    await cluster?.stop();
   });
 
   async function signInMs(email: string): Promise<number> {
@@ -439,6 +426,7 @@ describe.each(ENGINE_KINDS)('sign-in time does not tell addresses apart (%s)', (
   }
 
   it('takes as long for an unknown email as for a wrong password (one bcrypt either way)', async () => {
+    clock.advance(60 * 60 * 1000); // a full bucket (30) for these 14 sign-ins
     const known: number[] = [];
     const unknown: number[] = [];
     // Interleaved, so machine load hits both alike; medians, so one hiccup does not decide.

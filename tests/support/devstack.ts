@@ -1,36 +1,138 @@
 // A devstack per test suite, on PGlite (in memory, from the snapshot) or on a throwaway
-// Postgres 15 cluster, plus supabase-js clients for it. Node 20 needs `ws` as the realtime
-// transport (supabase-js throws without one below Node 22).
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+// Postgres 15 cluster, plus supabase-js clients for it and a clock that tests move. Node 20
+// needs `ws` as the realtime transport (supabase-js throws without one below Node 22).
+import {
+  createClient,
+  type SupabaseClient,
+  type SupabaseClientOptions,
+} from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
+import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
+import type { DevstackClock } from '../../devstack/clock';
+import { openDevstackDatabase } from '../../devstack/database';
 import { startPgCluster } from '../../devstack/pg-cluster';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
 import type { EngineKind } from './database';
 
+export type TestDevstackOptions = Omit<DevstackOptions, 'databaseUrl' | 'database' | 'port'>;
+
 export interface TestDevstack extends Devstack {
   readonly kind: EngineKind;
   /** A supabase-js client with its own in-memory session storage. */
-  client(options?: { key?: string; persistSession?: boolean }): SupabaseClient;
+  client(options?: {
+    key?: string;
+    persistSession?: boolean;
+    realtime?: SupabaseClientOptions<'public'>['realtime'];
+  }): SupabaseClient;
+  /**
+   * Stops the devstack and starts it again on the same port and database, with `changes`
+   * applied to the options it started with. Clients keep their sessions.
+   */
+  restart(changes?: TestDevstackOptions): Promise<void>;
 }
 
 export { TEST_RATE_LIMITS };
 
+/**
+ * The devstack's time for tests that test expiry: it stands still until `advance()` moves it,
+ * and a timer fires when time passes its moment (a realtime channel's shutdown at exp). It
+ * starts at the real time, so supabase-js (which reads the real one) takes fresh tokens for
+ * fresh. Rate-limit buckets refill only as it moves, so suites that sign in more than 30 times
+ * move it between tests.
+ */
+export class TestClock implements DevstackClock {
+  private time: number;
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  constructor(start = Date.now()) {
+    this.time = start;
+  }
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimeout(fn: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + Math.max(0, ms), fn });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    if (typeof handle === 'number') this.timers.delete(handle);
+  }
+
+  /** Moves time on by `ms`, firing each timer it passes, earliest first, at its moment. */
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      let next: [number, { at: number; fn: () => void }] | undefined;
+      for (const entry of this.timers) {
+        if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
+      }
+      if (!next) break;
+      this.timers.delete(next[0]);
+      this.time = Math.max(this.time, next[1].at);
+      next[1].fn();
+    }
+    this.time = end;
+  }
+}
+
 export async function startTestDevstack(
   kind: EngineKind,
-  options: Omit<DevstackOptions, 'databaseUrl' | 'port'> = {},
+  options: TestDevstackOptions = {},
 ): Promise<TestDevstack> {
   const cluster = kind === 'postgres' ? await startPgCluster() : undefined;
-  const auth = {
-    ...options.auth,
-    rateLimits: { ...TEST_RATE_LIMITS, ...options.auth?.rateLimits },
-  };
-  const stack = await startDevstack({ ...options, auth, port: 0, databaseUrl: cluster?.url });
+  // In-memory PGlite is opened here, not by the devstack, so a restart keeps its data.
+  const pglite =
+    kind === 'pglite' && options.dataDir === undefined
+      ? await openDevstackDatabase({ seed: options.seed ?? true, useSnapshot: options.useSnapshot })
+      : undefined;
+  const start = (opts: TestDevstackOptions, port: number) =>
+    startDevstack({
+      // Dozens of sign-ups per suite: bcrypt's least cost (the seeded users' hashes stay 10).
+      passwordHashCost: BCRYPT_MIN_COST,
+      ...opts,
+      auth: { ...opts.auth, rateLimits: { ...TEST_RATE_LIMITS, ...opts.auth?.rateLimits } },
+      port,
+      databaseUrl: cluster?.url,
+      ...(pglite ? { database: pglite } : {}),
+    });
+  let current = options;
+  let stack: Devstack;
+  try {
+    stack = await start(current, 0);
+  } catch (error) {
+    await pglite?.close();
+    await cluster?.stop();
+    throw error;
+  }
   const clients: SupabaseClient[] = [];
+  let stopped: Promise<void> | undefined;
   return {
-    ...stack,
     kind,
+    get url() {
+      return stack.url;
+    },
+    get port() {
+      return stack.port;
+    },
+    get anonKey() {
+      return stack.anonKey;
+    },
+    get serviceRoleKey() {
+      return stack.serviceRoleKey;
+    },
+    get jwtSecret() {
+      return stack.jwtSecret;
+    },
+    get db() {
+      return stack.db;
+    },
     client(clientOptions = {}) {
       const client = createClient(stack.url, clientOptions.key ?? stack.anonKey, {
         auth: {
@@ -38,18 +140,31 @@ export async function startTestDevstack(
           autoRefreshToken: false,
           detectSessionInUrl: false,
         },
-        realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+        realtime: {
+          ...clientOptions.realtime,
+          transport: WebSocket as unknown as typeof globalThis.WebSocket,
+        },
       });
       clients.push(client);
       return client;
     },
-    async stop() {
-      for (const client of clients) {
-        await client.removeAllChannels();
-        await client.realtime.disconnect();
-      }
+    async restart(changes = {}) {
+      const port = stack.port;
       await stack.stop();
-      await cluster?.stop();
+      current = { ...current, ...changes };
+      stack = await start(current, port);
+    },
+    stop() {
+      stopped ??= (async () => {
+        for (const client of clients) {
+          await client.removeAllChannels();
+          await client.realtime.disconnect();
+        }
+        await stack.stop();
+        await pglite?.close();
+        await cluster?.stop();
+      })();
+      return stopped;
     },
   };
 }
