@@ -9,10 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import { createKeys, type Keys } from '../../devstack/keys';
-import { startPgCluster, type PgCluster } from '../../devstack/pg-cluster';
+import type { PgCluster } from '../../devstack/pg-cluster';
 import { MAX_API_BODY_BYTES, startDevstack, type Devstack } from '../../devstack/server';
 import { ENGINE_KINDS } from '../support/database';
 import { SEED, TestClock } from '../support/devstack';
+import { freshPostgres } from '../support/pg-databases';
 
 const ROWS = 1_500;
 /** config.toml's api.max_rows. */
@@ -30,7 +31,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
   const clock = new TestClock();
 
   beforeAll(async () => {
-    cluster = kind === 'postgres' ? await startPgCluster() : undefined;
+    cluster = kind === 'postgres' ? await freshPostgres() : undefined;
     // No overrides: supabase/config.toml as it is (its rate limits, bcrypt cost 10), except
     // the clock.
     stack = await startDevstack({ port: 0, databaseUrl: cluster?.url, clock });

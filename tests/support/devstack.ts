@@ -12,9 +12,9 @@ import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
 import type { DevstackClock } from '../../devstack/clock';
 import { openDevstackDatabase } from '../../devstack/database';
-import { startPgCluster } from '../../devstack/pg-cluster';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
 import type { EngineKind } from './database';
+import { freshPostgres } from './pg-databases';
 
 export type TestDevstackOptions = Omit<DevstackOptions, 'databaseUrl' | 'database' | 'port'>;
 
@@ -86,7 +86,11 @@ export async function startTestDevstack(
   kind: EngineKind,
   options: TestDevstackOptions = {},
 ): Promise<TestDevstack> {
-  const cluster = kind === 'postgres' ? await startPgCluster() : undefined;
+  // Postgres: a copy of the migrated template on the run's one cluster (global-postgres.ts).
+  const cluster =
+    kind === 'postgres'
+      ? await freshPostgres(options.seed === false ? 'schema' : 'seeded')
+      : undefined;
   // In-memory PGlite is opened here, not by the devstack, so a restart keeps its data.
   const pglite =
     kind === 'pglite' && options.dataDir === undefined
