@@ -22,6 +22,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Child processes rather than worker threads: tests spawn Postgres and use native modules.
     pool: 'forks',
+    // Files run side by side: most of a suite's time is waiting on its devstack, Postgres or
+    // IndexedDB, so more files than cores keep both cores busy. Every suite has its own
+    // devstack (port 0) and its own database; TEST_WORKERS overrides.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     projects: [
       {
         extends: true,
