@@ -31,7 +31,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['sync/**/*.test.ts', 'devstack/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: [
+            'sync/**/*.test.ts',
+            'devstack/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+            'tests/support/**/*.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['tests/support/global-postgres.ts'],
         },

@@ -2,7 +2,7 @@
 // liveQuery needs a global one), jest-dom matchers, and the few browser APIs jsdom lacks
 // that the app's libraries touch (matchMedia, ResizeObserver, scroll sizes for the
 // virtualised task list).
-import 'fake-indexeddb/auto';
+import '../../tests/support/fake-indexeddb';
 import '@testing-library/jest-dom/vitest';
 
 import { cleanup, configure } from '@testing-library/react';

@@ -3,7 +3,7 @@
 // user, a switchable online signal, and an optional fetch wrapper for faults.
 // A global IndexedDB must exist, as in a browser: Dexie's liveQuery (which the engine uses
 // to notice outbox writes) stays silent without one, even for a database given its own.
-import 'fake-indexeddb/auto';
+import './fake-indexeddb';
 
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
