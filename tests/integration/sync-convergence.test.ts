@@ -65,9 +65,6 @@ let stack: TestDevstack;
 let users: User[] = [];
 /** Every engine's and every fault network's time. */
 const clock = new ManualClock();
-/** Nothing of any user's is on the wire: real I/O has settled as far as the network goes. */
-const quiet = () => users.every((user) => user.net.inFlight === 0);
-
 /** Where the running schedule is, its devices, and the faults fired before it began. */
 const progress: {
   seed: number;
@@ -84,12 +81,25 @@ const progress: {
   firedBefore: new Map(),
 };
 
+/**
+ * Whether time may jump: nothing is on the wire, and no engine is in the middle of a sync
+ * (busy in IndexedDB between two requests) unless a request is held back by a fault, which
+ * only the clock can end. Jumping while an engine works would not be wrong (time passes),
+ * but would fire the others' timers early: a 60 s pull each, for nothing.
+ */
+const quiet = () =>
+  users.every((user) => user.net.inFlight === 0) &&
+  (users.some((user) => user.net.held > 0) ||
+    [...progress.devices.values()].every(
+      (device) => device.sync.engine.status.getSnapshot().phase !== 'syncing',
+    ));
+
 /** The running schedule's state, for a schedule that got stuck. */
 async function describeStuck(): Promise<string> {
   const next = clock.nextDue();
   const lines = [
     `seed ${progress.seed} stuck at: ${progress.where} (replay: ${replay(progress.seed)})`,
-    `clock: next timer ${next === undefined ? 'none' : `in ${next - clock.now()} ms`}; requests in flight: ${users.map((u) => `${u.name} ${u.net.inFlight}`).join(', ')}`,
+    `clock: next timer ${next === undefined ? 'none' : `in ${next - clock.now()} ms`}; requests in flight (held by a fault): ${users.map((u) => `${u.name} ${u.net.inFlight} (${u.net.held})`).join(', ')}`,
   ];
   for (const [name, device] of progress.devices) {
     const status = device.sync.engine.status.getSnapshot();
@@ -291,8 +301,10 @@ async function runSchedule(
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
     progress.where = `step ${step}`;
-    // Let the engines run between edits, so edits land while pushes are in flight.
-    await clock.advance(pauseMs(random), 250);
+    // Let the engines run between edits, so edits land while pushes are in flight: one
+    // step, whose timers fire in order (the real time between edits is what the I/O takes).
+    const pause = pauseMs(random);
+    await clock.advance(pause, Math.max(pause, 1));
     const user = pick(users);
     const device = devices.get(user.name) as Device;
     const roll = random();
@@ -616,11 +628,13 @@ async function check(
  * devices and drops its list: the next schedule's fresh devices need not pull this one's
  * (everything in it goes with it, on delete cascade), so the 2,000th costs what the first does. */
 async function cleanUp(): Promise<void> {
-  for (const [name, device] of progress.devices) {
+  const devices = [...progress.devices];
+  for (const [name, device] of devices) {
     await drive(device.sync.stop(), `closing ${name}`).catch(() => undefined);
-    await device.close().catch(() => undefined);
   }
   progress.devices = new Map();
+  // Each user's own client and sockets: they close side by side.
+  await Promise.all(devices.map(([, device]) => device.close().catch(() => undefined)));
   if (progress.listId) {
     await stack.db.query('delete from public.lists where id = $1', [progress.listId]);
   }
