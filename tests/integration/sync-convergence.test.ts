@@ -47,9 +47,14 @@ const MAX_JUMPS_PER_SYNC = 500;
  * quiet, which no timer jump can end. A schedule takes about a second.
  */
 const SCHEDULE_MAX_MS = 60_000;
-/** Rounds of the heal in which every device syncs in turn. */
-const HEAL_ROUNDS = 2;
-/** syncNow calls per device and heal round before giving up on it settling. */
+/** How often the I/O set off between two edits settles before the next one (else it races). */
+const SETTLE_BETWEEN_EDITS = 0.5;
+/**
+ * A crash comes up to this many turns of the event loop after its sync was asked for: from
+ * before anything is frozen, through a push on the wire, to after its answer was applied.
+ */
+const CRASH_TURNS_MAX = 60;
+/** syncNow calls per device in the heal before giving up on it settling. */
 const HEAL_ATTEMPTS = 20;
 
 interface User {
@@ -141,6 +146,16 @@ async function drive<T>(work: Promise<T>, where: string): Promise<T> {
   }
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
+}
+
+/** Lets the I/O that is going on settle (no request on the wire, no engine mid-sync). */
+async function settled(): Promise<void> {
+  await clock.runUntil(Promise.resolve(), { quiet });
+}
+
+/** Lets `n` turns of the event loop go by: what is running goes on, by a step or two. */
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Virtual time between two edits (ms): mostly a moment, so edits land while a push is on
@@ -280,7 +295,8 @@ async function runSchedule(
       clock,
     });
     devices.set(user.name, device);
-    // Its first sync (start() runs one), not one more on top of it.
+    // Its first sync (start() runs one), not one more on top of it. One device after the
+    // other: started side by side, each one's realtime join wakes the others for more pulls.
     await drive(firstSync(device), `setup, ${user.name}`);
   }
 
@@ -301,10 +317,11 @@ async function runSchedule(
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
     progress.where = `step ${step}`;
-    // Let the engines run between edits, so edits land while pushes are in flight: one
-    // step, whose timers fire in order (the real time between edits is what the I/O takes).
-    const pause = pauseMs(random);
-    await clock.advance(pause, Math.max(pause, 1));
+    // Between edits the clock moves on, firing the engines' timers (a push's debounce, a
+    // backoff, a hung request's timeout); then the next edit comes either at once, racing
+    // what they set off (a push on the wire, a pull being applied), or once it has settled.
+    await clock.advanceAtOnce(pauseMs(random));
+    if (random() < SETTLE_BETWEEN_EDITS) await settled();
     const user = pick(users);
     const device = devices.get(user.name) as Device;
     const roll = random();
@@ -326,7 +343,8 @@ async function runSchedule(
       // A crash, most likely while a push is on the wire: the server may apply what the
       // dead tab never hears about; the next start must replay it, applied once.
       device.sync.engine.requestSync();
-      await clock.advance(Math.floor(random() * 30), 10);
+      await clock.advanceAtOnce(0);
+      await turns(Math.floor(random() * CRASH_TURNS_MAX));
       devices.set(user.name, device.crash());
       continue;
     }
@@ -455,20 +473,16 @@ async function runSchedule(
     }
   }
 
-  // Heal: faults off, everyone online, sync until quiet: a round so everything queued is on
-  // the server, a round so all see all (and the check's sync is a third). Time moves only
-  // while nothing is on the wire: backoffs, hung requests and delays run out at once.
+  // Heal: faults off, everyone online, each device in turn syncs until it is idle, so all
+  // that was queued is on the server; the check's sync then brings each one what the others
+  // sent. Time moves only while nothing is on the wire: backoffs, hung requests and delays
+  // run out at once.
   for (const user of users) user.net.heal();
   for (const device of devices.values()) device.online.set(true);
-  for (let round = 0; round < HEAL_ROUNDS; round++) {
-    for (const [name, device] of devices) {
-      for (let i = 0; i < HEAL_ATTEMPTS; i++) {
-        const status = await drive(
-          device.sync.engine.syncNow(),
-          `heal round ${round}, ${name}, attempt ${i}`,
-        );
-        if (isSettled(status)) break;
-      }
+  for (const [name, device] of devices) {
+    for (let i = 0; i < HEAL_ATTEMPTS; i++) {
+      const status = await drive(device.sync.engine.syncNow(), `heal, ${name}, attempt ${i}`);
+      if (isSettled(status)) break;
     }
   }
   return { listId, written, devices };
