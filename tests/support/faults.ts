@@ -52,6 +52,11 @@ export class FaultyNetwork {
   inFlight = 0;
   /** Nothing forwarded is waiting for its answer (a ManualClock's `quiet`). */
   readonly idle = (): boolean => this.inFlight === 0;
+  /**
+   * Requests a fault holds back on the clock (a delay not yet over, a hang its caller has not
+   * given up on): only moving the clock ends them.
+   */
+  held = 0;
   /** Requests that reached the server, per path (e.g. /rest/v1/rpc/sync_push). */
   readonly forwarded = new Map<string, number>();
   /** The same, per method and path (e.g. "POST /storage/v1/object/attachments/…"). */
@@ -145,7 +150,12 @@ export class FaultyNetwork {
         // 50–250 ms on the network's clock, drawn from the schedule's seeded random.
         const random = this.randomFaults?.random ?? this.random;
         const ms = 50 + Math.floor(random() * 200);
-        await new Promise((resolve) => this.clock.setTimeout(() => resolve(undefined), ms));
+        this.held++;
+        try {
+          await new Promise((resolve) => this.clock.setTimeout(() => resolve(undefined), ms));
+        } finally {
+          this.held--;
+        }
         return this.forward(request, path);
       }
       case 'status-500':
@@ -161,11 +171,15 @@ export class FaultyNetwork {
         // The connection stays open and silent until the client gives up on it. Listens on
         // the caller's own signal: the copy a Request makes follows it only through a weak
         // reference in Node, and once that is collected the abort never arrives.
+        this.held++;
         return new Promise<Response>((_, reject) => {
           const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-          const abort = () => reject(new DOMException('The request was aborted', 'AbortError'));
+          const abort = () => {
+            this.held--;
+            reject(new DOMException('The request was aborted', 'AbortError'));
+          };
           if (signal?.aborted) abort();
-          signal?.addEventListener('abort', abort, { once: true });
+          else signal?.addEventListener('abort', abort, { once: true });
         });
       case 'stall':
         // Never settles, abort or not (a stuck connection that ignores its signal).
