@@ -23,6 +23,11 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * at a time keeps the database and the Deno workers busy while the event loop parses.
  */
 const CONCURRENCY = 4;
+/**
+ * The HTTP part's own time limit: ~10 s on an idle 2-core machine, but over a minute when
+ * the whole suite shares it (the base run hit the default 60 s).
+ */
+const HTTP_TEST_TIMEOUT_MS = 240_000;
 
 /**
  * Every status the devstack's services document for a request they refuse or answer:
@@ -192,104 +197,114 @@ describe.each(ENGINE_KINDS)('devstack under random malformed input on %s', (kind
   });
   afterAll(() => stack.stop());
 
-  it(`answers ${HTTP_CASES} malformed HTTP requests well-formed and keeps serving`, async () => {
-    const seed = FIRST_SEED + (kind === 'pglite' ? 0 : 1);
-    const replay = `SEED=${FIRST_SEED} npx vitest run tests/integration/devstack-fuzz.test.ts`;
-    console.info(`[fuzz ${kind}] HTTP cases from seed ${seed} (replay: ${replay})`);
-    const r = rng(seed);
-    const keys = [stack.anonKey, stack.serviceRoleKey, 'garbage', '', 'eyJhbGciOiJIUzI1NiJ9.e30.x'];
-    /** Each case, drawn from the seed up front; run, it names its failure or says nothing. */
-    const cases: (() => Promise<string | undefined>)[] = [];
-    for (let i = 0; i < HTTP_CASES; i += 1) {
-      const method = r.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
-      const path =
-        r.pick(PREFIXES) + (r.next() < 0.3 ? r.pick(['x', '%zz', '..%2f..', 'é', '\u0000']) : '');
-      const query = r.next() < 0.6 ? `${path.includes('?') ? '&' : '?'}${r.pick(FILTERS)}` : '';
-      const label = `#${i} ${method} ${path}${query.slice(0, 60)}`;
-      if (r.next() < 0.15) {
-        // Raw bytes: broken request lines, huge headers, truncated bodies.
-        const header = r.pick([
-          `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":`,
-          `${method} ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70000)}\r\n\r\n`,
-          `GARBAGE\r\n\r\n`,
-          `${method} ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
-        ]);
-        const payload = Buffer.concat([Buffer.from(header), r.bytes(r.int(64))]);
-        cases.push(async () => {
-          const code = await rawRequest(stack.port, payload);
-          if (code < 500 && code >= 0) return undefined;
-          const what = code < 0 ? `no answer in ${REQUEST_TIMEOUT_MS} ms` : `status ${code}`;
-          return `${label} raw ${JSON.stringify(payload.toString('latin1', 0, 160))} → ${what}`;
-        });
-        continue;
-      }
-      const headers: Record<string, string> = {};
-      const key = r.pick(keys);
-      if (key) headers.apikey = key;
-      if (r.next() < 0.5) headers.authorization = `Bearer ${r.pick(keys)}`;
-      const ct = r.pick(CONTENT_TYPES);
-      if (ct) headers['content-type'] = ct;
-      if (r.next() < 0.2)
-        headers.prefer = r.pick([
-          'return=representation',
-          'count=exact',
-          'resolution=bogus',
-          'x'.repeat(3000),
-        ]);
-      if (r.next() < 0.1) headers.accept = 'application/vnd.pgrst.object+json';
-      const body =
-        method === 'GET' || method === 'HEAD'
-          ? undefined
-          : r.next() < 0.2
-            ? r.bytes(r.int(512))
-            : r.pick(BODIES);
-      const url = `${stack.url}${encodeURI(path).replace(/%25/g, '%')}${query}`;
-      cases.push(async () => {
-        // Build the request first: what the client itself refuses to send is not a case.
-        let request: Request;
-        try {
-          request = new Request(url, {
-            method,
-            headers,
-            ...(body === undefined ? {} : { body }),
-            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  it(
+    `answers ${HTTP_CASES} malformed HTTP requests well-formed and keeps serving`,
+    async () => {
+      const seed = FIRST_SEED + (kind === 'pglite' ? 0 : 1);
+      const replay = `SEED=${FIRST_SEED} npx vitest run tests/integration/devstack-fuzz.test.ts`;
+      console.info(`[fuzz ${kind}] HTTP cases from seed ${seed} (replay: ${replay})`);
+      const r = rng(seed);
+      const keys = [
+        stack.anonKey,
+        stack.serviceRoleKey,
+        'garbage',
+        '',
+        'eyJhbGciOiJIUzI1NiJ9.e30.x',
+      ];
+      /** Each case, drawn from the seed up front; run, it names its failure or says nothing. */
+      const cases: (() => Promise<string | undefined>)[] = [];
+      for (let i = 0; i < HTTP_CASES; i += 1) {
+        const method = r.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+        const path =
+          r.pick(PREFIXES) + (r.next() < 0.3 ? r.pick(['x', '%zz', '..%2f..', 'é', '\u0000']) : '');
+        const query = r.next() < 0.6 ? `${path.includes('?') ? '&' : '?'}${r.pick(FILTERS)}` : '';
+        const label = `#${i} ${method} ${path}${query.slice(0, 60)}`;
+        if (r.next() < 0.15) {
+          // Raw bytes: broken request lines, huge headers, truncated bodies.
+          const header = r.pick([
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":`,
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70000)}\r\n\r\n`,
+            `GARBAGE\r\n\r\n`,
+            `${method} ${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+          ]);
+          const payload = Buffer.concat([Buffer.from(header), r.bytes(r.int(64))]);
+          cases.push(async () => {
+            const code = await rawRequest(stack.port, payload);
+            if (code < 500 && code >= 0) return undefined;
+            const what = code < 0 ? `no answer in ${REQUEST_TIMEOUT_MS} ms` : `status ${code}`;
+            return `${label} raw ${JSON.stringify(payload.toString('latin1', 0, 160))} → ${what}`;
           });
-        } catch {
-          return undefined;
+          continue;
         }
-        const sent = `#${i} ${describeRequest(method, url, headers, body)}`;
-        try {
-          const res = await fetch(request);
-          const text = await res.text();
-          const type = res.headers.get('content-type') ?? '';
-          const wrong = malformedAnswer(method, res.status, type, text);
-          return wrong ? `${sent} → ${wrong}` : undefined;
-        } catch (error) {
-          // A connection dropped mid-request (a crash, a reset, a socket hang up) or a hang is
-          // an answer hosted never gives.
-          const cause = (error as { cause?: unknown }).cause;
-          return `${sent} → threw ${String(error)} (cause: ${String(cause)})`;
-        }
-      });
-    }
-    const failures: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < cases.length) {
-        const run = cases[next];
-        next += 1;
-        const failure = await run?.();
-        if (failure) failures.push(failure);
+        const headers: Record<string, string> = {};
+        const key = r.pick(keys);
+        if (key) headers.apikey = key;
+        if (r.next() < 0.5) headers.authorization = `Bearer ${r.pick(keys)}`;
+        const ct = r.pick(CONTENT_TYPES);
+        if (ct) headers['content-type'] = ct;
+        if (r.next() < 0.2)
+          headers.prefer = r.pick([
+            'return=representation',
+            'count=exact',
+            'resolution=bogus',
+            'x'.repeat(3000),
+          ]);
+        if (r.next() < 0.1) headers.accept = 'application/vnd.pgrst.object+json';
+        const body =
+          method === 'GET' || method === 'HEAD'
+            ? undefined
+            : r.next() < 0.2
+              ? r.bytes(r.int(512))
+              : r.pick(BODIES);
+        const url = `${stack.url}${encodeURI(path).replace(/%25/g, '%')}${query}`;
+        cases.push(async () => {
+          // Build the request first: what the client itself refuses to send is not a case.
+          let request: Request;
+          try {
+            request = new Request(url, {
+              method,
+              headers,
+              ...(body === undefined ? {} : { body }),
+              signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+            });
+          } catch {
+            return undefined;
+          }
+          const sent = `#${i} ${describeRequest(method, url, headers, body)}`;
+          try {
+            const res = await fetch(request);
+            const text = await res.text();
+            const type = res.headers.get('content-type') ?? '';
+            const wrong = malformedAnswer(method, res.status, type, text);
+            return wrong ? `${sent} → ${wrong}` : undefined;
+          } catch (error) {
+            // A connection dropped mid-request (a crash, a reset, a socket hang up) or a hang is
+            // an answer hosted never gives.
+            const cause = (error as { cause?: unknown }).cause;
+            return `${sent} → threw ${String(error)} (cause: ${String(cause)})`;
+          }
+        });
       }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    failures.sort((a, b) => Number(/^#(\d+)/.exec(a)?.[1]) - Number(/^#(\d+)/.exec(b)?.[1]));
-    expect(failures, `seed ${seed}; replay: ${replay}`).toEqual([]);
-    const alive = await fetch(`${stack.url}/rest/v1/tasks?select=id&limit=1`, {
-      headers: { apikey: stack.anonKey },
-    });
-    expect(alive.status).toBe(200);
-  });
+      const failures: string[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < cases.length) {
+          const run = cases[next];
+          next += 1;
+          const failure = await run?.();
+          if (failure) failures.push(failure);
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      failures.sort((a, b) => Number(/^#(\d+)/.exec(a)?.[1]) - Number(/^#(\d+)/.exec(b)?.[1]));
+      expect(failures, `seed ${seed}; replay: ${replay}`).toEqual([]);
+      const alive = await fetch(`${stack.url}/rest/v1/tasks?select=id&limit=1`, {
+        headers: { apikey: stack.anonKey },
+      });
+      expect(alive.status).toBe(200);
+    },
+    HTTP_TEST_TIMEOUT_MS,
+  );
 
   it(`survives ${WS_FRAMES} malformed WebSocket frames and keeps serving`, async () => {
     const seed = FIRST_SEED + (kind === 'pglite' ? 2 : 3);

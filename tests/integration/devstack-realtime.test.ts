@@ -411,7 +411,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     expect(heard.v1?.[2]).toEqual({ type: 'broadcast', event: 'cursor', payload: { x: 4 } });
     expect(await b.send({ type: 'broadcast', event: 'cursor', payload: { x: 5 } })).toBe('ok');
     await waitFor(
-      () => heard.a?.length === 3 && heard.v1?.length === 4,
+      () => (heard.a?.length ?? 0) >= 3 && (heard.v1?.length ?? 0) >= 4,
       WAIT_MS,
       "a and v1 hear b's cursor",
     );
