@@ -5,8 +5,9 @@
 // device must end equal to what the server lets its user see, and every write must be on the
 // server or explained in _rejections.
 // The engines and the fault networks run on one ManualClock: backoff, hung requests, delays,
-// debounces and the 60 s pull cost no real time. One test per schedule, from a seed chosen
-// per run (printed; SEED=… picks it) so every run explores new ones and any is replayable.
+// debounces and the 60 s pull cost no real time, and nothing waits by sleeping (only on the
+// I/O going quiet). One test per schedule, from a seed chosen per run (printed; SEED=… picks
+// it), so every run explores new ones and a failing one is replayed alone.
 import { randomInt } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,20 +32,21 @@ const replay = (seed: number) => `SEED=${seed} SCHEDULES=1 npx vitest run ${THIS
 const OPS_PER_SCHEDULE = 16;
 /**
  * A request left hanging is abandoned after this long (ms of the manual clock, so it costs
- * no real time). Short next to the pauses between edits, so a hung request can end while
- * edits still come; and the heal moves time only when nothing is on the wire, so a slow
- * real answer (a page of 1,000 rows on a loaded machine) is never cut short there.
+ * no real time). Short next to the longer pauses between edits, so a hung request can end
+ * while edits still come (a slow real answer may be cut short then too: one more fault).
+ * The heal moves time only when nothing is on the wire, so there a slow answer (a page of
+ * 1,000 rows on a loaded machine) is never cut short and the schedule always settles.
  */
 const REQUEST_TIMEOUT_MS = 1_500;
 /**
  * Timer jumps one sync may take before the schedule counts as stuck: a sync needs a few (its
- * wake-up, a hung request's timeout, a delay); the rest are other devices' timers firing
- * while it works. A sync that never ends stops here, with its state, in well under a second.
+ * wake-up, a hung request's timeout, a delay, the others' realtime wake-ups). A sync that
+ * never ends stops here, with the schedule's state, within seconds.
  */
 const MAX_JUMPS_PER_SYNC = 500;
 /**
  * Real time after which a schedule counts as stuck (ms): a backstop for I/O that never goes
- * quiet, which no timer jump can end. A schedule takes about a second.
+ * quiet, which no timer jump can end. A schedule takes 1–2 s, a few on a loaded machine.
  */
 const SCHEDULE_MAX_MS = 60_000;
 /** How often the I/O set off between two edits settles before the next one (else it races). */
@@ -123,19 +125,19 @@ async function describeStuck(): Promise<string> {
 
 /**
  * Awaits `work` (a sync, a stop) while moving the clock: time jumps to the next timer
- * whenever nothing is on the wire. A sync that never ends is reported with the schedule's
- * state instead of hanging the run.
+ * whenever the I/O is quiet (see `quiet`). A sync that never ends is reported with the
+ * schedule's state instead of hanging the run.
  */
 async function drive<T>(work: Promise<T>, where: string): Promise<T> {
   progress.where = where;
   // The work's own failure is rethrown as it is; only runUntil's own means stuck.
-  const settled = work.then(
+  const ended = work.then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  let outcome: Awaited<typeof settled>;
+  let outcome: Awaited<typeof ended>;
   try {
-    outcome = await clock.runUntil(settled, {
+    outcome = await clock.runUntil(ended, {
       quiet,
       maxJumps: MAX_JUMPS_PER_SYNC,
       waitWithoutTimers: true,
@@ -158,8 +160,10 @@ async function turns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Virtual time between two edits (ms): mostly a moment, so edits land while a push is on
- * the wire; now and then long enough for a backoff, a delay or a hung request to run out. */
+/**
+ * Virtual time between two edits (ms): mostly a moment, about a push's debounce; now and
+ * then long enough for a backoff, a delay or a hung request to run out.
+ */
 function pauseMs(random: () => number): number {
   return random() < 0.15 ? 250 + Math.floor(random() * 2_500) : Math.floor(random() * 40);
 }
@@ -638,9 +642,11 @@ async function check(
   expect.soft(lost, `seed ${seed}: writes neither on the server nor rejected`).toEqual([]);
 }
 
-/** Stops the schedule's engines (letting the clock run out what they wait on), closes its
+/**
+ * Stops the schedule's engines (letting the clock run out what they wait on), closes its
  * devices and drops its list: the next schedule's fresh devices need not pull this one's
- * (everything in it goes with it, on delete cascade), so the 2,000th costs what the first does. */
+ * (everything in it goes with it, on delete cascade), so the 2,000th costs what the first does.
+ */
 async function cleanUp(): Promise<void> {
   const devices = [...progress.devices];
   for (const [name, device] of devices) {
@@ -686,7 +692,7 @@ describe('randomised convergence under faults (I1, I2)', () => {
       });
       const run = runSchedule(seed);
       try {
-        await Promise.race([run.then((ran) => check(seed, ran)), stuck]);
+        await Promise.race([run.then((schedule) => check(seed, schedule)), stuck]);
       } finally {
         clearTimeout(watchdog);
         await cleanUp();
