@@ -10,7 +10,7 @@
 import 'fake-indexeddb/auto';
 
 import { createClient } from '@supabase/supabase-js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS, REALTIME_DEBOUNCE_MS } from '../../sync/engine';
 import { SyncError } from '../../sync/errors';
@@ -31,6 +31,24 @@ import {
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
+
+/**
+ * The manual clocks of the test running. Should it fail with a request still hung on one,
+ * its device could never close (closing waits for the request in flight): time runs out on
+ * them first, ten minutes of every timer, before the devices close.
+ */
+const clocks = new Set<ManualClock>();
+function testClock(): ManualClock {
+  const clock = new ManualClock();
+  clocks.add(clock);
+  return clock;
+}
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    for (const clock of clocks) await clock.runTo(clock.now() + 10 * 60_000);
+  }
+  clocks.clear();
+});
 const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const TOKEN_PATH = '/auth/v1/token';
@@ -64,7 +82,7 @@ async function serverTitle(id: string): Promise<string | undefined> {
 
 /** Alice's device on a manual clock, with a fault network on it, synced once. */
 async function onClock(options: DeviceOptions = {}) {
-  const clock = new ManualClock();
+  const clock = testClock();
   const net = new FaultyNetwork({ clock });
   const alice = await device('alice@example.com', { fetch: net.fetch, clock, ...options });
   await syncOn(alice, clock, net);
@@ -96,7 +114,7 @@ async function stillWaitingUntilTimeout(
 
 describe('backoff and sessions', () => {
   it('backs off on a failing server: edits made meanwhile do not cut the backoff short', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     // Jitter near its top, so the delays are ~1, 2, 4, 8 s.
     const alice = await device('alice@example.com', {
@@ -132,7 +150,7 @@ describe('backoff and sessions', () => {
   });
 
   it('a 401 a refresh does not cure ends in "signed out" with the edits kept, not in a loop', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     const alice = await device('alice@example.com', { fetch: net.fetch, clock });
     await syncOn(alice, clock, net);
@@ -163,7 +181,7 @@ describe('backoff and sessions', () => {
   });
 
   it('a refresh that fails on the network backs off and tries again, instead of signing out', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     let refreshes = 0;
     const alice = await device('alice@example.com', {
@@ -251,7 +269,7 @@ describe('backoff and sessions', () => {
 
 describe('realtime wake-ups', () => {
   it('a steady stream of realtime events cannot postpone the pull', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     let poke: () => void = () => undefined;
     const alice = await device('alice@example.com', {
@@ -274,7 +292,7 @@ describe('realtime wake-ups', () => {
 
   it('pulls what changed while the realtime socket was down as soon as it is back', async () => {
     const sockets = cuttableWebSocket();
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     // Realtime-js reconnects on its own timers (1 s, 2 s, 5 s…), not the engine's clock: here
     // it tries again at once, and the test decides when the server is back.
@@ -335,7 +353,7 @@ describe('pulls nobody asked for', () => {
   });
 
   it('pulls every 60 s while online (not sooner), and not while offline', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
@@ -383,7 +401,7 @@ describe('pulls nobody asked for', () => {
   });
 
   it('pulls when the tab comes back into focus', async () => {
-    const clock = new ManualClock();
+    const clock = testClock();
     const net = new FaultyNetwork({ clock });
     let focus: () => void = () => undefined;
     const alice = await device('alice@example.com', {
@@ -446,7 +464,7 @@ describe('tabs', () => {
     await leader.sync.engine.syncNow();
     // A second tab over the same database that never gets the lock. Its clock never moves,
     // so it never stops waiting for the leader on its own (FOLLOWER_SYNC_WAIT_MS).
-    const followerClock = new ManualClock();
+    const followerClock = testClock();
     const second = await device(null, {
       supabase: leader.supabase,
       indexedDb: leader.indexedDb,

@@ -167,10 +167,13 @@ async function signOutOnceReleased(
   const { bus, lock, gate, second } = tabs;
   const signingOut = second.sync.signOut({ force: true });
   const tracked = track(signingOut);
-  await waitFor(() => bus.listening(LEADER) === 1);
-  expect(lock.holder()).toBe('leader');
-  expect(tracked.state).toBe('pending');
-  gate.release();
+  try {
+    await waitFor(() => bus.listening(LEADER) === 1);
+    expect(lock.holder()).toBe('leader');
+    expect(tracked.state).toBe('pending');
+  } finally {
+    gate.release(); // else, failing, the leader's engine could never stop, nor its tab close
+  }
   return signingOut;
 }
 
