@@ -17,9 +17,11 @@ export default defineConfig({
     },
   },
   test: {
-    // Integration tests start Postgres clusters and the devstack, which take seconds.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Integration tests start the devstack and do real work (300 randomised rounds, 10,000
+    // offline edits): seconds when idle. These are backstops sized for a machine running
+    // another heavy job beside the suite; every wait inside a test is for a condition.
+    testTimeout: 240_000,
+    hookTimeout: 240_000,
     // Child processes rather than worker threads: tests spawn Postgres and use native modules.
     pool: 'forks',
     // Files run side by side: most of a suite's time is waiting on its devstack, Postgres or

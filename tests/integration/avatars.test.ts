@@ -31,7 +31,7 @@ describe.each(ENGINE_KINDS)('avatars bucket on %s', (kind) => {
     stack = await startTestDevstack(kind);
     alice = await signedInDemoClient(stack, 'alice');
     bob = await signedInDemoClient(stack, 'bob');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await stack.stop();

@@ -68,7 +68,7 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
        create table public.test_big (id bigint primary key, note text);
        grant all on public.test_big to service_role;`,
     );
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();

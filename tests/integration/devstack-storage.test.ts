@@ -101,7 +101,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     bob = (await userClient(SEED.bob)).client;
     stranger = (await userClient(STRANGER)).client;
     service = stack.client({ key: stack.serviceRoleKey });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await stack.stop();

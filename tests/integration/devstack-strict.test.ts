@@ -47,7 +47,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
        create function public.test_write() returns int language sql volatile
          as 'insert into public.test_written values (1) returning 1';`,
     );
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await stack?.stop();

@@ -162,10 +162,13 @@ export async function liveRows(device: Device, table: string) {
   return rows.filter((row) => !row.deleted_at);
 }
 
-/** Polls until `check` holds (or throws after `timeoutMs`). */
+/**
+ * Polls until `check` holds (or throws after `timeoutMs`: sized for a machine running a heavy
+ * job beside the suite; a check that holds returns at once).
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -175,7 +178,7 @@ export async function waitFor(
 }
 
 /** Waits until the device has pushed everything and is synced. */
-export async function settled(device: Device, timeoutMs = 15_000): Promise<void> {
+export async function settled(device: Device, timeoutMs = 60_000): Promise<void> {
   await waitFor(async () => {
     const status = device.sync.engine.status.getSnapshot();
     return status.phase === 'synced' && (await device.sync.pendingCount()) === 0;
