@@ -219,7 +219,7 @@ export function renderWithServices(services: AppServices, ui: ReactNode): Render
 
 /** Waits for a lazy route's heading. */
 export async function findHeading(name: string | RegExp): Promise<HTMLElement> {
-  return screen.findByRole('heading', { level: 1, name }, { timeout: 5_000 });
+  return screen.findByRole('heading', { level: 1, name });
 }
 
 export { waitFor };

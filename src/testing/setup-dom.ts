@@ -13,9 +13,9 @@ import { useToasts } from '@/lib/toasts';
 import { closeAllTestServices } from './open-services';
 
 // Every findBy/waitFor waits for what the user would see for up to this long: a sign-up
-// (bcrypt, the devstack, a first sync) on a busy machine takes seconds, tens with a heavy
-// job beside the suite, and Testing Library's
-// default of 1 s failed there. A wait that passes returns as soon as its check holds.
+// (bcrypt, the devstack, a first sync) takes seconds on a busy machine and tens with a heavy
+// job beside the suite; Testing Library's default of 1 s failed there. A wait that passes
+// returns as soon as its check holds.
 configure({ asyncUtilTimeout: 30_000 });
 
 afterEach(async () => {
