@@ -123,12 +123,13 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
     ...(options.wrapRemote
       ? {
           remote: options.wrapRemote(
-            supabaseRemote(
-              supabase,
-              options.requestTimeoutMs === undefined
+            // The same timers as the engine's own remote: the device's clock.
+            supabaseRemote(supabase, {
+              ...(options.requestTimeoutMs === undefined
                 ? {}
-                : { requestTimeoutMs: options.requestTimeoutMs },
-            ),
+                : { requestTimeoutMs: options.requestTimeoutMs }),
+              ...(options.clock ? { clock: options.clock } : {}),
+            }),
           ),
         }
       : {}),
