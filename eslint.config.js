@@ -1,5 +1,5 @@
 // @ts-check
-// Lint rules, including the one-way import boundaries from docs STYLE ("The shape of the code").
+// Lint rules, including the one-way import boundaries from conventions.md ("The shape of the code").
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -11,7 +11,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Features planned in STYLE.md, plus any folder that exists, so new features are fenced in too. */
+/** Features planned in conventions.md, plus any folder that exists, so new features are fenced in too. */
 const FEATURES = [
   ...new Set([
     'lists',

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+import LongestFirst from './tests/support/sequencer';
+
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify('0.0.0-test'), __BUILD_TIME__: JSON.stringify('') },
   // Compiles the .tsx components that tests import.
@@ -28,6 +30,8 @@ export default defineConfig({
     // IndexedDB, so more files than cores keep both cores busy. Every suite has its own
     // devstack (port 0) and its own database; TEST_WORKERS overrides.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    // The longest suites start first, from both projects (tests/support/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -1,7 +1,7 @@
 -- What a hosted Supabase project already has before our migrations run: roles, the
 -- `extensions`, `auth` and `storage` schemas with the tables and functions migrations
 -- reference, and the `supabase_realtime` publication. Faithful to supabase/postgres and the
--- auth/storage migrations (see shared/reference/supabase-wire.md §7), trimmed to what a
+-- auth/storage migrations (see supabase-wire.md §7), trimmed to what a
 -- project's own SQL can see. Runs on PGlite and on a stock Postgres 15 as a superuser.
 -- Never deployed: hosted Supabase provides all of this itself.
 

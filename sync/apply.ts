@@ -93,7 +93,7 @@ export function applyServerRow(
   return applyServerRows(db, table, [row], mode);
 }
 
-/** The log entry of a queued change the device reverts or drops (code: SPEC §8). */
+/** The log entry of a queued change the device reverts or drops (code: product.md §8). */
 export function rejectionOf(
   entry: OutboxEntry,
   code: string,

@@ -1,4 +1,4 @@
-// Retry delays of SPEC §9: 1 s doubling to 60 s, with full jitter (a uniformly random delay
+// Retry delays of product.md §9: 1 s doubling to 60 s, with full jitter (a uniformly random delay
 // between 0 and the cap), so that many devices coming back at once do not retry in step.
 
 /** First retry cap (ms). */

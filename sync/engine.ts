@@ -1,4 +1,4 @@
-// The sync engine (SYNC.md "Push", "Pull", "When sync runs"): replays the outbox to
+// The sync engine (sync-design.md "Push", "Pull", "When sync runs"): replays the outbox to
 // sync_push in seq order, applies sync_pull pages, and decides when to do either. It holds
 // no data of its own: everything it knows is in the Dexie database, so a reload, a crash or
 // a new engine over the same database carries on where the last one stopped (I1).
@@ -39,11 +39,11 @@ import {
   type TabChannel,
 } from './tabs';
 
-/** Most mutations in one sync_push (SPEC §9). */
+/** Most mutations in one sync_push (product.md §9). */
 export const PUSH_BATCH_MAX = 500;
-/** Largest sync_push batch (bytes as the server measures it, SPEC §9), a little under 1 MiB. */
+/** Largest sync_push batch (bytes as the server measures it, product.md §9), a little under 1 MiB. */
 export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
-/** Rows per sync_pull page (SPEC §9). */
+/** Rows per sync_pull page (product.md §9). */
 export const PULL_PAGE_ROWS = 1000;
 /** Realtime events are only a wake-up call; a burst of them causes one pull after this (ms). */
 export const REALTIME_DEBOUNCE_MS = 100;
@@ -555,7 +555,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     wakeDueAt = null;
   }
 
-  /** Retries later: 1 s doubling to 60 s, with full jitter (SPEC §8, §9). */
+  /** Retries later: 1 s doubling to 60 s, with full jitter (product.md §8, §9). */
   function backOff(failure: SyncError): void {
     const delay = backoffDelayMs(attempt, random);
     attempt += 1;
@@ -567,7 +567,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
 
   /**
    * Makes the store belong to `userId`: local-only rows are claimed (their owner columns set
-   * to the real user, SPEC "claim-on-sign-in"); a store of another user is wiped first, queued
+   * to the real user, product.md §4 "Account"); a store of another user is wiped first, queued
    * changes included. The app asks before that: its sign-in and sign-up screens count the
    * changes a different account's sign-in would drop (use-unsynced-guard.ts) and go on only
    * once the person agrees; sign-out wipes only when the outbox is empty or the person agreed.

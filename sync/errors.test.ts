@@ -1,4 +1,4 @@
-// What the server or the network said → the SPEC §8 code the engine acts on.
+// What the server or the network said → the product.md §8 code the engine acts on.
 import { describe, expect, it } from 'vitest';
 
 import { classifyRpcError, classifyStorageError, codeForSqlState } from './errors';

@@ -1,7 +1,7 @@
-// Errors as values with a code from SPEC §8, and the classification of what the server or
+// Errors as values with a code from product.md §8, and the classification of what the server or
 // the network said into those codes. The engine decides what to do by code, never by text.
 
-/** Every error code of SPEC §8, the vocabulary the engine and the screens share. */
+/** Every error code of product.md §8, the vocabulary the engine and the screens share. */
 export const SYNC_ERROR_CODES = [
   'OFFLINE',
   'AUTH_EXPIRED',
@@ -18,7 +18,7 @@ export const SYNC_ERROR_CODES = [
   'CURSOR_EXPIRED',
   'APP_OUTDATED',
 ] as const;
-/** One of the SPEC §8 error codes. */
+/** One of the product.md §8 error codes. */
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
 
 /** Codes after which the engine retries with backoff (nothing is dropped). */
@@ -29,10 +29,10 @@ const TRANSIENT: ReadonlySet<SyncErrorCode> = new Set([
   'TIMEOUT',
 ]);
 
-/** A failure with its SPEC §8 code: what the engine and the screens decide by. */
+/** A failure with its product.md §8 code: what the engine and the screens decide by. */
 export class SyncError extends Error {
   constructor(
-    /** What kind of failure this is (SPEC §8). */
+    /** What kind of failure this is (product.md §8). */
     readonly code: SyncErrorCode,
     message: string,
     /** The HTTP status behind it, when there was a response. */
@@ -58,7 +58,7 @@ export function isSyncError(error: unknown): error is SyncError {
 export const BATCH_TOO_LARGE_SQLSTATE = '54000';
 
 /**
- * The SPEC §8 code of a mutation the server refused, from its SQLSTATE. A unique violation
+ * The product.md §8 code of a mutation the server refused, from its SQLSTATE. A unique violation
  * of an insert's primary key is a replay of a row the server already has (DUPLICATE: treat
  * as applied); any other unique violation is a real conflict.
  */
@@ -123,7 +123,7 @@ export interface StorageFailure {
   error?: unknown;
 }
 
-/** Storage refusals that are about the file itself (SPEC §8), by status or storage's code. */
+/** Storage refusals that are about the file itself (product.md §8), by status or storage's code. */
 const FILE_REFUSALS: Readonly<Record<string, SyncErrorCode>> = {
   '413': 'FILE_TOO_LARGE',
   '415': 'FILE_TYPE',

@@ -1,4 +1,4 @@
-// Outpost's synced tables (SPEC §3), mirroring public.sync_registry in
+// Outpost's synced tables (product.md §3), mirroring public.sync_registry in
 // supabase/migrations/…_sync.sql (a test checks the two agree).
 import type { Registry } from './registry';
 

@@ -69,7 +69,7 @@ export interface Rejection {
   op: MutationOp;
   /** What was sent (the full row, or the changed columns). */
   data: Record<string, unknown>;
-  /** The SPEC §8 code (PERMISSION_DENIED, VALIDATION_FAILED, NOT_FOUND, FILE_*…). */
+  /** The product.md §8 code (PERMISSION_DENIED, VALIDATION_FAILED, NOT_FOUND, FILE_*…). */
   code: string;
   /** The server's SQLSTATE, when the database refused it. */
   sqlState?: string;

@@ -8,7 +8,7 @@ import { realClock, type Clock } from './engine';
 import type { MutationOp } from './registry';
 import type { ServerRow } from './apply';
 
-/** One outbox entry as sync_push receives it (SYNC.md "Push"). */
+/** One outbox entry as sync_push receives it (sync-design.md "Push"). */
 export interface WireMutation {
   /** The device's sequence number: the server applies each (client, seq) once. */
   seq: number;
@@ -48,7 +48,7 @@ export interface PushResponse {
   results: PushResult[];
 }
 
-/** One sync_pull page (SYNC.md "Pull"). */
+/** One sync_pull page (sync-design.md "Pull"). */
 export interface PullResponse {
   /** Changed rows (tombstones included) the caller may see, in the server's order. */
   rows: { table: string; row: ServerRow }[];
@@ -65,7 +65,7 @@ export type AuthChange = 'signed-in' | 'refreshed' | 'other';
 
 /**
  * The engine's port to the server: session, push, pull, realtime wake-ups and storage.
- * Every failure is thrown as a SyncError with its SPEC §8 code.
+ * Every failure is thrown as a SyncError with its product.md §8 code.
  */
 export interface Remote {
   /**

@@ -1,4 +1,4 @@
-// A full device (SPEC §8 QUOTA_EXCEEDED, "refuse new attachments; keep text edits"): the
+// A full device (product.md §8 QUOTA_EXCEEDED, "refuse new attachments; keep text edits"): the
 // write of a file's bytes fails with IndexedDB's QuotaExceededError; the repositories say
 // QUOTA_EXCEEDED and write nothing of the attachment, and text edits still queue.
 import { describe, expect, it } from 'vitest';

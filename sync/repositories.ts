@@ -1,4 +1,4 @@
-// The only write API of the app (SYNC.md "Write path"). Each method validates with the shared
+// The only write API of the app (sync-design.md "Write path"). Each method validates with the shared
 // schema, then writes the row and queues the change in ONE Dexie transaction, so the screen
 // sees it at once (liveQuery) and it survives a reload before any network call (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
@@ -353,7 +353,7 @@ export function createRepositories(ctx: RepoContext) {
         await patchTask(task, value);
       });
     },
-    /** Moves a task to another status, if SPEC §4 allows that transition. */
+    /** Moves a task to another status, if product.md §4 allows that transition. */
     setStatus(id: string, status: TaskStatus): Promise<void> {
       return tasks.update(id, { status });
     },

@@ -41,7 +41,7 @@ describe('shared validation', () => {
     });
   });
 
-  it('enforces the limits of SPEC §9 at their exact boundaries', () => {
+  it('enforces the limits of product.md §9 at their exact boundaries', () => {
     const base = { notes: '', status: 'todo', priority: 0, due_on: null, assignee_id: null };
     expect(validate(taskInput, { ...base, title: 'x'.repeat(TASK_TITLE_MAX) }).ok).toBe(true);
     expect(validate(taskInput, { ...base, title: 'x'.repeat(TASK_TITLE_MAX + 1) }).ok).toBe(false);
@@ -114,7 +114,7 @@ describe('shared validation', () => {
     });
   });
 
-  it('allows exactly the status transitions of SPEC §4', () => {
+  it('allows exactly the status transitions of product.md §4', () => {
     const allowed = ['todo>doing', 'todo>done', 'doing>todo', 'doing>done', 'done>todo'];
     for (const from of ['todo', 'doing', 'done'] as const) {
       for (const to of ['todo', 'doing', 'done'] as const) {

@@ -1,4 +1,4 @@
-// The one validation module of Outpost (SPEC §5, §9): the UI shows its messages inline, the
+// The one validation module of Outpost (product.md §5, §9): the UI shows its messages inline, the
 // repositories refuse what it refuses before anything is queued, and the database enforces
 // the same limits as CHECK constraints (supabase/migrations/…_schema.sql; keep them in step).
 // valibot: every validator is its own function, so a bundle carries only the ones used:
@@ -45,7 +45,7 @@ export const STATUSES = ['todo', 'doing', 'done'] as const;
 /** A task's status. */
 export type TaskStatus = (typeof STATUSES)[number];
 
-/** Membership roles, most powerful first (SPEC §6). */
+/** Membership roles, most powerful first (product.md §6). */
 export const ROLES = ['owner', 'editor', 'viewer'] as const;
 /** A member's role on a list. */
 export type Role = (typeof ROLES)[number];
@@ -55,7 +55,7 @@ export const PRIORITIES = [0, 1, 2, 3] as const;
 /** A task's priority: 0 none, 1 low, 2 medium, 3 high. */
 export type Priority = (typeof PRIORITIES)[number];
 
-/** The file types an attachment may have (SPEC §9), each with its object's file extension. */
+/** The file types an attachment may have (product.md §9), each with its object's file extension. */
 export const ATTACHMENT_EXTENSIONS = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
@@ -65,12 +65,12 @@ export const ATTACHMENT_EXTENSIONS = {
 } as const;
 /** An allowed attachment file type. */
 export type AttachmentMimeType = keyof typeof ATTACHMENT_EXTENSIONS;
-/** The file types an attachment may have (SPEC §9). */
+/** The file types an attachment may have (product.md §9). */
 export const ATTACHMENT_MIME_TYPES = Object.keys(
   ATTACHMENT_EXTENSIONS,
 ) as readonly AttachmentMimeType[];
 
-/** Status transitions of SPEC §4: todo → doing → done, doing → todo, done → todo. */
+/** Status transitions of product.md §4: todo → doing → done, doing → todo, done → todo. */
 export const STATUS_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = {
   todo: ['doing', 'done'],
   doing: ['todo', 'done'],

@@ -2,7 +2,7 @@
 // it with useSyncExternalStore and tests can await phases.
 import type { SyncError } from './errors';
 
-/** SPEC §4 "Connection": what the engine is doing now. */
+/** product.md §4 "Connection": what the engine is doing now. */
 export type SyncPhase = 'offline' | 'syncing' | 'synced' | 'backing-off' | 'signed-out';
 
 /** What the UI shows of sync: an immutable snapshot, replaced on every change. */

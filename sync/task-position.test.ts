@@ -1,4 +1,4 @@
-// Task positions made on several devices (SPEC §3: a fractional-index string): keys made
+// Task positions made on several devices (product.md §3: a fractional-index string): keys made
 // offline for the same spot must not tie, every device must show a tie in the same order,
 // and a move between tied neighbours must land exactly where it was dropped.
 import { generateKeyBetween } from 'fractional-indexing';

@@ -1,4 +1,4 @@
-// Undo in the repositories (SPEC §4 "Undo is offered for a few seconds after a delete"): a
+// Undo in the repositories (product.md §4 "Undo is offered for a few seconds after a delete"): a
 // delete of a comment or an attachment is held back in the outbox and Undo takes it out
 // before it is sent; a bulk complete is undone by putting each task's status back.
 import { describe, expect, it } from 'vitest';

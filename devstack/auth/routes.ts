@@ -1,6 +1,6 @@
 // /auth/v1: the subset of GoTrue (supabase/auth) that supabase-js's email/password and
 // anonymous flows use, configured by config.toml's [auth] (sign-ups, anonymous sign-ins,
-// password rules, confirmations, rate limits). Wire shapes: shared/reference/supabase-wire.md §2.
+// password rules, confirmations, rate limits). Wire shapes: supabase-wire.md §2.
 import { randomUUID } from 'node:crypto';
 
 import { getConnInfo } from '@hono/node-server/conninfo';

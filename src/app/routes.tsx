@@ -1,4 +1,4 @@
-// The routes of SPEC §2, in React Router's declarative mode: the app needs no loaders or
+// The routes of product.md §2, in React Router's declarative mode: the app needs no loaders or
 // actions (screens read the device database), and the data router would add ~16 kB gzip to
 // the app shell. Screens are loaded on first use (each its own chunk, all precached by the
 // service worker, so they open offline); the frame and the session gate are in the shell.

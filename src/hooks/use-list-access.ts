@@ -1,4 +1,4 @@
-// The current user's role on a list, and what it lets them do (SPEC §6). The UI hides what a
+// The current user's role on a list, and what it lets them do (product.md §6). The UI hides what a
 // role may not do; RLS still enforces it on the server.
 import { useLiveQuery } from 'dexie-react-hooks';
 

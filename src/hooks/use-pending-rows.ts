@@ -1,4 +1,4 @@
-// Which rows of a list still have changes queued on this device (SPEC §4: a row is synced,
+// Which rows of a list still have changes queued on this device (product.md §4: a row is synced,
 // pending or rejected), for the small "not synced yet" marks on tasks, comments and files.
 import { useLiveQuery } from 'dexie-react-hooks';
 

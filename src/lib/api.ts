@@ -1,7 +1,7 @@
-// Typed calls to Outpost's edge functions (SPEC §7): create-invite, accept-invite and
+// Typed calls to Outpost's edge functions (product.md §7): create-invite, accept-invite and
 // export-list, and the one storage call a screen makes itself (a profile picture; task files
 // go through the sync library). Each answers a value, never throws: `{ ok: true, … }` or
-// `{ ok: false, code, message }` with a SPEC §8 code, so screens pick their sentence by
+// `{ ok: false, code, message }` with a product.md §8 code, so screens pick their sentence by
 // code, not by text.
 import {
   FunctionsFetchError,

@@ -1,4 +1,4 @@
-// A refused change is explained by the rule it broke (SPEC §8 VALIDATION_FAILED: "the
+// A refused change is explained by the rule it broke (product.md §8 VALIDATION_FAILED: "the
 // field's rule"), never by the database's SQL: from the shared schema when it refuses the
 // change too, else from the constraint, column or trigger the message names, else a plain
 // generic sentence.
@@ -152,7 +152,7 @@ describe('the rule a refused change broke', () => {
   });
 });
 
-describe('the sentences of SPEC §8', () => {
+describe('the sentences of product.md §8', () => {
   it("says a refused edit as the catalogue does: you can't edit it any more", () => {
     expect(errorMessage('PERMISSION_DENIED')).toBe("You can't edit this any more");
     expect(

@@ -1,4 +1,4 @@
-// What the user reads for each error code of SPEC §8. Codes are values (sync/errors.ts,
+// What the user reads for each error code of product.md §8. Codes are values (sync/errors.ts,
 // the edge functions' `error.code`); text is chosen here, once, never matched back.
 import type { SyncErrorCode } from '@sync/index';
 import {
@@ -19,7 +19,7 @@ export type AppErrorCode = SyncErrorCode | InviteErrorCode;
 export const ERROR_MESSAGES: Readonly<Record<AppErrorCode, string>> = {
   OFFLINE: 'Offline — changes are saved on this device',
   AUTH_EXPIRED: 'Sign in again to sync',
-  // SPEC §8 "You can't edit X any more"; describeRejection names X when it knows it.
+  // product.md §8 "You can't edit X any more"; describeRejection names X when it knows it.
   PERMISSION_DENIED: "You can't edit this any more",
   VALIDATION_FAILED: "That change doesn't fit the rules for this field",
   NOT_FOUND: 'This was deleted by someone else',
@@ -91,7 +91,7 @@ export function describeRejection(rejection: RejectionFacts, label?: string): st
 export const GENERIC_RULE = "It doesn't meet the server's rules for this item.";
 
 /**
- * The rule a VALIDATION_FAILED change broke, as a sentence for people (SPEC §8 "the field's
+ * The rule a VALIDATION_FAILED change broke, as a sentence for people (product.md §8 "the field's
  * rule"). The database's message is SQL ("new row for relation … violates check constraint
  * …"), so it is only read, never shown: first the change is checked again with the shared
  * schema (which says exactly what is wrong when this app knows the rule), then the
@@ -149,7 +149,7 @@ const COLUMN_RULES: Readonly<Record<string, string>> = {
   'tasks.due_on': 'Use a date like 2026-01-31.',
   'tasks.assignee_id': 'Tasks can only be assigned to members of the list.',
   'tasks.position': "The task's place in the list couldn't be saved.",
-  // The table's own check: done ⇔ completed_at set (server-enforced, SPEC §4).
+  // The table's own check: done ⇔ completed_at set (server-enforced, product.md §4).
   'tasks.': 'Only done tasks have a completion time.',
   'comments.body': 'A comment must be 1 to 4,000 characters, with no spaces at either end.',
   'attachments.file_name': 'File names must be 1 to 255 characters, without slashes.',

@@ -1,4 +1,4 @@
-// Who else is looking at a list (SPEC §7: presence on `list:{id}`): a thin wrapper over
+// Who else is looking at a list (product.md §7: presence on `list:{id}`): a thin wrapper over
 // supabase-js realtime presence, so screens never touch channels themselves. Presence is
 // ephemeral and never stored: it is not data, so it lives with the app, not in the sync
 // library, and it is empty while offline.

@@ -1,4 +1,4 @@
-// Sizes are shown in the units the limits are set in (SPEC §9: 10 MiB), so a size the app
+// Sizes are shown in the units the limits are set in (product.md §9: 10 MiB), so a size the app
 // refuses always reads as more than the limit it names.
 import { describe, expect, it } from 'vitest';
 

@@ -15,14 +15,14 @@ export function relativeTime(then: number, now: number): string {
   return new Date(then).toLocaleDateString();
 }
 
-/** Bytes in a KB as this app counts them (binary: the limits of SPEC §9 are MiB). */
+/** Bytes in a KB as this app counts them (binary: the limits of product.md §9 are MiB). */
 const BYTES_PER_UNIT = 1024;
 /** Below this many of a unit a size keeps one decimal ("10.1 MB"); above, whole units. */
 const ONE_DECIMAL_BELOW = 100;
 
 /**
  * 1536 → "1.5 KB". Binary units (1 KB = 1,024 bytes, 1 MB = 1,048,576), the way the limits
- * are set (SPEC §9: 10 MiB per file), so every size the app shows is comparable with every
+ * are set (product.md §9: 10 MiB per file), so every size the app shows is comparable with every
  * limit it shows. `roundUp` for a size refused for being over a limit: rounded to the
  * nearest, 10 MiB + 1 byte would read "10 MB" next to "at most 10 MB"; rounded up it reads
  * "10.1 MB".

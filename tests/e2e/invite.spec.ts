@@ -1,4 +1,4 @@
-// Invite by link (SPEC §2, §7): alice creates a link on the members screen; someone new
+// Invite by link (product.md §2, §7): alice creates a link on the members screen; someone new
 // opens it, creates an account on the way, accepts, and sees the list.
 import { expect, test } from '@playwright/test';
 

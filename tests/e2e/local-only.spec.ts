@@ -1,4 +1,4 @@
-// Local-only use (SPEC §1, §4 "Account"): someone uses Outpost without an account, then
+// Local-only use (product.md §1, §4 "Account"): someone uses Outpost without an account, then
 // signs up; what they made is uploaded and is there when they sign in on another device.
 import { expect, test } from '@playwright/test';
 

@@ -1,4 +1,4 @@
-// Drag to reorder (SPEC §2): the grip of a task is a dnd-kit handle that a mouse drags
+// Drag to reorder (product.md §2): the grip of a task is a dnd-kit handle that a mouse drags
 // (pointer sensor) and a keyboard carries (keyboard sensor: Space to pick up, arrows to move,
 // Space to drop). The new order is the device's (it survives a reload) and the server's
 // (another person's screen shows it, and a read through the sync API returns it).

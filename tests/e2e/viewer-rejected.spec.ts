@@ -1,4 +1,4 @@
-// A refused change is reverted and explained (SPEC §4, §8): bob edits offline while alice
+// A refused change is reverted and explained (product.md §4, §8): bob edits offline while alice
 // makes him a viewer; when he reconnects the server refuses his edits, his screen goes back
 // to the server's version and "Rejected changes" says why.
 import { expect, test } from '@playwright/test';
@@ -51,7 +51,7 @@ test('edits made offline by someone who became a viewer are reverted and explain
   await expect(b.getByLabel('Add a task')).toHaveCount(0);
 
   // Settings › Rejected changes explains every reverted edit, each with the reason: his
-  // role no longer allows it (SPEC §8 PERMISSION_DENIED).
+  // role no longer allows it (product.md §8 PERMISSION_DENIED).
   await b.goto('/settings#rejected');
   const sentences = b.locator('#rejected .settings-rejection__sentence');
   await expect(sentences).toHaveCount(2);

@@ -1,4 +1,4 @@
-// Deleting an attachment removes its object (SYNC.md §Files): the delete queues the path in
+// Deleting an attachment removes its object (sync-design.md "Files"): the delete queues the path in
 // private.attachment_cleanup (triggers, cascades included) and the attachment-cleanup edge
 // function removes it through the Storage API. Real engine, real supabase-js, real Deno.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// /functions/v1 through unmodified supabase-js: the three edge functions of SPEC §7 running in
+// /functions/v1 through unmodified supabase-js: the three edge functions of product.md §7 running in
 // real Deno workers (create-invite, accept-invite, export-list) with every error code, the
 // gateway's JWT check, unknown functions, and no Deno process left after stop(). Both engines.
 import { execFileSync, spawn } from 'node:child_process';

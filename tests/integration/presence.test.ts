@@ -1,4 +1,4 @@
-// Presence on `list:{id}` (SPEC §7) through the app's wrapper (src/lib/presence.ts) against the devstack:
+// Presence on `list:{id}` (product.md §7) through the app's wrapper (src/lib/presence.ts) against the devstack:
 // two members see each other, a leave is seen, and several tabs of one person are one peer
 // (the oldest tab's `since`). Presence topics are public channels on the devstack as on
 // hosted Supabase, so who may join is not asserted here: the app only joins lists it has.

@@ -1,4 +1,4 @@
-// SPEC §6 as a table: every role × every action × every table (and storage objects), run
+// product.md §6 as a table: every role × every action × every table (and storage objects), run
 // as that caller against the real migrations on PGlite and on Postgres 15. A case passes when
 // an allowed action changes/returns the row and a forbidden one fails with 42501 (or the
 // rule's own SQLSTATE) or touches 0 rows. Each case runs in a transaction that rolls back.
@@ -288,7 +288,7 @@ const ACTIONS: Action[] = [
     expect: 'NNNNN',
     run: changed('delete from lists where id = $1', [list]),
   },
-  // Members arrive only through an accepted invite (SPEC §4), never by a client's insert.
+  // Members arrive only through an accepted invite (product.md §4), never by a client's insert.
   {
     name: 'add a member',
     expect: 'NNNNN',
@@ -433,7 +433,7 @@ async function outcome(db: TestDatabase, action: Action, role: Role): Promise<Ou
   }
 }
 
-describe.each(ENGINE_KINDS)('RLS matrix of SPEC §6 on %s', (kind) => {
+describe.each(ENGINE_KINDS)('RLS matrix of product.md §6 on %s', (kind) => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await freshDatabase(kind, { seed: false });

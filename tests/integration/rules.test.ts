@@ -1,5 +1,5 @@
 // The server-side rules that are triggers rather than CHECKs: sync stamping, completed_at,
-// assignee membership, limits of SPEC §9, cascades of soft deletes, final tombstones and
+// assignee membership, limits of product.md §9, cascades of soft deletes, final tombstones and
 // the profile made with each user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -515,13 +515,13 @@ async function check(
         `seed ${seed}: ${user.name}'s device settled`,
       )
       .toEqual({ phase: 'synced', pending: 0, lastError: undefined });
-    // I5: what sync_pull says the user may see is what SPEC §6 says, read from the tables
+    // I5: what sync_pull says the user may see is what product.md §6 says, read from the tables
     // without it.
     const server = await serverView(stack.db, user.id);
     expect
       .soft(
         diffSpec(server, await specView(stack.db, user.id)),
-        `seed ${seed}: ${user.name}: sync_pull's view against SPEC §6's`,
+        `seed ${seed}: ${user.name}: sync_pull's view against product.md §6's`,
       )
       .toEqual([]);
     // I2: the device holds exactly what the server lets this user see.

@@ -94,7 +94,7 @@ function timeline() {
 
 /** Backoff jitter halfway: the first retry comes 500 ms after a failure. */
 const halfway = () => 0.5;
-/** SPEC §9: the first retry within 1 s (full jitter), so 500 ms with `halfway`. */
+/** product.md §9: the first retry within 1 s (full jitter), so 500 ms with `halfway`. */
 const FIRST_RETRY_HALFWAY_MS = 500;
 
 /** The device has pushed everything and says it is synced. */

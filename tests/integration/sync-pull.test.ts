@@ -1,4 +1,4 @@
-// sync_pull as SYNC.md specifies it: keyset paging that returns every visible row exactly
+// sync_pull as sync-design.md specifies it: keyset paging that returns every visible row exactly
 // once, never misses a transaction that commits out of order (I3, on a real multi-connection
 // Postgres), backfills newly visible lists, delivers only a membership tombstone on
 // revocation (I5), and expires cursors older than purged tombstones.

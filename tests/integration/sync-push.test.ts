@@ -1,4 +1,4 @@
-// sync_push as SYNC.md specifies it: exactly once per (client, seq), per-mutation savepoints,
+// sync_push as sync-design.md specifies it: exactly once per (client, seq), per-mutation savepoints,
 // results with SQLSTATE and the server row, and nothing changed by bad input. On PGlite and
 // on Postgres 15 (where two connections also push concurrently).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Members join a list the only way the server allows (SPEC §4: invited → member): the owner
+// Members join a list the only way the server allows (product.md §4: invited → member): the owner
 // makes an invite and the user accepts it, through the SQL the create-invite and
 // accept-invite edge functions call with the service role. Clients cannot insert memberships.
 import type { SqlEngine, SqlRunner } from '../../devstack/sql-engine';

@@ -1,5 +1,5 @@
 // The server's truth for one user, read straight from the database under that user's RLS
-// (sync_pull from scratch, not through the engine), a second reading of it from SPEC §6 alone
+// (sync_pull from scratch, not through the engine), a second reading of it from product.md §6 alone
 // (plain SQL as the superuser: neither sync_pull nor RLS), and a comparison with a device's
 // store.
 import type { SqlEngine } from '../../devstack/sql-engine';
@@ -23,7 +23,7 @@ export async function serverView(db: SqlEngine, uid: string): Promise<Map<string
 }
 
 /**
- * `table/id` → version of the live rows SPEC §6 lets user `uid` see, computed without the
+ * `table/id` → version of the live rows product.md §6 lets user `uid` see, computed without the
  * code under test: a member (a live membership) sees the list, its live memberships, tasks,
  * comments and attachments; profiles are their own and those of people sharing a live
  * list with them. Compared with `serverView`, it catches a sync_pull that delivers too much
@@ -55,7 +55,7 @@ export async function specView(db: SqlEngine, uid: string): Promise<Map<string, 
   return new Map(rows.map((r) => [`${r.t}/${r.id}`, Number(r.version)]));
 }
 
-/** Where sync_pull's view of a user (`serverView`) and SPEC §6's (`specView`) disagree. */
+/** Where sync_pull's view of a user (`serverView`) and product.md §6's (`specView`) disagree. */
 export function diffSpec(server: Map<string, Row>, spec: Map<string, number>): string[] {
   const problems: string[] = [];
   for (const [key, version] of spec) {

@@ -1,4 +1,4 @@
-// A toast when the server refuses changes while the app is open (SPEC §4 "rejected":
+// A toast when the server refuses changes while the app is open (product.md §4 "rejected":
 // reverted, and the reason shown): one change is explained in the toast; changes refused
 // together are one toast ("3 changes were refused and undone: you can't edit these any
 // more — See why"), so a burst never pushes an Undo off the screen. The full log is in

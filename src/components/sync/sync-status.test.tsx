@@ -1,4 +1,4 @@
-// The header's sync status: one state per situation of SPEC §4 "Connection", offline never
+// The header's sync status: one state per situation of product.md §4 "Connection", offline never
 // styled as an error, a retry after a failure still reads "retrying" until it succeeds.
 import { act, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';

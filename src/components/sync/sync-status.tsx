@@ -1,4 +1,4 @@
-// The header's sync status (SPEC §4 "Connection"): one icon and one label per state, with the
+// The header's sync status (product.md §4 "Connection"): one icon and one label per state, with the
 // number of changes waiting. Being offline is a normal state here, never styled as an error.
 // Screen readers hear state changes that matter (not every syncing ↔ synced flicker). On
 // phones it shrinks to the icon and a word or the waiting count; the full text stays in the

@@ -1,5 +1,5 @@
 // Labelled form controls with an inline error that screen readers hear (aria-invalid +
-// aria-describedby). The control stays editable while its error shows (SPEC §5). `ref`
+// aria-describedby). The control stays editable while its error shows (product.md §5). `ref`
 // reaches the control (React 19 passes it as a prop).
 import { useId, type ComponentPropsWithRef, type ReactNode } from 'react';
 

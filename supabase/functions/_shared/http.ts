@@ -1,5 +1,5 @@
 // What every Outpost edge function shares: CORS (the browser app calls them directly), JSON
-// answers with the error codes of SPEC §8, input validation, and the two Supabase clients.
+// answers with the error codes of product.md §8, input validation, and the two Supabase clients.
 import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// accept-invite (SPEC §7): a signed-in user trades an invite token for a membership.
+// accept-invite (product.md §7): a signed-in user trades an invite token for a membership.
 // INVITE_INVALID 404, INVITE_USED 409, ALREADY_MEMBER 409, INVITE_EXPIRED 410.
 import {
   json,

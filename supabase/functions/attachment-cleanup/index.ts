@@ -1,4 +1,4 @@
-// attachment-cleanup: removes the storage objects of deleted attachments (SYNC.md §Files).
+// attachment-cleanup: removes the storage objects of deleted attachments (sync-design.md "Files").
 // A delete only queues its object's path (private.attachment_cleanup, filled by triggers
 // when an attachment row is deleted, by itself or by its task's or list's cascade); this
 // function drains that queue through the Storage API, the only way hosted storage lets

@@ -1,4 +1,4 @@
-// create-invite (SPEC §7): an owner gets a link with a single-use token that makes its
+// create-invite (product.md §7): an owner gets a link with a single-use token that makes its
 // holder an editor or viewer of the list; it expires after 7 days.
 import {
   json,

@@ -1,4 +1,4 @@
-// export-list (SPEC §7): a member downloads a list as JSON (list, members, tasks with their
+// export-list (product.md §7): a member downloads a list as JSON (list, members, tasks with their
 // comments) or CSV (one row per task). It reads as the caller, so RLS decides: a list the
 // caller may not see is NOT_FOUND, exactly as if it did not exist.
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -1,6 +1,6 @@
 // "Take photo" and "Add file": real file inputs (visually hidden, each named by the label
 // that looks like a button), so keyboards, screen readers and phone cameras all work. Each
-// file is checked before anything is queued (SPEC §8 FILE_TOO_LARGE / FILE_TYPE, ≤ 20 per
+// file is checked before anything is queued (product.md §8 FILE_TOO_LARGE / FILE_TYPE, ≤ 20 per
 // task); a refused file is listed with the limit it breaks, the others are added.
 import { useId, useState, type ChangeEvent } from 'react';
 

@@ -1,6 +1,6 @@
 // The task detail's "Photos and files": every live attachment of the task from the device
 // database (viewable offline once here), adding photos and files for those who may edit
-// tasks, and removing them with Undo in the toast (SPEC §4), as for tasks. Viewers only look.
+// tasks, and removing them with Undo in the toast (product.md §4), as for tasks. Viewers only look.
 import { useEffect, useRef, useState } from 'react';
 
 import { UNDO_WINDOW_MS } from '@sync/index';

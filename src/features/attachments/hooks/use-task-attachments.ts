@@ -1,5 +1,5 @@
 // A task's live attachments from the device database, oldest first, and the upload state of
-// one attachment's bytes (SPEC §4: queued → uploading → uploaded; failed retries).
+// one attachment's bytes (product.md §4: queued → uploading → uploaded; failed retries).
 import { useLiveQuery } from 'dexie-react-hooks';
 
 import type { FileRecord } from '@sync/db';

@@ -1,6 +1,6 @@
 // One comment: who wrote it and when, whether it was edited or is still on this device only,
 // its text (line breaks kept, never parsed as HTML), and Edit / Delete for those allowed to
-// (SPEC §6: the author; the list's owner for any comment). Editing happens in place.
+// (product.md §6: the author; the list's owner for any comment). Editing happens in place.
 import { useEffect, useId, useRef, useState } from 'react';
 
 import { commentInput, validate } from '@sync/schema';

@@ -1,6 +1,6 @@
 // The task detail's comments: the conversation from the device database (readable and
 // writable offline), a composer for every member, and edit/delete for a comment's author
-// and for the list's owner (SPEC §6). A delete is undone from its toast (SPEC §4), as for
+// and for the list's owner (product.md §6). A delete is undone from its toast (product.md §4), as for
 // tasks and lists. Non-members get nothing to write with.
 import { useEffect, useRef, useState } from 'react';
 

@@ -1,5 +1,5 @@
 // One list on the lists screen: name and colour, open/done counts, members, and whether
-// its changes have reached the server yet. Editing and deleting follow the role (SPEC §6).
+// its changes have reached the server yet. Editing and deleting follow the role (product.md §6).
 // The whole card opens the list (the name's link stretches over it); the buttons sit above.
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -1,4 +1,4 @@
-// /invite/:token — accepting an invite link (SPEC §2, §8). It needs an account and a
+// /invite/:token — accepting an invite link (product.md §2, §8). It needs an account and a
 // connection; accepting is an explicit click. After the server has made the membership, the
 // screen waits for the list to reach this device (a pull) and then opens it.
 import { useLiveQuery } from 'dexie-react-hooks';

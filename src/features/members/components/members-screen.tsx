@@ -1,4 +1,4 @@
-// /lists/:listId/members — who is on a list and what they may do (SPEC §2, §6). Everyone
+// /lists/:listId/members — who is on a list and what they may do (product.md §2, §6). Everyone
 // sees the members and can leave; owners also change roles, remove people and make invite
 // links. Roles are written through the repositories (RLS decides again on the server);
 // invite links need the create-invite function, so a connection.
@@ -24,7 +24,7 @@ import { InviteLinkPanel } from './invite-link-panel';
 
 import '../members.css';
 
-/** From this many members on, the screen mentions the limit of SPEC §9. */
+/** From this many members on, the screen mentions the limit of product.md §9. */
 const MEMBERS_NOTE_FROM = MEMBERS_PER_LIST_MAX - 5;
 
 export const ROLE_LABELS: Readonly<Record<Role, string>> = {
@@ -222,7 +222,7 @@ export function MembersScreen() {
         <h2 id="members-leave" className="members__heading">
           Leave this list
         </h2>
-        {/* The last owner can't leave (SPEC §6): said before they try, not after. */}
+        {/* The last owner can't leave (product.md §6): said before they try, not after. */}
         {lastOwner ? (
           <p id={leaveBlockedId} className="members__hint">
             A list needs an owner. Make someone else an owner before you leave, or delete the list.

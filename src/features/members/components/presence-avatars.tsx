@@ -1,4 +1,4 @@
-// Who else is looking at a list right now (SPEC §2: "presence of others viewing"), for the
+// Who else is looking at a list right now (product.md §2: "presence of others viewing"), for the
 // tasks screen's header. Presence is live-only: nothing shows offline or without an account.
 import { useEffect, useState } from 'react';
 

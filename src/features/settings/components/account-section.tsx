@@ -1,7 +1,7 @@
 // Settings › Account: who is signed in and signing out, which wipes this device (the sync
 // library refuses while changes are unsynced, and this asks first); for local-only use, the
 // way to an account and to deleting the device's data; for an ended session, signing in.
-// A signed-in person can change their password here (SPEC §7).
+// A signed-in person can change their password here (product.md §7).
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';

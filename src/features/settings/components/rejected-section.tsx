@@ -1,4 +1,4 @@
-// Settings › Rejected changes: the device's log of changes the server refused (SPEC §4
+// Settings › Rejected changes: the device's log of changes the server refused (product.md §4
 // "rejected": reverted, and the reason shown), newest first, each explained in a sentence
 // with a way to the list or task when it is still here. Reading one and dismissing it is
 // the user's call; nothing expires on its own.

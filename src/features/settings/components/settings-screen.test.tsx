@@ -147,7 +147,7 @@ describe('settings, used without an account', () => {
     expect(items[0]).toHaveTextContent(
       'The server refused your change to the list “xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…”: List name can be at most 80 characters. Your change was undone.',
     );
-    // The field's rule, never the database's SQL (SPEC §8).
+    // The field's rule, never the database's SQL (product.md §8).
     expect(items[0]).not.toHaveTextContent('character varying');
     expect(items[0]).toHaveTextContent(/list\s*edit · just now/);
     expect(within(items[0]!).getByRole('link', { name: 'Open list' })).toHaveAttribute(

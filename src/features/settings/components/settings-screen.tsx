@@ -1,4 +1,4 @@
-// /settings (SPEC §2): profile, sync and rejected changes, storage, installing, export,
+// /settings (product.md §2): profile, sync and rejected changes, storage, installing, export,
 // account, about. Each section is linkable (`/settings#sync`, `#rejected`) and renders from
 // the device alone; only uploading a picture and syncing need the network.
 import { Link } from 'react-router';

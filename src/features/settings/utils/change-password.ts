@@ -1,4 +1,4 @@
-// Changing the signed-in person's password (SPEC §7 "change password") with supabase-js
+// Changing the signed-in person's password (product.md §7 "change password") with supabase-js
 // `auth.updateUser`, on the current session. The rules are the sign-up screen's (src/lib/
 // auth.ts); GoTrue's refusals come back as plain sentences, with the field they concern.
 import {

@@ -1,4 +1,4 @@
-// "Export" on a list's tasks screen (SPEC §7 export-list): the server's copy of the list as a
+// "Export" on a list's tasks screen (product.md §7 export-list): the server's copy of the list as a
 // CSV (one row per task, for a spreadsheet) or JSON (list, members, tasks with comments)
 // download. It is made by the export-list function, so it needs an account and a
 // connection, and says so rather than failing; changes still queued here are not in it yet.
