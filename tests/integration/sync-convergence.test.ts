@@ -21,7 +21,7 @@ import { clientFor, signIn, startDevice, type Device } from '../support/sync-cli
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 /** Schedules per run: a modest number in `npm test`; `npm run test:soak` sets 2,000. */
-const SCHEDULES = Number(process.env.SCHEDULES ?? 24);
+const SCHEDULES = Number(process.env.SCHEDULES ?? 16);
 /** First seed (schedule i uses FIRST_SEED + i): SEED, or a new one each run. */
 const FIRST_SEED = process.env.SEED ? Number(process.env.SEED) : randomInt(1, 2 ** 31);
 const SEEDS = Array.from({ length: SCHEDULES }, (_, i) => FIRST_SEED + i);
