@@ -202,7 +202,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     leave();
     mode = 'leader';
     watchOutbox((unsent) => {
-      if (unsent) wake(PUSH_DEBOUNCE_MS);
+      if (unsent > 0) wake(PUSH_DEBOUNCE_MS);
     });
     unsubscribers.push(
       online.subscribe((isOnline) => {
@@ -320,18 +320,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     for (const off of unsubscribers.splice(0)) off();
   }
 
-  /**
-   * Keeps `pending` current (every tab counts the shared outbox) and says whether anything is
-   * unsent: one unsent entry is looked up, not all counted, so a write with thousands queued
-   * costs no more than one with none.
-   */
-  function watchOutbox(onUnsent: (unsent: boolean) => void): void {
+  /** Keeps `pending` current (every tab counts the shared outbox) and reports unsent changes. */
+  function watchOutbox(onUnsent: (unsent: number) => void): void {
     const watch = liveQuery(() =>
-      Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).first()]),
+      Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).count()]),
     ).subscribe({
       next: ([pending, unsent]) => {
         status.set({ pending });
-        onUnsent(Boolean(unsent));
+        onUnsent(unsent);
       },
       error: (error: unknown) => console.error('[sync] outbox watch failed', error),
     });
