@@ -10,7 +10,7 @@ import 'fake-indexeddb/auto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
 import { PUSH_DEBOUNCE_MS } from '../../sync/engine';
@@ -18,29 +18,22 @@ import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
-import { ManualClock } from '../support/manual-clock';
-import { clientFor, settled, signIn, waitFor, type Device } from '../support/sync-client';
+import { manualClocksForTests } from '../support/manual-clock';
+import {
+  clientFor,
+  settled,
+  signIn,
+  waitFor,
+  type Device,
+  synced,
+  track,
+} from '../support/sync-client';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
 
-/**
- * The manual clocks of the test running. Should it fail with a request still hung on one,
- * its device could never close (closing waits for the request in flight): time runs out on
- * them first, ten minutes of every timer, before the devices close.
- */
-const clocks = new Set<ManualClock>();
-function testClock(): ManualClock {
-  const clock = new ManualClock();
-  clocks.add(clock);
-  return clock;
-}
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    for (const clock of clocks) await clock.runTo(clock.now() + 10 * 60_000);
-  }
-  clocks.clear();
-});
+/** Manual clocks, run out before the devices close when a test fails. */
+const testClock = manualClocksForTests();
 const PUSH = /\/rpc\/sync_push$/;
 const PUSH_PATH = '/rest/v1/rpc/sync_push';
 const UPLOAD = /\/storage\/v1\/object\/attachments\//;
@@ -96,17 +89,6 @@ function timeline() {
 const halfway = () => 0.5;
 /** product.md §9: the first retry within 1 s (full jitter), so 500 ms with `halfway`. */
 const FIRST_RETRY_HALFWAY_MS = 500;
-
-/** The device has pushed everything and says it is synced. */
-const synced = (d: Device) => async () =>
-  d.sync.engine.status.getSnapshot().phase === 'synced' && (await d.sync.pendingCount()) === 0;
-
-/** Where `work` is: still pending, or what it resolved to. */
-function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
-  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
-  void work.then((value) => (tracked.state = { value }));
-  return tracked;
-}
 
 async function serverTask(id: string) {
   const { rows } = await stack.db.query<{ title: string; version: string | number }>(

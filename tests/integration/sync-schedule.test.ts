@@ -10,7 +10,7 @@
 import 'fake-indexeddb/auto';
 
 import { createClient } from '@supabase/supabase-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS, REALTIME_DEBOUNCE_MS } from '../../sync/engine';
 import { SyncError } from '../../sync/errors';
@@ -19,7 +19,7 @@ import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { cuttableWebSocket, FaultyNetwork } from '../support/faults';
-import { ManualClock } from '../support/manual-clock';
+import { ManualClock, manualClocksForTests } from '../support/manual-clock';
 import {
   liveRows,
   settled,
@@ -27,28 +27,15 @@ import {
   waitFor,
   type Device,
   type DeviceOptions,
+  synced,
+  track,
 } from '../support/sync-client';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
 
-/**
- * The manual clocks of the test running. Should it fail with a request still hung on one,
- * its device could never close (closing waits for the request in flight): time runs out on
- * them first, ten minutes of every timer, before the devices close.
- */
-const clocks = new Set<ManualClock>();
-function testClock(): ManualClock {
-  const clock = new ManualClock();
-  clocks.add(clock);
-  return clock;
-}
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    for (const clock of clocks) await clock.runTo(clock.now() + 10 * 60_000);
-  }
-  clocks.clear();
-});
+/** Manual clocks, run out before the devices close when a test fails. */
+const testClock = manualClocksForTests();
 const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
 const TOKEN_PATH = '/auth/v1/token';
@@ -59,17 +46,6 @@ const TOKEN_PATH = '/auth/v1/token';
  */
 function syncOn(d: Device, clock: ManualClock, net: FaultyNetwork) {
   return clock.settle(d.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
-}
-
-/** The device has pushed everything and says it is synced. */
-const synced = (d: Device) => async () =>
-  d.sync.engine.status.getSnapshot().phase === 'synced' && (await d.sync.pendingCount()) === 0;
-
-/** Where `work` is: still pending, or what it resolved to. */
-function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
-  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
-  void work.then((value) => (tracked.state = { value }));
-  return tracked;
 }
 
 async function serverTitle(id: string): Promise<string | undefined> {

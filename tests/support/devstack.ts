@@ -14,6 +14,7 @@ import type { DevstackClock } from '../../devstack/clock';
 import { openDevstackDatabase } from '../../devstack/database';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
 import type { EngineKind } from './database';
+import { TimerQueue } from './manual-clock';
 import { freshPostgres } from './pg-databases';
 
 export type TestDevstackOptions = Omit<DevstackOptions, 'databaseUrl' | 'database' | 'port'>;
@@ -42,27 +43,9 @@ export { TEST_RATE_LIMITS };
  * fresh. Rate-limit buckets refill only as it moves, so suites that sign in more than 30 times
  * move it between tests.
  */
-export class TestClock implements DevstackClock {
-  private time: number;
-  private nextId = 1;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-
+export class TestClock extends TimerQueue implements DevstackClock {
   constructor(start = Date.now()) {
-    this.time = start;
-  }
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.time + Math.max(0, ms), fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    if (typeof handle === 'number') this.timers.delete(handle);
+    super(start);
   }
 
   /** Moves time on by `ms`, firing each timer it passes, earliest first, at its moment. */

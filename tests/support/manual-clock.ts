@@ -1,6 +1,8 @@
 // A clock for the engine whose time moves only when a test says so, so schedules of seconds
 // or minutes (backoff, debounce, the 60 s safety pull) run in a moment. The network, the
 // devstack and IndexedDB stay real: after each timer fires, real time passes for their I/O.
+import { afterEach } from 'vitest';
+
 import type { Clock } from '../../sync/engine';
 
 /** Real time given to I/O after each step of virtual time (ms). */
@@ -36,12 +38,16 @@ export interface UntilOptions {
   realTimeoutMs?: number;
 }
 
-export class ManualClock implements Clock {
-  private time: number;
+/**
+ * Time that moves only when told, and timers on it: what the engine's ManualClock and the
+ * devstack's TestClock (tests/support/devstack.ts) share.
+ */
+export class TimerQueue implements Clock {
+  protected time: number;
   private nextId = 1;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  protected readonly timers = new Map<number, { at: number; fn: () => void }>();
 
-  constructor(start = Date.UTC(2026, 10, 23)) {
+  constructor(start: number) {
     this.time = start;
   }
 
@@ -57,6 +63,12 @@ export class ManualClock implements Clock {
 
   clearTimeout(handle: unknown): void {
     if (typeof handle === 'number') this.timers.delete(handle);
+  }
+}
+
+export class ManualClock extends TimerQueue {
+  constructor(start = Date.UTC(2026, 10, 23)) {
+    super(start);
   }
 
   /**
@@ -249,4 +261,25 @@ export class ManualClock implements Clock {
       }
     }
   }
+}
+
+/**
+ * Manual clocks for the tests of a file, made with the returned function. Should a test fail
+ * with a request still hung on one, its device could never close (closing waits for the
+ * request in flight): time runs out on them first, ten minutes of every timer, before the
+ * devices close. Call at the file's top level, before the suite's own afterEach.
+ */
+export function manualClocksForTests(): () => ManualClock {
+  const clocks = new Set<ManualClock>();
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') {
+      for (const clock of clocks) await clock.runTo(clock.now() + 10 * 60_000);
+    }
+    clocks.clear();
+  });
+  return () => {
+    const clock = new ManualClock();
+    clocks.add(clock);
+    return clock;
+  };
 }

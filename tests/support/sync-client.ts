@@ -178,6 +178,17 @@ export async function waitFor(
   }
 }
 
+/** The device has pushed everything and says it is synced. */
+export const synced = (d: Device) => async () =>
+  d.sync.engine.status.getSnapshot().phase === 'synced' && (await d.sync.pendingCount()) === 0;
+
+/** Where `work` is: still pending, or what it resolved to. */
+export function track<T>(work: Promise<T>): { state: 'pending' | { value: T } } {
+  const tracked: { state: 'pending' | { value: T } } = { state: 'pending' };
+  void work.then((value) => (tracked.state = { value }));
+  return tracked;
+}
+
 /** Waits until the device has pushed everything and is synced. */
 export async function settled(device: Device, timeoutMs = 60_000): Promise<void> {
   await waitFor(async () => {
