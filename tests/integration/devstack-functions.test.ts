@@ -65,7 +65,8 @@ function denoWorkers(pattern: string): number {
  * test files may run devstacks with workers at the same time).
  */
 function ownDenoWorkers(): string[] {
-  const out = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], {
+  // -ww: full command lines whatever COLUMNS says (ps cuts them to its width otherwise).
+  const out = execFileSync('ps', ['-ww', '-o', 'args=', '--ppid', String(process.pid)], {
     encoding: 'utf8',
   });
   return out

@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
 import { PUSH_DEBOUNCE_MS } from '../../sync/engine';
+import { UNDO_WINDOW_MS } from '../../sync/repositories';
 import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
@@ -588,11 +589,15 @@ describe('an expired token during an upload', () => {
 
 describe("an attachment's bytes on the device", () => {
   it('go once the server has its delete, not at the local delete (Undo needs them)', async () => {
-    const alice = await device('alice@example.com');
+    // Alice holds deletes for the app's real undo window on a manual clock: with the test
+    // default (no window) a sync cycle already past its online check could send the delete
+    // before the Undo, and the test would depend on the machine's speed.
+    const { options, settle, until } = timeline();
+    const alice = await device('alice@example.com', { ...options, undoWindowMs: UNDO_WINDOW_MS });
     const bob = await device('bob@example.com');
-    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    await Promise.all([settle(alice.sync.engine.syncNow()), bob.sync.engine.syncNow()]);
     const id = await alice.sync.repos.attachments.add(SEED.task(9), png(30), 'gone.png');
-    await settled(alice);
+    await until(synced(alice), PUSH_DEBOUNCE_MS);
     await bob.sync.engine.syncNow();
     // Bob looked at it once: kept for offline viewing.
     expect((await bob.sync.attachmentBlob(id))?.size).toBe(7);
@@ -605,7 +610,8 @@ describe("an attachment's bytes on the device", () => {
     expect((await alice.sync.attachmentBlob(id))?.size).toBe(7);
     await alice.sync.repos.attachments.delete(id);
     alice.online.set(true);
-    await settled(alice);
+    // The delete is sent once the undo window has passed on her clock.
+    await until(synced(alice), UNDO_WINDOW_MS + PUSH_DEBOUNCE_MS);
     expect((await serverAttachment(id))?.deleted_at).toBeTruthy();
     // Acknowledged: gone on the device that deleted it…
     expect(await alice.sync.db._files.get(id)).toBeUndefined();
