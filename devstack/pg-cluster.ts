@@ -60,8 +60,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** initdb + pg_ctl start in a fresh temp dir; `stop()` removes everything. */
-export async function startPgCluster(): Promise<PgCluster> {
+/**
+ * initdb + pg_ctl start in a fresh temp dir; `stop()` removes everything. With `copyOf`,
+ * the new cluster starts as a copy of that running one (pg_basebackup: its databases,
+ * templates included) instead of an empty initdb.
+ */
+export async function startPgCluster(from: { copyOf?: PgCluster } = {}): Promise<PgCluster> {
   if (!postgresAvailable()) {
     throw new Error(`Postgres binaries not found in ${PG_BIN_DIR} (set PG_BIN_DIR)`);
   }
@@ -75,17 +79,33 @@ export async function startPgCluster(): Promise<PgCluster> {
       ? run('runuser', ['-u', CLUSTER_USER, '--', join(PG_BIN_DIR, bin), ...args])
       : run(join(PG_BIN_DIR, bin), args);
 
-  await pgRun('initdb', [
-    '-D',
-    data,
-    '-U',
-    'postgres',
-    '--auth=trust',
-    '-E',
-    'UTF8',
-    '--locale=C',
-    '--no-sync',
-  ]);
+  if (from.copyOf) {
+    await pgRun('pg_basebackup', [
+      '-D',
+      data,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(from.copyOf.port),
+      '-U',
+      'postgres',
+      '--wal-method=stream',
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
+  } else {
+    await pgRun('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ]);
+  }
   const port = await freePort();
   const options = [
     `-p ${port}`,

@@ -1,8 +1,15 @@
-// One Postgres 15 cluster for a whole `npm test` run, started before the first test file:
-// initdb costs seconds of CPU, and two dozen suites each made their own. Every suite gets
-// a database of its own on it, copied from a template that already holds the schema (a
-// file copy inside Postgres, in a fraction of a second), so suites stay independent and
-// can run in parallel. Test files read the cluster with inject('postgres').
+// Postgres 15 for a whole `npm test` run, started before the first test file: initdb costs
+// seconds of CPU, and two dozen suites each made their own. Every suite gets a database of
+// its own, copied from a template that already holds the schema (a file copy inside
+// Postgres, in a fraction of a second), so suites stay independent.
+//
+// One cluster per worker, not one for the run: sync_pull's horizon is the oldest
+// transaction still running in the whole cluster, other databases included, so a suite's
+// open transaction on a shared cluster held back what another suite's pull could see (a
+// pull right after a push missed the row, seen in devstack-rest). A worker runs one file
+// at a time, so on its own cluster a suite sees only its own transactions. The first
+// cluster builds the templates; the others start as copies of it (pg_basebackup).
+// Test files read their cluster with inject('postgres') and VITEST_POOL_ID.
 import type { TestProject } from 'vitest/node';
 
 import { openDevstackDatabase } from '../../devstack/database';
@@ -12,7 +19,8 @@ import { TEMPLATES, type PostgresInfo } from './pg-databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    postgres: PostgresInfo | null;
+    /** One cluster per worker, in pool id order (VITEST_POOL_ID 1 is the first). */
+    postgres: PostgresInfo[] | null;
   }
 }
 
@@ -42,6 +50,14 @@ export default async function setup(project: TestProject) {
   } finally {
     await admin.close();
   }
-  project.provide('postgres', { url: cluster.url, port: cluster.port });
-  return () => cluster.stop();
+  const workers = Math.max(1, project.globalConfig.maxWorkers);
+  const copies = await Promise.all(
+    Array.from({ length: workers - 1 }, () => startPgCluster({ copyOf: cluster })),
+  );
+  const clusters = [cluster, ...copies];
+  project.provide(
+    'postgres',
+    clusters.map((c) => ({ url: c.url, port: c.port })),
+  );
+  return () => Promise.all(clusters.map((c) => c.stop())).then(() => undefined);
 }

@@ -1,4 +1,4 @@
-// A fresh Postgres 15 database for a suite, on the run's one cluster (global-postgres.ts):
+// A fresh Postgres 15 database for a suite, on its worker's cluster (global-postgres.ts):
 // a copy of a template holding bootstrap + migrations (+ the seed), dropped again by
 // `stop()`. Shaped like a PgCluster, so a suite that needs "a Postgres" takes either.
 import { inject } from 'vitest';
@@ -25,8 +25,11 @@ let counter = 0;
 export async function freshPostgres(
   template: keyof typeof TEMPLATES = 'seeded',
 ): Promise<PgCluster> {
-  const info = inject('postgres');
-  if (!info) throw new Error('Postgres 15 is not installed here (set PG_BIN_DIR)');
+  const clusters = inject('postgres');
+  if (!clusters) throw new Error('Postgres 15 is not installed here (set PG_BIN_DIR)');
+  // This worker's own cluster (global-postgres.ts says why it is not shared).
+  const poolId = Number(process.env.VITEST_POOL_ID ?? 1);
+  const info = clusters[(poolId - 1) % clusters.length] as PostgresInfo;
   const base = new URL(info.url);
   const urlFor = (database: string) => {
     const url = new URL(base);
