@@ -153,7 +153,8 @@ export class MessageRelay {
     }>(
       `select id::text as id, topic, event, payload::text as payload, private
        from realtime.messages
-       where id = any($1::uuid[]) and event is not null and payload is not null`,
+       where id = any($1::uuid[])
+         and event is not null and payload is not null and private is not null`,
       [`{${ids.join(',')}}`],
     );
     this.messagesRead += rows.length;

@@ -161,6 +161,41 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     );
   }
 
+  let sockets: WebSocket[] = [];
+
+  /**
+   * A bare Phoenix socket (vsn 2.0.0) that records every frame the server sends, to see
+   * frames supabase-js would hide (it holds presence diffs back until a presence_state).
+   */
+  async function rawSocket() {
+    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
+    const ws = new WebSocket(`${url}?apikey=${stack.anonKey}&vsn=2.0.0`);
+    sockets.push(ws);
+    const frames: [string | null, string | null, string, string, Record<string, unknown>][] = [];
+    ws.on('message', (data: Buffer) => {
+      frames.push(JSON.parse(data.toString('utf8')) as (typeof frames)[number]);
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let ref = 0;
+    return {
+      frames,
+      get heard(): Heard[] {
+        return frames.filter((f) => f[3] === 'broadcast').map((f) => f[4] as Heard);
+      },
+      /** Sends a push and resolves to its phx_reply payload. */
+      async push(topic: string, event: string, payload: Record<string, unknown>) {
+        ref += 1;
+        const r = String(ref);
+        ws.send(JSON.stringify(['1', r, `realtime:${topic}`, event, payload]));
+        await waitFor(() => frames.some((f) => f[1] === r), WAIT_MS, `reply to ${event}`);
+        return frames.find((f) => f[1] === r)?.[4];
+      },
+    };
+  }
+
   const events = (heard: Heard[]) => heard.filter((h) => h.event !== 'fence');
 
   beforeAll(async () => {
@@ -208,6 +243,8 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
       await client.realtime.disconnect();
     }
     clients = [];
+    for (const ws of sockets) ws.close();
+    sockets = [];
   });
 
   afterAll(async () => {
@@ -367,22 +404,48 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     const topic = 'room-presence';
     const alice = await user(); // presence read + write
     const bob = await user(); // presence read only
-    const carol = await user(); // broadcast read only
+    const carol = { id: randomUUID() }; // broadcast read only
+    const erin = { id: randomUUID() }; // presence read only
     await member(alice.id, topic, { write: true, presence: true });
     await member(bob.id, topic, { presence: true });
     await member(carol.id, topic);
+    await member(erin.id, topic, { broadcast: false, presence: true });
     const a = listener(alice.client, topic, {
       private: true,
       presenceKey: 'alice',
       presence: true,
     });
     const b = listener(bob.client, topic, { private: true, presenceKey: 'bob', presence: true });
-    const c = listener(carol.client, topic, {
-      private: true,
-      presenceKey: 'carol',
-      presence: true,
+    await Promise.all([subscribed(a.channel), subscribed(b.channel)]);
+    // Carol joins with presence enabled, as supabase-js would with a presence listener.
+    const c = await rawSocket();
+    const joined = await c.push(topic, 'phx_join', {
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: 'carol', enabled: true },
+        postgres_changes: [],
+        private: true,
+      },
+      access_token: await userJwt(carol.id),
     });
-    await Promise.all([subscribed(a.channel), subscribed(b.channel), subscribed(c.channel)]);
+    expect(joined).toMatchObject({ status: 'ok' });
+    // Erin joins on presence read alone and hears presence but no broadcast.
+    const e = await rawSocket();
+    const erinJoined = await e.push(topic, 'phx_join', {
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: 'erin', enabled: true },
+        postgres_changes: [],
+        private: true,
+      },
+      access_token: await userJwt(erin.id),
+    });
+    expect(erinJoined).toMatchObject({ status: 'ok' });
+    await stack.db.query(`select realtime.send('{}'::jsonb, 'not-for-erin', $1)`, [topic]);
+    expect(await a.channel.send({ type: 'broadcast', event: 'not-for-erin', payload: {} })).toBe(
+      'ok',
+    );
+    await roundTrip(alice.client);
 
     expect(await b.channel.track({ who: 'bob' })).toBe('error');
     expect(await a.channel.track({ who: 'alice' })).toBe('ok');
@@ -390,14 +453,31 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     await waitFor(() => 'alice' in a.channel.presenceState(), WAIT_MS, 'alice sees herself');
     expect(Object.keys(a.channel.presenceState())).toEqual(['alice']);
     expect(Object.keys(b.channel.presenceState())).toEqual(['alice']);
+    // Alice's join came after both broadcasts, on the same socket: erin has had her chance.
+    await waitFor(
+      () =>
+        e.frames.some(
+          (f) => f[3] === 'presence_diff' && JSON.stringify(f[4].joins).includes('"alice"'),
+        ),
+      WAIT_MS,
+      'erin sees alice',
+    );
+    expect(e.frames.map((f) => f[3])).toContain('presence_state');
+    expect(e.frames.map((f) => f[3])).not.toContain('broadcast');
     // Carol may join (broadcast read) but hears no presence at all: no state, no diff.
     await fence(topic, true, c);
-    expect(c.syncs).toEqual([]);
-    expect(c.channel.presenceState()).toEqual({});
-    // Carol may not track either (no presence write).
-    expect(await c.channel.track({ who: 'carol' })).toBe('error');
-    await fence(topic, true, a, b);
+    expect(c.frames.map((f) => f[3])).not.toContain('presence_state');
+    expect(c.frames.map((f) => f[3])).not.toContain('presence_diff');
+    // Carol may not track either (no presence write): an error with an empty response.
+    const track = await c.push(topic, 'presence', {
+      type: 'presence',
+      event: 'track',
+      payload: { who: 'carol' },
+    });
+    expect(track).toEqual({ status: 'error', response: {} });
+    await fence(topic, true, a, b, c);
     expect(Object.keys(a.channel.presenceState())).toEqual(['alice']);
+    expect(c.frames.map((f) => f[3])).not.toContain('presence_diff');
   });
 
   it('re-checks read on a new access token: losing it closes the channel, write is asked again', async () => {
