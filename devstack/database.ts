@@ -60,6 +60,24 @@ async function recordMigrations(db: SqlEngine, files: readonly SqlFile[]): Promi
   }
 }
 
+/** Where bootstrap.sql's re-runnable realtime section starts. */
+const REALTIME_SECTION = '-- Everything from here on is re-runnable';
+
+/**
+ * A database bootstrapped before bootstrap.sql had the realtime schema (a persistent
+ * .devstack/ data dir) gets bootstrap's realtime section, which is safe to run again.
+ */
+async function addRealtimeSchema(db: SqlEngine): Promise<void> {
+  const { rows } = await db.query<{ ok: boolean }>(
+    `select to_regclass('realtime.messages') is not null as ok`,
+  );
+  if (rows[0]?.ok) return;
+  const [bootstrap] = schemaFiles({ seed: false });
+  const at = bootstrap?.sql.indexOf(REALTIME_SECTION) ?? -1;
+  if (!bootstrap || at < 0) throw new Error('bootstrap.sql has no realtime section');
+  await applySqlFiles(db, [{ name: bootstrap.name, sql: bootstrap.sql.slice(at) }]);
+}
+
 /** Brings an empty or older database up to date; returns true if it was empty. */
 async function migrate(db: SqlEngine, seed: boolean): Promise<boolean> {
   const { rows } = await db.query<{ ready: boolean }>(
@@ -69,6 +87,8 @@ async function migrate(db: SqlEngine, seed: boolean): Promise<boolean> {
   if (empty) {
     const [bootstrap] = schemaFiles({ seed: false });
     if (bootstrap) await applySqlFiles(db, [bootstrap]);
+  } else {
+    await addRealtimeSchema(db);
   }
   const pending = await pendingMigrations(db);
   await applySqlFiles(db, pending);

@@ -102,6 +102,8 @@ export interface Devstack {
   readonly serviceRoleKey: string;
   readonly jwtSecret: string;
   readonly db: SqlEngine;
+  /** Rows of realtime.messages Realtime has read to broadcast them (tests count reads). */
+  realtimeMessagesRead(): number;
   stop(): Promise<void>;
 }
 
@@ -232,6 +234,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     serviceRoleKey: keys.serviceRoleKey,
     jwtSecret,
     db,
+    realtimeMessagesRead: () => realtime.messagesRead(),
     stop,
   };
 }

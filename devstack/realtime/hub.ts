@@ -15,7 +15,14 @@ import {
   type ChangeSubscriber,
   type PgBinding,
 } from './changes';
+import {
+  readAuthorizations,
+  writeAuthorization,
+  type AuthContext,
+  type Extension,
+} from './authorization';
 import { parseJoinPayload, type JoinConfig } from './channel-config';
+import { MessageRelay, type DbMessage } from './messages';
 import {
   decodeMessage,
   encodeBinaryBroadcast,
@@ -33,12 +40,47 @@ interface Connection {
   readonly vsn: Vsn;
   /** The apikey the socket connected with: the token of joins that bring none. */
   readonly apikey: string;
+  /** The upgrade request's headers (`request.headers` in authorisation probes). */
+  readonly headers: Record<string, string>;
   readonly channels: Map<string, ChannelSession>;
   /** Messages are handled one after another, so a join finishes before the next push. */
   queue: Promise<void>;
 }
 
 type Verified = { ok: true; role: ApiRole; claims: Claims } | { ok: false; reason: string };
+
+/**
+ * A private channel's permissions, cached for the session as hosted caches them: read is
+ * checked at join (presence read only when presence is enabled) and on a new access token;
+ * write is unknown (undefined) until the first broadcast or track checks it.
+ */
+interface Policies {
+  broadcastRead: boolean;
+  presenceRead: boolean | undefined;
+  broadcastWrite: boolean | undefined;
+  presenceWrite: boolean | undefined;
+}
+
+/** Public channels need no permission for anything. */
+const PUBLIC_POLICIES: Readonly<Policies> = {
+  broadcastRead: true,
+  presenceRead: true,
+  broadcastWrite: true,
+  presenceWrite: true,
+};
+
+function unauthorized(subTopic: string): string {
+  return `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`;
+}
+
+/** Public and private channels of one name are separate streams. */
+function streamKey(isPrivate: boolean, subTopic: string): string {
+  return `${isPrivate ? 'private' : 'public'}:${subTopic}`;
+}
+
+function subTopicOf(topic: string): string {
+  return topic.replace(/^realtime:/i, '');
+}
 
 class ChannelSession implements ChangeSubscriber {
   role: ApiRole;
@@ -49,6 +91,7 @@ class ChannelSession implements ChangeSubscriber {
   /** The clock's handle for the shutdown at the token's exp. */
   expiryTimer: unknown;
   readonly presenceKey: string;
+  policies: Policies;
 
   constructor(
     readonly conn: Connection,
@@ -56,6 +99,7 @@ class ChannelSession implements ChangeSubscriber {
     readonly joinRef: string | null,
     readonly config: JoinConfig,
     auth: { role: ApiRole; claims: Claims; token: string },
+    policies: Policies,
     private readonly send: (frame: Frame) => void,
   ) {
     this.role = auth.role;
@@ -63,10 +107,36 @@ class ChannelSession implements ChangeSubscriber {
     this.token = auth.token;
     this.bindings = config.bindings;
     this.presenceKey = config.presenceKey === '' ? randomUUID() : config.presenceKey;
+    this.policies = { ...policies };
   }
 
   get subTopic(): string {
-    return this.topic.replace(/^realtime:/i, '');
+    return subTopicOf(this.topic);
+  }
+
+  get isPrivate(): boolean {
+    return this.config.isPrivate;
+  }
+
+  get stream(): string {
+    return streamKey(this.config.isPrivate, this.subTopic);
+  }
+
+  get readsBroadcast(): boolean {
+    return this.policies.broadcastRead;
+  }
+
+  get readsPresence(): boolean {
+    return this.policies.presenceRead === true;
+  }
+
+  authContext(): AuthContext {
+    return {
+      topic: this.subTopic,
+      role: this.role,
+      claims: this.claims,
+      headers: this.conn.headers,
+    };
   }
 
   deliver(ids: number[], data: JsonObject): void {
@@ -96,13 +166,19 @@ function secondsSinceExpiry(token: string, clock: DevstackClock): number {
 
 export class RealtimeHub {
   private readonly connections = new Set<Connection>();
+  /** Joined sessions by stream (privacy and topic). */
   private readonly topics = new Map<string, Set<ChannelSession>>();
   readonly capture: ChangeCapture;
+  readonly relay: MessageRelay;
 
   constructor(private readonly ctx: DevstackContext) {
     this.capture = new ChangeCapture(ctx.db, () => this.changeSubscribers());
     this.capture.ready.catch((error: unknown) => {
       console.error('[realtime] change capture failed to start:', error);
+    });
+    this.relay = new MessageRelay(ctx.db, ctx.clock, (message) => this.fanOut(message));
+    this.relay.ready.catch((error: unknown) => {
+      console.error('[realtime] broadcast from the database failed to start:', error);
     });
   }
 
@@ -123,8 +199,15 @@ export class RealtimeHub {
     return { ok: true, role, claims: verified.claims };
   }
 
-  accept(ws: WebSocket, vsn: Vsn, apikey: string): void {
-    const conn: Connection = { ws, vsn, apikey, channels: new Map(), queue: Promise.resolve() };
+  accept(ws: WebSocket, vsn: Vsn, apikey: string, headers: Record<string, string> = {}): void {
+    const conn: Connection = {
+      ws,
+      vsn,
+      apikey,
+      headers,
+      channels: new Map(),
+      queue: Promise.resolve(),
+    };
     this.connections.add(conn);
     ws.on('message', (data, isBinary) => {
       const buffer = Array.isArray(data)
@@ -157,6 +240,7 @@ export class RealtimeHub {
     await Promise.all(closing);
     for (const conn of this.connections) this.disconnect(conn);
     await this.capture.close();
+    await this.relay.close();
   }
 
   private *changeSubscribers(): Iterable<ChangeSubscriber> {
@@ -198,7 +282,7 @@ export class RealtimeHub {
         }
         return;
       }
-      this.broadcast(session, incoming.push);
+      await this.broadcast(session, incoming.push);
       return;
     }
     const frame = incoming.frame;
@@ -225,10 +309,10 @@ export class RealtimeHub {
         await this.updateToken(session, frame.payload.access_token);
         return;
       case 'broadcast':
-        this.broadcastJson(session, frame);
+        await this.broadcastJson(session, frame);
         return;
       case 'presence':
-        this.presence(session, frame);
+        await this.presence(session, frame);
         return;
       default:
         // Hosted Realtime ignores events it does not know.
@@ -249,13 +333,18 @@ export class RealtimeHub {
       this.reply(conn, frame, 'error', { reason: verified.reason });
       return;
     }
-    if (config.isPrivate && verified.role !== 'service_role') {
-      // Private channels authorise through realtime.messages policies, which this stack lacks.
-      const topic = frame.topic.replace(/^realtime:/i, '');
-      this.reply(conn, frame, 'error', {
-        reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`,
-      });
-      return;
+    let policies: Policies = PUBLIC_POLICIES;
+    if (config.isPrivate) {
+      const subTopic = subTopicOf(frame.topic);
+      const reads = await this.readPolicies(
+        { topic: subTopic, role: verified.role, claims: verified.claims, headers: conn.headers },
+        config.presenceEnabled,
+      );
+      if (!reads) {
+        this.reply(conn, frame, 'error', { reason: unauthorized(subTopic) });
+        return;
+      }
+      policies = reads;
     }
     let bindingErrors: string[] = [];
     if (config.bindings.length > 0) {
@@ -281,26 +370,30 @@ export class RealtimeHub {
       frame.joinRef,
       config,
       { role: verified.role, claims: verified.claims, token },
+      policies,
       (f) => this.send(conn, f),
     );
     conn.channels.set(frame.topic, session);
-    let members = this.topics.get(frame.topic);
+    let members = this.topics.get(session.stream);
     if (!members) {
       members = new Set();
-      this.topics.set(frame.topic, members);
+      this.topics.set(session.stream, members);
     }
     members.add(session);
     this.armExpiry(session);
 
     this.reply(conn, frame, 'ok', { postgres_changes: config.echo });
-    // The client buffers presence diffs until it has a state, so always send one.
-    this.send(conn, {
-      joinRef: frame.joinRef,
-      ref: null,
-      topic: frame.topic,
-      event: 'presence_state',
-      payload: this.presenceState(frame.topic),
-    });
+    // The client buffers presence diffs until it has a state, so send one to every session
+    // that may read presence (on a private channel without presence read, none comes).
+    if (session.readsPresence) {
+      this.send(conn, {
+        joinRef: frame.joinRef,
+        ref: null,
+        topic: frame.topic,
+        event: 'presence_state',
+        payload: this.presenceState(session.stream),
+      });
+    }
     if (config.bindings.length > 0) {
       const ok = bindingErrors.length === 0;
       this.system(session, {
@@ -309,6 +402,50 @@ export class RealtimeHub {
         message: ok ? 'Subscribed to PostgreSQL' : bindingErrors.join('; '),
       });
     }
+  }
+
+  /**
+   * A private channel's read permissions, or undefined when it may read neither broadcast nor
+   * presence. A policy that fails counts as a refusal, as hosted's RlsPolicyError does.
+   */
+  private async readPolicies(
+    auth: AuthContext,
+    presenceEnabled: boolean,
+  ): Promise<Policies | undefined> {
+    const extensions: Extension[] = presenceEnabled ? ['broadcast', 'presence'] : ['broadcast'];
+    let reads: Map<Extension, boolean>;
+    try {
+      reads = await readAuthorizations(this.ctx.db, auth, extensions);
+    } catch (error) {
+      console.warn(`[realtime] RlsPolicyError on ${auth.topic}: ${errorReason(error)}`);
+      return undefined;
+    }
+    const policies: Policies = {
+      broadcastRead: reads.get('broadcast') === true,
+      presenceRead: presenceEnabled ? reads.get('presence') === true : undefined,
+      broadcastWrite: undefined,
+      presenceWrite: undefined,
+    };
+    return policies.broadcastRead || policies.presenceRead === true ? policies : undefined;
+  }
+
+  /** Whether the session may write `extension`: checked once, then cached (hosted's way). */
+  private async mayWrite(session: ChannelSession, extension: Extension): Promise<boolean> {
+    const key = extension === 'broadcast' ? 'broadcastWrite' : 'presenceWrite';
+    const cached = session.policies[key];
+    if (cached !== undefined) return cached;
+    const policies = session.policies;
+    let allowed: boolean;
+    try {
+      allowed = await writeAuthorization(this.ctx.db, session.authContext(), extension);
+    } catch (error) {
+      // Logged and refused this once; the next attempt checks again.
+      console.warn(`[realtime] ${extension} write check failed: ${errorReason(error)}`);
+      return false;
+    }
+    // A new token meanwhile reset the cache: this answer was for the old one.
+    if (session.policies === policies) policies[key] = allowed;
+    return allowed;
   }
 
   /** Bindings on tables that are not published (or filters on unknown columns) never fire. */
@@ -403,6 +540,31 @@ export class RealtimeHub {
       this.shutdown(session, verified.reason);
       return;
     }
+    if (session.isPrivate) {
+      // Read is checked again under the new token; write goes back to unknown.
+      const before = session.policies;
+      const presenceEnabled = session.config.presenceEnabled || before.presenceRead !== undefined;
+      const after = await this.readPolicies(
+        { ...session.authContext(), role: verified.role, claims: verified.claims },
+        presenceEnabled,
+      );
+      if (session.conn.channels.get(session.topic) !== session) return;
+      const lost =
+        (before.broadcastRead && after?.broadcastRead !== true) ||
+        (before.presenceRead === true && after?.presenceRead !== true);
+      if (lost) {
+        this.shutdown(
+          session,
+          `You no longer have permission to read from this Channel topic: ${session.subTopic}`,
+        );
+        return;
+      }
+      if (!after) {
+        this.shutdown(session, unauthorized(session.subTopic));
+        return;
+      }
+      session.policies = after;
+    }
     session.role = verified.role;
     session.claims = verified.claims;
     session.token = token;
@@ -415,13 +577,13 @@ export class RealtimeHub {
     if (session.conn.channels.get(session.topic) === session) {
       session.conn.channels.delete(session.topic);
     }
-    const members = this.topics.get(session.topic);
+    const members = this.topics.get(session.stream);
     if (!members?.delete(session)) return;
-    if (members.size === 0) this.topics.delete(session.topic);
+    if (members.size === 0) this.topics.delete(session.stream);
     if (session.presenceMeta) {
       const left = session.presenceMeta;
       session.presenceMeta = undefined;
-      this.presenceDiff(session.topic, {}, { [session.presenceKey]: { metas: [left] } });
+      this.presenceDiff(session.stream, {}, { [session.presenceKey]: { metas: [left] } });
     }
   }
 
@@ -432,9 +594,9 @@ export class RealtimeHub {
 
   // ---- broadcast --------------------------------------------------------------------------
 
-  private broadcastJson(session: ChannelSession, frame: Frame): void {
+  private broadcastJson(session: ChannelSession, frame: Frame): Promise<void> {
     const { event, payload } = frame.payload;
-    this.broadcast(session, {
+    return this.broadcast(session, {
       joinRef: frame.joinRef,
       ref: frame.ref,
       topic: frame.topic,
@@ -444,10 +606,14 @@ export class RealtimeHub {
     });
   }
 
-  private broadcast(sender: ChannelSession, push: BroadcastPush): void {
-    const members = this.topics.get(sender.topic) ?? new Set<ChannelSession>();
+  private async broadcast(sender: ChannelSession, push: BroadcastPush): Promise<void> {
+    // Hosted drops a private broadcast without write permission silently: no ack, no error.
+    if (sender.isPrivate && !(await this.mayWrite(sender, 'broadcast'))) return;
+    if (sender.conn.channels.get(sender.topic) !== sender) return; // left meanwhile
+    const members = this.topics.get(sender.stream) ?? new Set<ChannelSession>();
     for (const member of members) {
       if (member === sender && !sender.config.broadcastSelf) continue;
+      if (!member.readsBroadcast) continue;
       const conn = member.conn;
       if (push.payload instanceof Uint8Array) {
         // Raw bytes only travel in binary frames, which vsn 1.0.0 clients cannot read.
@@ -482,11 +648,42 @@ export class RealtimeHub {
     }
   }
 
+  /**
+   * A committed realtime.messages row to every session of its stream that may read
+   * broadcast (the join-time answer: nothing is asked of the database per subscriber). The
+   * frame is encoded once per topic spelling and protocol version.
+   */
+  private fanOut(message: DbMessage): void {
+    const members = this.topics.get(streamKey(message.private, message.topic));
+    if (!members) return;
+    const encoded = new Map<string, string>();
+    for (const member of members) {
+      const conn = member.conn;
+      if (!member.readsBroadcast || conn.ws.readyState !== WebSocket.OPEN) continue;
+      const cacheKey = `${conn.vsn} ${member.topic}`;
+      let text = encoded.get(cacheKey);
+      if (text === undefined) {
+        const payload: JsonObject = {
+          type: 'broadcast',
+          event: message.event,
+          payload: message.payload,
+          meta: { id: message.id },
+        };
+        text = encodeFrame(
+          { joinRef: null, ref: null, topic: member.topic, event: 'broadcast', payload },
+          conn.vsn,
+        );
+        encoded.set(cacheKey, text);
+      }
+      conn.ws.send(text);
+    }
+  }
+
   // ---- presence ---------------------------------------------------------------------------
 
-  private presenceState(topic: string): JsonObject {
+  private presenceState(stream: string): JsonObject {
     const state: Record<string, { metas: JsonObject[] }> = {};
-    for (const member of this.topics.get(topic) ?? []) {
+    for (const member of this.topics.get(stream) ?? []) {
       if (!member.presenceMeta) continue;
       const entry = (state[member.presenceKey] ??= { metas: [] });
       entry.metas.push(member.presenceMeta);
@@ -494,21 +691,36 @@ export class RealtimeHub {
     return state;
   }
 
-  private presenceDiff(topic: string, joins: JsonObject, leaves: JsonObject): void {
-    for (const member of this.topics.get(topic) ?? []) {
+  private presenceDiff(stream: string, joins: JsonObject, leaves: JsonObject): void {
+    for (const member of this.topics.get(stream) ?? []) {
+      if (!member.readsPresence) continue;
       this.send(member.conn, {
         joinRef: member.joinRef,
         ref: null,
-        topic,
+        topic: member.topic,
         event: 'presence_diff',
         payload: { joins, leaves },
       });
     }
   }
 
-  private presence(session: ChannelSession, frame: Frame): void {
+  private async presence(session: ChannelSession, frame: Frame): Promise<void> {
     const { event, payload } = frame.payload;
     const key = session.presenceKey;
+    if (event === 'track' && session.isPrivate) {
+      if (session.policies.presenceRead === undefined) {
+        // Presence was not enabled at join: its read is checked now, as hosted does.
+        const reads = await this.readPolicies(session.authContext(), true);
+        session.policies.presenceRead = reads?.presenceRead === true;
+      }
+      const allowed = await this.mayWrite(session, 'presence');
+      if (session.conn.channels.get(session.topic) !== session) return;
+      if (!allowed) {
+        // Hosted's {:reply, :error, socket}: an error with an empty response, nothing tracked.
+        this.reply(session.conn, frame, 'error', {});
+        return;
+      }
+    }
     const previous = session.presenceMeta;
     if (event === 'track') {
       const meta: JsonObject = {
@@ -521,14 +733,14 @@ export class RealtimeHub {
       // Hosted sends one diff with both the join and the leave, but realtime-js's onJoin
       // strips phx_ref from the metas it already holds, so the leave then misses and the
       // old meta lingers. A leave followed by a join leaves every client with one meta.
-      if (previous) this.presenceDiff(session.topic, {}, { [key]: { metas: [previous] } });
-      this.presenceDiff(session.topic, { [key]: { metas: [meta] } }, {});
+      if (previous) this.presenceDiff(session.stream, {}, { [key]: { metas: [previous] } });
+      this.presenceDiff(session.stream, { [key]: { metas: [meta] } }, {});
       return;
     }
     if (event === 'untrack') {
       session.presenceMeta = undefined;
       this.reply(session.conn, frame, 'ok', {});
-      if (previous) this.presenceDiff(session.topic, {}, { [key]: { metas: [previous] } });
+      if (previous) this.presenceDiff(session.stream, {}, { [key]: { metas: [previous] } });
       return;
     }
     this.reply(session.conn, frame, 'error', { reason: 'unknown presence event' });

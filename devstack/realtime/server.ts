@@ -10,7 +10,18 @@ import { RealtimeHub } from './hub';
 import type { Vsn } from './protocol';
 
 export interface RealtimeService {
+  /** Rows of realtime.messages read for delivery so far (once per message). */
+  messagesRead(): number;
   close(): Promise<void>;
+}
+
+/** An upgrade request's headers as one string each (`request.headers` in probes). */
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }
 
 const WEBSOCKET_PATH = '/realtime/v1/websocket';
@@ -56,7 +67,7 @@ export function attachRealtime(ctx: DevstackContext, server: Server): RealtimeSe
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, vsn, apikey));
+    wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, vsn, apikey, headerRecord(req)));
   };
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -70,6 +81,7 @@ export function attachRealtime(ctx: DevstackContext, server: Server): RealtimeSe
   server.on('upgrade', onUpgrade);
 
   return {
+    messagesRead: () => hub.relay.messagesRead,
     async close() {
       closing = true;
       server.off('upgrade', onUpgrade);

@@ -120,6 +120,9 @@ export async function startTestDevstack(
     get db() {
       return stack.db;
     },
+    realtimeMessagesRead() {
+      return stack.realtimeMessagesRead();
+    },
     client(clientOptions = {}) {
       const client = createClient(stack.url, clientOptions.key ?? stack.anonKey, {
         auth: {
