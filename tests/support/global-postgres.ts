@@ -8,12 +8,13 @@
 // open transaction on a shared cluster held back what another suite's pull could see (a
 // pull right after a push missed the row, seen in devstack-rest). A worker runs one file
 // at a time, so on its own cluster a suite sees only its own transactions. The first
-// cluster builds the templates; the others start as copies of it (pg_basebackup).
+// cluster builds the templates and is shut down; every worker's cluster starts from a copy
+// of its files.
 // Test files read their cluster with inject('postgres') and VITEST_POOL_ID.
 import type { TestProject } from 'vitest/node';
 
 import { openDevstackDatabase } from '../../devstack/database';
-import { postgresAvailable, startPgCluster } from '../../devstack/pg-cluster';
+import { postgresAvailable, startPgCluster, type PgCluster } from '../../devstack/pg-cluster';
 import { openPostgres } from '../../devstack/sql-engine';
 import { TEMPLATES, type PostgresInfo } from './pg-databases';
 
@@ -50,11 +51,17 @@ export default async function setup(project: TestProject) {
   } finally {
     await admin.close();
   }
+  // The first cluster, shut down cleanly, is the template of every worker's own.
   const workers = Math.max(1, project.globalConfig.maxWorkers);
-  const copies = await Promise.all(
-    Array.from({ length: workers - 1 }, () => startPgCluster({ copyOf: cluster })),
-  );
-  const clusters = [cluster, ...copies];
+  const fromData = await cluster.halt();
+  let clusters: PgCluster[];
+  try {
+    clusters = await Promise.all(
+      Array.from({ length: workers }, () => startPgCluster({ fromData })),
+    );
+  } finally {
+    await cluster.stop();
+  }
   project.provide(
     'postgres',
     clusters.map((c) => ({ url: c.url, port: c.port })),
