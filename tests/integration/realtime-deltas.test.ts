@@ -276,6 +276,50 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     });
   });
 
+  it('sends lists, comments and attachments to their list topic, as sync_pull has them', async () => {
+    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const comment = randomUUID();
+    const attachment = randomUUID();
+    const task = SEED.task(2);
+    const [listRow] = await pushAll(SEED.alice, [
+      { table: 'lists', op: 'patch', id: SEED.list, data: { color: 'red' } },
+    ]);
+    const [commentRow, attachmentRow] = await pushAll(SEED.bob, [
+      {
+        table: 'comments',
+        op: 'insert',
+        id: comment,
+        data: { task_id: task, list_id: SEED.list, body: 'Seen it.' },
+      },
+      {
+        table: 'attachments',
+        op: 'insert',
+        id: attachment,
+        data: {
+          task_id: task,
+          list_id: SEED.list,
+          object_path: `${SEED.list}/${task}/${attachment}.png`,
+          file_name: 'crack.png',
+          mime_type: 'image/png',
+          size_bytes: 1234,
+        },
+      },
+    ]);
+    await fence(listTopic(SEED.list), alice);
+    const got = deltas(alice.heard);
+    expect(got.map((d) => [d.table, d.row.id])).toEqual([
+      ['lists', SEED.list],
+      ['comments', comment],
+      ['attachments', attachment],
+    ]);
+    expect(got.map((d) => d.row)).toEqual([listRow, commentRow, attachmentRow]);
+    expect(got[0]?.row).toEqual(await pulled(SEED.alice, 'lists', SEED.list));
+    expect(got[1]?.row).toEqual(await pulled(SEED.alice, 'comments', comment));
+    expect(got[2]?.row).toEqual(await pulled(SEED.alice, 'attachments', attachment));
+    // One push, one transaction: both rows carry its xid.
+    expect(got[1]?.xid).toBe(got[2]?.xid);
+  });
+
   it('refuses anon and a stranger on list, presence and user topics with the hosted reason', async () => {
     const topics = [
       listTopic(SEED.list),
