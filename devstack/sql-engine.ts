@@ -36,6 +36,21 @@ export interface SqlEngine extends SqlRunner {
 }
 
 /** The SQLSTATE of a database error from either engine, if it is one. */
+/**
+ * Runs DDL that another start-up task may run on another connection at the same moment. Two
+ * `create schema if not exists` of one name racing on Postgres fail the later with 23505
+ * (`pg_namespace_nspname_index`); once the first has committed, a second try passes. The
+ * devstack's change capture and its database-broadcast relay both make `devstack_realtime`.
+ */
+export async function execRacingDdl(db: SqlRunner, sql: string): Promise<void> {
+  try {
+    await db.exec(sql);
+  } catch (error) {
+    if (sqlState(error) !== '23505') throw error;
+    await db.exec(sql);
+  }
+}
+
 export function sqlState(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = error.code;

@@ -5,7 +5,7 @@
 // then read under that subscriber's role and claims, so RLS decides who hears what.
 import type { Claims } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
-import type { Row, SqlEngine, SqlRunner } from '../sql-engine';
+import { execRacingDdl, type Row, type SqlEngine, type SqlRunner } from '../sql-engine';
 import { rowMatches, type Condition } from './filters';
 import { isJsonObject, type JsonObject } from './protocol';
 
@@ -239,7 +239,7 @@ export class ChangeCapture {
 
   /** (Re)installs the capture function and one trigger per published table. */
   async installTriggers(): Promise<void> {
-    await this.db.exec(CAPTURE_FUNCTION_SQL);
+    await execRacingDdl(this.db, CAPTURE_FUNCTION_SQL);
     const stale = await this.db.query(STALE_TRIGGERS_SQL);
     for (const row of stale.rows) {
       if (!isString(row.schema) || !isString(row.table)) continue;

@@ -6,7 +6,7 @@
 // deleted on the devstack's clock, as hosted drops its daily partitions.
 import type { DevstackClock } from '../clock';
 import { jsonNestsDeeperThan } from '../context';
-import type { SqlEngine } from '../sql-engine';
+import { execRacingDdl, type SqlEngine } from '../sql-engine';
 import type { Json } from './protocol';
 
 export const MESSAGES_NOTIFY_CHANNEL = 'devstack_realtime_messages';
@@ -71,7 +71,7 @@ export class MessageRelay {
 
   private async start(): Promise<void> {
     this.unlisten = await this.db.listen(MESSAGES_NOTIFY_CHANNEL, (id) => this.onNotify(id));
-    await this.db.exec(RELAY_SQL);
+    await execRacingDdl(this.db, RELAY_SQL);
     this.requestCleanup();
     this.armCleanup();
   }
