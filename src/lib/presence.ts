@@ -1,79 +1,135 @@
-// Who else is looking at a list (product.md §7: presence on `list:{id}`): a thin wrapper over
-// supabase-js realtime presence, so screens never touch channels themselves. Presence is
-// ephemeral and never stored: it is not data, so it lives with the app, not in the sync
-// library, and it is empty while offline.
-import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+// Who else is looking at a list (product.md §7): a thin wrapper over supabase-js realtime
+// presence on the list's private channel `list:<id>:presence`, so screens never touch channels
+// themselves. Presence is ephemeral and never stored: it is not data, so it lives with the app,
+// not in the sync library, and it is empty while offline.
+//
+// The channel is private: RLS on `realtime.messages` lets only the list's live members join and
+// track, so anon and strangers are refused. Even so a payload is only a claim (any member can
+// track any user id), so it carries no names at all, and screens show only people who are live
+// members by the device's own copy of their profile (presence-avatars.tsx).
+import {
+  REALTIME_SUBSCRIBE_STATES,
+  type RealtimeChannel,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 
-/** What each viewer announces about themselves. */
+/** What each viewer announces: who they are, nothing else (names come from the database). */
 export interface PresenceMeta {
   /** Who is viewing (their auth user id). */
   userId: string;
-  /** Their display name, as their device knows it. */
-  name: string;
-  /** Their avatar's storage path, if they have one. */
-  avatarPath: string | null;
 }
 
-/** A person viewing the list (one entry per person, however many tabs they have open). */
-export interface PresencePeer extends PresenceMeta {
+/** A user id seen viewing the list (one entry per id, however many tabs). Unverified. */
+export interface PresencePeer {
+  userId: string;
   /** When they started viewing (ms since epoch; earliest of their tabs). */
   since: number;
 }
 
-function isMeta(value: unknown): value is PresenceMeta & { since?: number } {
-  const meta = value as Partial<PresenceMeta> | null;
-  return typeof meta?.userId === 'string' && typeof meta.name === 'string';
+/**
+ * Where the join stands: `joined` (tracking and hearing the others), or `refused` (the server
+ * said no, e.g. not a member: `Unauthorized: You do not have permissions to read from this
+ * Channel topic: …`) or `failed` (a timeout, a lost socket, a refused track). realtime-js keeps
+ * retrying a refused or failed join by itself (1, 2, 5, then every 10 s) until it is left.
+ */
+export type PresenceStatus =
+  { state: 'joined' } | { state: 'refused'; error: Error } | { state: 'failed'; error: Error };
+
+/** The topic of a list's presence (`list:<id>` is the sync engine's data channel). */
+export function presenceTopic(listId: string): string {
+  return `list:${listId}:presence`;
 }
 
-/** Flattens supabase-js presence state to one peer per user, oldest first. */
+function userIdOf(value: unknown): string | undefined {
+  const userId = (value as { userId?: unknown } | null)?.userId;
+  return typeof userId === 'string' && userId !== '' ? userId : undefined;
+}
+
+/** Flattens supabase-js presence state to one peer per user id, oldest first. */
 export function peersOf(state: Record<string, unknown[]>): PresencePeer[] {
   const byUser = new Map<string, PresencePeer>();
   for (const metas of Object.values(state)) {
     for (const meta of metas) {
-      if (!isMeta(meta)) continue;
-      const since = typeof meta.since === 'number' ? meta.since : 0;
-      const known = byUser.get(meta.userId);
-      if (!known || since < known.since) {
-        byUser.set(meta.userId, {
-          userId: meta.userId,
-          name: meta.name,
-          avatarPath: meta.avatarPath ?? null,
-          since,
-        });
-      }
+      const userId = userIdOf(meta);
+      if (!userId) continue;
+      const claimed = (meta as { since?: unknown }).since;
+      const since = typeof claimed === 'number' && Number.isFinite(claimed) ? claimed : 0;
+      const known = byUser.get(userId);
+      if (!known || since < known.since) byUser.set(userId, { userId, since });
     }
   }
   return [...byUser.values()].sort((a, b) => a.since - b.since);
 }
 
+const REFUSED = /^Unauthorized:/;
+
+function asError(error: unknown, fallback: string): Error {
+  return error instanceof Error ? error : new Error(fallback);
+}
+
 /**
- * Joins the presence channel of a list as `me` and reports everyone there (including `me`,
- * for the caller to filter) on every change. Returns a function that leaves.
+ * Joins the presence of a list as `me` and reports everyone there (including `me`, for the
+ * caller to filter) on every change, and `[]` whenever the join is refused or lost. `onStatus`
+ * hears how the join went. Returns a function that leaves.
  */
 export function joinListPresence(
   supabase: SupabaseClient,
   listId: string,
   me: PresenceMeta,
   onChange: (peers: PresencePeer[]) => void,
-  now: () => number = Date.now,
+  options: { now?: () => number; onStatus?: (status: PresenceStatus) => void } = {},
 ): () => void {
-  // One key per tab, not per person: realtime-js keeps one presence id per key, so when two
-  // tabs of a person shared a key, the first tab's leave never matched and the person stayed
-  // "viewing" after closing both. peersOf merges the tabs back into one person.
-  const channel = supabase.channel(`list:${listId}`, {
-    config: { presence: { key: `${me.userId}:${crypto.randomUUID()}` } },
-  });
-  const report = () => onChange(peersOf(channel.presenceState()));
-  channel
-    .on('presence', { event: 'sync' }, report)
-    .on('presence', { event: 'join' }, report)
-    .on('presence', { event: 'leave' }, report)
-    .subscribe((status) => {
-      if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
-        void channel.track({ ...me, since: now() });
-      }
+  const now = options.now ?? Date.now;
+  const onStatus = options.onStatus ?? (() => undefined);
+  let left = false;
+  let channel: RealtimeChannel | undefined;
+
+  const start = async () => {
+    // A private join must carry the user's JWT, not the anon key supabase-js may still hold.
+    try {
+      await supabase.realtime.setAuth();
+    } catch (error) {
+      if (!left) onStatus({ state: 'failed', error: asError(error, 'realtime setAuth failed') });
+      return;
+    }
+    if (left) return;
+    // One key per tab, not per person: realtime-js keeps one presence id per key, so when two
+    // tabs of a person shared a key, the first tab's leave never matched and the person stayed
+    // "viewing" after closing both. peersOf merges the tabs back into one person.
+    const joined = supabase.channel(presenceTopic(listId), {
+      config: { private: true, presence: { key: `${me.userId}:${crypto.randomUUID()}` } },
     });
+    channel = joined;
+    const report = () => onChange(peersOf(joined.presenceState()));
+    joined
+      .on('presence', { event: 'sync' }, report)
+      .on('presence', { event: 'join' }, report)
+      .on('presence', { event: 'leave' }, report)
+      .subscribe((status, error) => {
+        if (left) return;
+        if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
+          void joined.track({ userId: me.userId, since: now() }).then((answer) => {
+            if (left) return;
+            if (answer === 'ok') onStatus({ state: 'joined' });
+            else onStatus({ state: 'failed', error: new Error(`presence track: ${answer}`) });
+          });
+          return;
+        }
+        if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) return;
+        // Refused or lost: nobody is known to be here until a retry joins again.
+        onChange([]);
+        const reason = asError(error, `presence ${status.toLowerCase()}`);
+        onStatus(
+          REFUSED.test(reason.message)
+            ? { state: 'refused', error: reason }
+            : { state: 'failed', error: reason },
+        );
+      });
+  };
+  void start();
+
   return () => {
-    void supabase.removeChannel(channel);
+    left = true;
+    if (channel) void supabase.removeChannel(channel);
   };
 }

@@ -1,15 +1,29 @@
-// Presence on `list:{id}` (product.md §7) through the app's wrapper (src/lib/presence.ts) against the devstack:
-// two members see each other, a leave is seen, and several tabs of one person are one peer
-// (the oldest tab's `since`). Presence topics are public channels on the devstack as on
-// hosted Supabase, so who may join is not asserted here: the app only joins lists it has.
+// Presence on a list's private channel `list:<id>:presence` (product.md §7) through the app's
+// wrapper (src/lib/presence.ts) against the devstack, which authorises private channels by the
+// migrations' RLS policies on realtime.messages as hosted Supabase does: members see each
+// other, a leave is seen, several tabs of one person are one peer (the oldest tab's `since`);
+// a signed-in stranger and anon are refused the join, so they neither see who is there nor
+// track; and a payload carries a user id and a time, never a name.
+import {
+  REALTIME_SUBSCRIBE_STATES,
+  type RealtimeChannel,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { joinListPresence, peersOf, type PresencePeer } from '../../src/lib/presence';
+import {
+  joinListPresence,
+  peersOf,
+  presenceTopic,
+  type PresencePeer,
+  type PresenceStatus,
+} from '../../src/lib/presence';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { startDevice, waitFor, type Device } from '../support/sync-client';
+import { clientFor, startDevice, waitFor, type Device } from '../support/sync-client';
 
 let stack: TestDevstack;
 const devices: Device[] = [];
+const clients: SupabaseClient[] = [];
 const leaves: (() => void)[] = [];
 
 async function device(email: string) {
@@ -18,22 +32,64 @@ async function device(email: string) {
   return d;
 }
 
-/** Joins the seeded list's presence on a device; `peers()` is the latest report. */
-function join(d: Device, userId: string, name: string) {
+/** A client of nobody (the anon key only). */
+function anonClient() {
+  const client = clientFor(stack);
+  clients.push(client);
+  return client;
+}
+
+/** A signed-in user who is a member of no list. */
+async function strangerClient() {
+  const client = anonClient();
+  const { data, error } = await client.auth.signUp({
+    email: `stranger-${crypto.randomUUID()}@example.com`,
+    password: 'stranger-pass',
+  });
+  if (error || !data.user) throw error ?? new Error('sign-up returned no user');
+  return { client, id: data.user.id };
+}
+
+/** Joins the seeded list's presence; `peers()` is the latest report, `statuses` every status. */
+function join(supabase: SupabaseClient, userId: string) {
   let latest: PresencePeer[] = [];
+  const statuses: PresenceStatus[] = [];
   const leave = joinListPresence(
-    d.supabase,
+    supabase,
     SEED.list,
-    { userId, name, avatarPath: null },
+    { userId },
     (peers) => {
       latest = peers;
     },
+    { onStatus: (status) => statuses.push(status) },
   );
   leaves.push(leave);
-  return { peers: () => latest, leave };
+  return { peers: () => latest, leave, statuses };
 }
 
 const ids = (peers: PresencePeer[]) => peers.map((peer) => peer.userId).sort();
+
+/** A raw private channel on the list's presence topic (what an attacker's client would do). */
+async function rawChannel(supabase: SupabaseClient) {
+  await supabase.realtime.setAuth();
+  const channel = supabase.channel(presenceTopic(SEED.list), {
+    config: { private: true, presence: { key: crypto.randomUUID() } },
+  });
+  let heard = 0;
+  const outcome = new Promise<{ status: string; error?: Error }>((resolve) => {
+    channel
+      .on('presence', { event: 'sync' }, () => {
+        heard++;
+      })
+      .subscribe((status, error) => {
+        if (status !== REALTIME_SUBSCRIBE_STATES.CLOSED)
+          resolve({ status, ...(error ? { error } : {}) });
+      });
+  });
+  return { channel, outcome, heard: () => heard };
+}
+
+const refusal = `Unauthorized: You do not have permissions to read from this Channel topic: ${presenceTopic(SEED.list)}`;
 
 beforeAll(async () => {
   stack = await startTestDevstack('pglite');
@@ -41,40 +97,92 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const leave of leaves.splice(0)) leave();
   for (const d of devices.splice(0)) await d.close();
+  for (const client of clients.splice(0)) {
+    await client.removeAllChannels();
+    await client.realtime.disconnect();
+  }
 });
 afterAll(async () => {
   await stack?.stop();
 });
 
 describe('list presence', () => {
-  it('shows two members to each other, and drops one who leaves', async () => {
-    const alice = join(await device('alice@example.com'), SEED.alice, 'Alice');
-    const bob = join(await device('bob@example.com'), SEED.bob, 'Bob');
+  it('shows two members to each other, sends no names, and drops one who leaves', async () => {
+    const aliceDevice = await device('alice@example.com');
+    const alice = join(aliceDevice.supabase, SEED.alice);
+    const bob = join((await device('bob@example.com')).supabase, SEED.bob);
 
     await waitFor(() => ids(alice.peers()).length === 2);
     await waitFor(() => ids(bob.peers()).length === 2);
     expect(ids(alice.peers())).toEqual([SEED.alice, SEED.bob].sort());
     expect(ids(bob.peers())).toEqual([SEED.alice, SEED.bob].sort());
-    expect(alice.peers().find((peer) => peer.userId === SEED.bob)).toMatchObject({
-      name: 'Bob',
-      avatarPath: null,
-    });
+    expect(alice.statuses).toContainEqual({ state: 'joined' });
+
+    // What went over the wire: a user id and a time, nothing that could be displayed.
+    const channel = aliceDevice.supabase
+      .getChannels()
+      .find((c) => c.topic === `realtime:${presenceTopic(SEED.list)}`) as RealtimeChannel;
+    const metas = Object.values(channel.presenceState()).flat();
+    expect(metas).toHaveLength(2);
+    for (const meta of metas) {
+      const keys = Object.keys(meta).filter((key) => key !== 'presence_ref');
+      expect(keys.sort()).toEqual(['since', 'userId']);
+    }
 
     bob.leave();
     await waitFor(() => !ids(alice.peers()).includes(SEED.bob));
     expect(ids(alice.peers())).toEqual([SEED.alice]);
   });
 
+  it('refuses a signed-in stranger and anon: they see nobody and track nothing', async () => {
+    const alice = join((await device('alice@example.com')).supabase, SEED.alice);
+    await waitFor(() => ids(alice.peers()).includes(SEED.alice));
+
+    // Through the app's wrapper: the refusal is reported, with no peers.
+    const stranger = await strangerClient();
+    const strangerView = join(stranger.client, stranger.id);
+    const anonView = join(anonClient(), SEED.bob); // anon even claims to be Bob
+    await waitFor(() => strangerView.statuses.length > 0 && anonView.statuses.length > 0);
+    for (const view of [strangerView, anonView]) {
+      expect(view.statuses[0]).toMatchObject({ state: 'refused', error: { message: refusal } });
+      expect(view.statuses).not.toContainEqual({ state: 'joined' });
+      expect(view.peers()).toEqual([]);
+    }
+
+    // Raw clients, as an attacker would write them: the join is refused, no presence state
+    // arrives, and a track goes nowhere (realtime-js holds it for a join that never comes).
+    const raws = [{ client: (await strangerClient()).client }, { client: anonClient() }].map(
+      ({ client }) => ({ client, raw: rawChannel(client) }),
+    );
+    for (const { raw } of raws) {
+      const { outcome, heard, channel } = await raw;
+      expect(await outcome).toMatchObject({ status: 'CHANNEL_ERROR', error: { message: refusal } });
+      expect(heard()).toBe(0);
+      expect(channel.presenceState()).toEqual({});
+    }
+    const tracks = await Promise.all(
+      raws.map(async ({ raw }) => (await raw).channel.track({ userId: SEED.bob, since: 1 })),
+    );
+    expect(tracks).toEqual(['timed out', 'timed out']);
+    for (const { client, raw } of raws) await client.removeChannel((await raw).channel);
+
+    // A member joining now gets the whole presence state: only Alice is in it.
+    const bob = join((await device('bob@example.com')).supabase, SEED.bob);
+    await waitFor(() => ids(bob.peers()).length === 2);
+    expect(ids(bob.peers())).toEqual([SEED.alice, SEED.bob].sort());
+    expect(ids(alice.peers())).toEqual([SEED.alice, SEED.bob].sort());
+  });
+
   it('merges the tabs of one person into one peer, the oldest tab first', async () => {
-    const alice = join(await device('alice@example.com'), SEED.alice, 'Alice');
-    join(await device('bob@example.com'), SEED.bob, 'Bob'); // the first tab
+    const alice = join((await device('alice@example.com')).supabase, SEED.alice);
+    join((await device('bob@example.com')).supabase, SEED.bob); // the first tab
     await waitFor(() => ids(alice.peers()).includes(SEED.bob));
     const firstSince = alice.peers().find((peer) => peer.userId === SEED.bob)?.since ?? 0;
     expect(firstSince).toBeGreaterThan(0);
 
     // A second tab, joined visibly later: still one Bob, and his `since` is the first tab's.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const secondTab = join(await device('bob@example.com'), SEED.bob, 'Bob');
+    const secondTab = join((await device('bob@example.com')).supabase, SEED.bob);
     await waitFor(() => secondTab.peers().length === 2);
     const secondSince = secondTab.peers().find((peer) => peer.userId === SEED.bob)?.since ?? 0;
     expect(secondSince).toBe(firstSince); // the second tab sees itself merged too
@@ -82,16 +190,16 @@ describe('list presence', () => {
     expect(alice.peers().find((peer) => peer.userId === SEED.bob)?.since).toBe(firstSince);
   });
 
-  // A person's tabs each have their own presence key (sync/presence.ts): with one key per
-  // person, realtime-js's onJoin stripped `phx_ref` from the metas it already held, so the
-  // first tab's leave never matched and that person lingered after closing every tab.
+  // A person's tabs each have their own presence key: with one key per person, realtime-js's
+  // onJoin stripped `phx_ref` from the metas it already held, so the first tab's leave never
+  // matched and that person lingered after closing every tab.
   it('drops a person once every one of their tabs has left', async () => {
-    const alice = join(await device('alice@example.com'), SEED.alice, 'Alice');
-    const firstTab = join(await device('bob@example.com'), SEED.bob, 'Bob');
+    const alice = join((await device('alice@example.com')).supabase, SEED.alice);
+    const firstTab = join((await device('bob@example.com')).supabase, SEED.bob);
     await waitFor(() => ids(alice.peers()).includes(SEED.bob));
     const firstSince = alice.peers().find((peer) => peer.userId === SEED.bob)?.since ?? 0;
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const secondTab = join(await device('bob@example.com'), SEED.bob, 'Bob');
+    const secondTab = join((await device('bob@example.com')).supabase, SEED.bob);
     await waitFor(() => secondTab.peers().length === 2);
 
     // The first tab closes: Bob is still there, now since the second tab joined.
@@ -106,17 +214,18 @@ describe('list presence', () => {
   it('flattens presence state: one peer per user, oldest since wins, junk ignored, oldest first', () => {
     const state = {
       'b-key': [
-        { userId: 'b', name: 'Bob (tab 2)', avatarPath: 'b/2.png', since: 300 },
-        { userId: 'b', name: 'Bob', avatarPath: null, since: 100 },
+        { userId: 'b', name: 'Bob (tab 2)', since: 300 },
+        { userId: 'b', since: 100 },
       ],
-      'a-key': [{ userId: 'a', name: 'Alice', avatarPath: null, since: 200 }],
-      junk: [{ name: 'no user id' }, null, 'text'],
-      'c-key': [{ userId: 'c', name: 'Carol' }],
+      'a-key': [{ userId: 'a', since: 200 }],
+      junk: [{ name: 'no user id' }, { userId: '' }, null, 'text'],
+      'c-key': [{ userId: 'c', name: 'Carol', since: 'soon' }],
     };
+    // Whatever else a payload claims (a name), a peer is an id and a time.
     expect(peersOf(state)).toEqual([
-      { userId: 'c', name: 'Carol', avatarPath: null, since: 0 },
-      { userId: 'b', name: 'Bob', avatarPath: null, since: 100 },
-      { userId: 'a', name: 'Alice', avatarPath: null, since: 200 },
+      { userId: 'c', since: 0 },
+      { userId: 'b', since: 100 },
+      { userId: 'a', since: 200 },
     ]);
   });
 });

@@ -1,22 +1,28 @@
-// Presence avatars against the devstack's realtime: others viewing the list appear (never
-// oneself), at most four avatars then "+N", in a group named after everyone; they go when
-// people leave; offline the component leaves the channel and shows nothing; without an
-// account it never joins.
+// Presence avatars against the devstack's realtime (private channel `list:<id>:presence`):
+// others viewing the list appear (never oneself) by their own profile on this device, at most
+// four avatars then "+N", in a focusable group named after everyone; they go when people
+// leave; a payload's claims never show (a name, or a user id that is not a member); offline
+// the component leaves the channel and shows nothing; without an account it never joins.
+import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { joinListPresence, type PresencePeer } from '@/lib/presence';
+import { joinListPresence, presenceTopic, type PresencePeer } from '@/lib/presence';
 import {
   createTestServices,
   devstackClient,
   renderWithServices,
+  signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
-import { SEEDED_LIST, sideClient, signInAs } from '../members-test-support';
+import { addMember, ownList, SEEDED_LIST, sideClient, signInAs } from '../members-test-support';
 import { PresenceAvatars } from './presence-avatars';
 
 const ALICE = 'a11ce000-0000-4000-8000-000000000001';
 const BOB = 'b0b00000-0000-4000-8000-000000000002';
+/** signUpFresh's password. */
+const TEST_PASSWORD = 'test-password-1';
 
 let services: TestServices | undefined;
 const leaves: (() => void)[] = [];
@@ -26,46 +32,87 @@ afterEach(async () => {
   services = undefined;
 });
 
-/** Someone else viewing the seeded list; `peers()` is what they see. */
-function viewer(userId: string, name: string, client = sideClient()) {
+/** Someone viewing a list through the app's wrapper; `peers()` is what they see. */
+function viewer(client: SupabaseClient, userId: string, listId = SEEDED_LIST) {
   let latest: PresencePeer[] = [];
-  const leave = joinListPresence(client, SEEDED_LIST, { userId, name, avatarPath: null }, (p) => {
+  const leave = joinListPresence(client, listId, { userId }, (p) => {
     latest = p;
   });
   leaves.push(leave);
   return { leave, peers: () => latest };
 }
 
+/** A client that tracks whatever it likes on a list's presence (a hostile member's). */
+async function spoof(client: SupabaseClient, listId: string, payload: Record<string, unknown>) {
+  await client.realtime.setAuth();
+  const channel = client.channel(presenceTopic(listId), {
+    config: { private: true, presence: { key: crypto.randomUUID() } },
+  });
+  leaves.push(() => void client.removeChannel(channel));
+  await new Promise<void>((resolve, reject) => {
+    channel
+      .on('presence', { event: 'sync' }, () => undefined)
+      .subscribe((status, error) => {
+        if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve();
+        else if (status !== REALTIME_SUBSCRIBE_STATES.CLOSED) reject(error ?? new Error(status));
+      });
+  });
+  expect(await channel.track(payload)).toBe('ok');
+}
+
+/**
+ * A new person, signed in on a client of their own, made a member of `listId` by `owner`;
+ * `anotherTab()` signs them in on one more client (one channel per topic per client).
+ */
+async function newMember(owner: SupabaseClient, listId: string, name: string) {
+  const client = sideClient();
+  const { id, email } = await signUpFresh(client, name);
+  await addMember(owner, client, listId);
+  const anotherTab = async () => {
+    const tab = sideClient();
+    const { error } = await tab.auth.signInWithPassword({ email, password: TEST_PASSWORD });
+    if (error) throw error;
+    return tab;
+  };
+  return { id, client, anotherTab };
+}
+
 const group = () => screen.queryByRole('group', { name: /^Also viewing/ });
 
-async function renderAsAlice() {
-  const supabase = await signInAs(devstackClient(), 'alice');
-  services = createTestServices({ supabase, online: true });
-  renderWithServices(services, <PresenceAvatars listId={SEEDED_LIST} />);
+/** Renders the avatars of `listId` for `who`, with the engine running (members, profiles). */
+async function renderAs(who: 'alice' | 'bob', listId = SEEDED_LIST) {
+  const supabase = await signInAs(devstackClient(), who);
+  services = createTestServices({ supabase, online: true, startEngine: true });
+  renderWithServices(services, <PresenceAvatars listId={listId} />);
   return services;
 }
 
 describe('presence avatars', () => {
   it('shows the others viewing, four avatars then "+N", and drops those who leave', async () => {
-    await renderAsAlice();
-    const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
+    const owner = await signInAs(sideClient(), 'alice');
+    const listId = await ownList(owner, 'Presence crowd');
+    const bobClient = await signInAs(sideClient(), 'bob');
+    await addMember(owner, bobClient, listId);
+    const others = [];
+    for (const name of ['Carol', 'Dan', 'Erin', 'Finn']) {
+      others.push(await newMember(owner, listId, name));
+    }
+
+    await renderAs('alice', listId);
+    const bob = viewer(bobClient, BOB, listId);
     // Bob sees Alice's tab, so she has joined; she does not list herself.
     await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE));
     await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
 
-    const others = ['Carol', 'Dan', 'Erin', 'Finn'].map((name) => {
-      const id = crypto.randomUUID();
-      return { name, id };
-    });
     const joined = [];
-    for (const other of others) {
-      joined.push(viewer(other.id, other.name));
+    for (const [i, other] of others.entries()) {
+      joined.push(viewer(other.client, other.id, listId));
       // One at a time, so the order (who came first) is known.
-      await waitFor(() => expect(group()?.getAttribute('aria-label')).toContain(other.name));
+      const names = ['Bob', 'Carol', 'Dan', 'Erin', 'Finn'].slice(0, i + 2).join(', ');
+      await waitFor(() => expect(group()).toHaveAccessibleName(`Also viewing: ${names}`));
     }
-    const shown = group();
-    expect(shown).toHaveAccessibleName('Also viewing: Bob, Carol, Dan, Erin, Finn');
-    expect(within(shown as HTMLElement).getAllByRole('listitem', { hidden: true })).toHaveLength(5);
+    const shown = group() as HTMLElement;
+    expect(within(shown).getAllByRole('listitem', { hidden: true })).toHaveLength(5);
     expect(shown).toHaveTextContent('+1');
 
     bob.leave();
@@ -77,9 +124,63 @@ describe('presence avatars', () => {
     await waitFor(() => expect(group()).not.toBeInTheDocument());
   });
 
+  it('shows the names on keyboard focus as on hover', async () => {
+    await renderAs('alice');
+    viewer(await signInAs(sideClient(), 'bob'), BOB);
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
+    const shown = group() as HTMLElement;
+    await userEvent.setup().tab();
+    expect(shown).toHaveFocus();
+    // The names written out next to the avatars (hidden from screen readers: the label says it).
+    expect(
+      within(shown).getByText('Bob', { selector: '.members-presence__names' }),
+    ).toHaveAttribute('aria-hidden', 'true');
+  });
+
+  it("never shows a payload's claims: not its name, not a user id that is not a member", async () => {
+    const owner = await signInAs(sideClient(), 'alice');
+    const listId = await ownList(owner, 'Presence spoof');
+    await addMember(owner, await signInAs(sideClient(), 'bob'), listId);
+    const eve = await newMember(owner, listId, 'Eve');
+    const strangerId = crypto.randomUUID();
+
+    await renderAs('bob', listId);
+    // Eve, a member, tracks Alice's id under the name "Mallory" with an avatar of her choosing,
+    // and the id of someone who is not a member; then she views the list honestly. The server
+    // relays one presence change after the other, so once Bob's screen shows Eve the spoofs
+    // have reached it too.
+    await spoof(await eve.anotherTab(), listId, {
+      userId: ALICE,
+      name: 'Mallory',
+      avatarPath: `${ALICE}/mallory.png`,
+      since: 1,
+    });
+    await spoof(await eve.anotherTab(), listId, {
+      userId: strangerId,
+      name: 'Stranger Sam',
+      since: 2,
+    });
+    const eveTab = viewer(eve.client, eve.id, listId);
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Alice, Eve'));
+    // Eve's own tab heard both claims: they did arrive, and were dropped or renamed.
+    expect(eveTab.peers().map((p) => p.userId)).toEqual(
+      expect.arrayContaining([ALICE, strangerId, eve.id]),
+    );
+    const shown = group() as HTMLElement;
+    expect(within(shown).getAllByRole('listitem', { hidden: true })).toHaveLength(2);
+    expect(shown).toHaveTextContent(/^AEAlice, Eve$/); // initials, then the names on hover
+    expect(shown.querySelector('img')).toBeNull(); // Alice has no picture; the claimed one is not used
+    expect(screen.queryByText(/Mallory|Stranger Sam/)).not.toBeInTheDocument();
+
+    // The real Alice views too: one Alice, by her own profile.
+    viewer(owner, ALICE, listId);
+    await waitFor(() => expect(eveTab.peers().filter((p) => p.userId === ALICE)).toHaveLength(1));
+    expect(group()).toHaveAccessibleName('Also viewing: Alice, Eve');
+  });
+
   it('leaves and shows nothing while offline, and comes back online', async () => {
-    const app = await renderAsAlice();
-    const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
+    const app = await renderAs('alice');
+    const bob = viewer(await signInAs(sideClient(), 'bob'), BOB);
     await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
 
     app.online.set(false);
@@ -94,7 +195,7 @@ describe('presence avatars', () => {
   it('never joins without an account', async () => {
     services = createTestServices({ supabase: devstackClient(), online: true });
     const { container } = renderWithServices(services, <PresenceAvatars listId={SEEDED_LIST} />);
-    const bob = viewer(BOB, 'Bob', await signInAs(sideClient(), 'bob'));
+    const bob = viewer(await signInAs(sideClient(), 'bob'), BOB);
     await waitFor(() => expect(bob.peers().map((p) => p.userId)).toEqual([BOB]));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(services.supabase.getChannels()).toHaveLength(0);

@@ -1,12 +1,17 @@
 // Who else is looking at a list right now (product.md §2: "presence of others viewing"), for the
 // tasks screen's header. Presence is live-only: nothing shows offline or without an account.
-import { useEffect, useState } from 'react';
+//
+// A presence entry is only a claim: it says which user id is viewing and nothing else. Only
+// people who are live members of the list on this device are shown, each by their own profile
+// as the device's database holds it (the members screen's source, useMembers); an id that is
+// not a member is dropped.
+import { useEffect, useMemo, useState } from 'react';
 
 import { Avatar } from '@/components/ui/avatar';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
+import { useMembers } from '@/hooks/use-members';
 import { useOnline } from '@/hooks/use-online';
-import { joinListPresence, type PresencePeer } from '@/lib/presence';
-import { useProfiles } from '@/hooks/use-profiles';
+import { joinListPresence, presenceTopic, type PresencePeer } from '@/lib/presence';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -15,31 +20,34 @@ import '../members.css';
 /** Avatars shown before the rest are summed up as "+N". */
 export const PRESENCE_AVATARS_MAX = 4;
 
-/** Settling time before joining, so the own profile loading a moment later does not rejoin (ms). */
+/** Settling time before joining, so a quick unmount (React's double effect) never joins (ms). */
 const JOIN_DELAY_MS = 150;
 /** How often, and for how long at most, to wait for a channel of the topic to finish leaving (ms). */
 const REJOIN_POLL_MS = 50;
 const REJOIN_WAIT_MAX_MS = 2_000;
 
-function PeerAvatar({ peer }: { peer: PresencePeer }) {
-  const src = useAvatarUrl(peer.avatarPath);
+/** Someone shown as viewing: a live member, as this device knows them. */
+interface Viewer {
+  userId: string;
+  name: string;
+  avatarPath: string | null;
+}
+
+function ViewerAvatar({ viewer }: { viewer: Viewer }) {
+  const src = useAvatarUrl(viewer.avatarPath);
   return (
-    <li className="members-presence__item" title={peer.name}>
-      {/* The group's label names everyone, so each avatar stays silent. */}
-      <Avatar id={peer.userId} name={peer.name} src={src} size={28} decorative />
+    <li className="members-presence__item">
+      <Avatar id={viewer.userId} name={viewer.name} src={src} size={28} decorative />
     </li>
   );
 }
 
 export function PresenceAvatars({ listId }: { listId: string }) {
   const { supabase, now } = useServices();
-  const { mode, user, userId } = useSession();
+  const { mode, userId } = useSession();
   const online = useOnline();
-  const profiles = useProfiles();
+  const members = useMembers(listId);
   const [peers, setPeers] = useState<PresencePeer[]>([]);
-  const profile = profiles.get(userId);
-  const name = profile?.display_name || user?.email?.split('@')[0] || 'Someone';
-  const avatarPath = profile?.avatar_path ?? null;
   const active = mode === 'signed-in' && online && Boolean(listId);
 
   useEffect(() => {
@@ -54,12 +62,13 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       if (cancelled) return;
       const leaving = supabase
         .getChannels()
-        .some((channel) => channel.topic === `realtime:list:${listId}`);
+        .some((channel) => channel.topic === `realtime:${presenceTopic(listId)}`);
       if (leaving && Date.now() - startedAt < REJOIN_WAIT_MAX_MS) {
         timer = setTimeout(join, REJOIN_POLL_MS);
         return;
       }
-      leave = joinListPresence(supabase, listId, { userId, name, avatarPath }, setPeers, now);
+      // A refused join (not, or no longer, a member) reports no peers; realtime-js retries.
+      leave = joinListPresence(supabase, listId, { userId }, setPeers, { now });
     };
     let timer = setTimeout(join, JOIN_DELAY_MS);
     return () => {
@@ -68,21 +77,43 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       leave?.();
       setPeers([]);
     };
-  }, [active, supabase, now, listId, userId, name, avatarPath]);
+  }, [active, supabase, now, listId, userId]);
 
-  const others = active ? peers.filter((peer) => peer.userId !== userId) : [];
+  const others = useMemo((): Viewer[] => {
+    if (!active || !members) return [];
+    const byId = new Map(
+      members.filter((member) => !member.standIn).map((member) => [member.userId, member]),
+    );
+    return peers.flatMap((peer) => {
+      const member = peer.userId === userId ? undefined : byId.get(peer.userId);
+      return member
+        ? [{ userId: member.userId, name: member.name, avatarPath: member.avatarPath }]
+        : [];
+    });
+  }, [active, members, peers, userId]);
+
   if (others.length === 0) return null;
   const shown = others.slice(0, PRESENCE_AVATARS_MAX);
   const more = others.length - shown.length;
-  const label = `Also viewing: ${others.map((peer) => peer.name).join(', ')}`;
+  const names = others.map((viewer) => viewer.name).join(', ');
   return (
-    <div className="members-presence" role="group" aria-label={label} title={label}>
+    // Focusable, so the names that show on hover also show to keyboard users.
+    <div
+      className="members-presence"
+      role="group"
+      aria-label={`Also viewing: ${names}`}
+      tabIndex={0}
+    >
       <ul className="members-presence__list" aria-hidden="true">
-        {shown.map((peer) => (
-          <PeerAvatar key={peer.userId} peer={peer} />
+        {shown.map((viewer) => (
+          <ViewerAvatar key={viewer.userId} viewer={viewer} />
         ))}
         {more > 0 ? <li className="members-presence__more">+{more}</li> : null}
       </ul>
+      {/* The group's label already names everyone: this is for the eyes only. */}
+      <span className="members-presence__names" aria-hidden="true">
+        {names}
+      </span>
     </div>
   );
 }
