@@ -35,7 +35,6 @@ export interface SqlEngine extends SqlRunner {
   close(): Promise<void>;
 }
 
-/** The SQLSTATE of a database error from either engine, if it is one. */
 /**
  * Runs DDL that another start-up task may run on another connection at the same moment. Two
  * `create schema if not exists` of one name racing on Postgres fail the later with 23505
@@ -51,6 +50,7 @@ export async function execRacingDdl(db: SqlRunner, sql: string): Promise<void> {
   }
 }
 
+/** The SQLSTATE of a database error from either engine, if it is one. */
 export function sqlState(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error) {
     const code = error.code;
