@@ -1,0 +1,492 @@
+// Realtime deltas on private list channels (…_realtime_deltas.sql), through unmodified
+// supabase-js on both engines: every committed change of a synced row is sent by the
+// database to `list:<id>` (memberships also to `user:<id>`, profiles to each live list of
+// their user) as event 'row' with payload {table, row, xid, id}, where `row` is exactly what
+// sync_pull gives; only live members join `list:<id>` and `list:<id>:presence`, only the user
+// joins `user:<id>`, and no client may broadcast there. "Nothing arrives" is proven by a later
+// message on the same socket that does arrive: the server sends each socket's frames in order.
+import { randomUUID } from 'node:crypto';
+
+import {
+  createClient,
+  REALTIME_SUBSCRIBE_STATES,
+  type RealtimeChannel,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
+import { createKeys, type Keys } from '../../devstack/keys';
+import { createUsers, ENGINE_KINDS, testId } from '../support/database';
+import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { addMember } from '../support/memberships';
+import { pullAll, push, type Mutation, type Row } from '../support/sync-calls';
+
+/** How long an awaited message may take on a busy machine before the test fails. */
+const WAIT_MS = 20_000;
+
+interface Heard {
+  type?: string;
+  event?: string;
+  payload?: Record<string, unknown>;
+  meta?: { id?: string };
+}
+
+/** A delta as the contract says it arrives. */
+interface Delta {
+  table: string;
+  row: Row;
+  xid: string;
+  id: string;
+}
+
+/** Resolves when `predicate` holds, checked every 10 ms; rejects after `timeoutMs`. */
+async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = WAIT_MS,
+  what = 'condition',
+) {
+  const start = Date.now();
+  while (!(await predicate())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A heartbeat and its reply: everything the client sent before has been handled. */
+function roundTrip(client: SupabaseClient): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no heartbeat reply')), WAIT_MS);
+    client.realtime.onHeartbeat((status) => {
+      if (status === 'sent') return;
+      clearTimeout(timer);
+      if (status === 'ok') resolve();
+      else reject(new Error(`heartbeat ${status}`));
+    });
+    void client.realtime.sendHeartbeat();
+  });
+}
+
+/** Subscribes and resolves on SUBSCRIBED; rejects on the first error status. */
+function subscribed(channel: RealtimeChannel): Promise<RealtimeChannel> {
+  return new Promise((resolve, reject) => {
+    channel.subscribe((status, err) => {
+      if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve(channel);
+      else if (
+        status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR ||
+        status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT
+      ) {
+        reject(err ?? new Error(status));
+      }
+    });
+  });
+}
+
+const refusal = (topic: string) =>
+  `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
+
+const listTopic = (list: string) => `list:${list}`;
+const presenceTopic = (list: string) => `list:${list}:presence`;
+const userTopic = (user: string) => `user:${user}`;
+
+describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (kind) => {
+  const clock = new TestClock();
+  let stack: TestDevstack;
+  let keys: Keys;
+  let clients: SupabaseClient[] = [];
+  let sockets: WebSocket[] = [];
+  const carol = testId('ca201'); // signed in, member of nothing of alice's
+  let seq = 0;
+
+  /** A supabase-js client whose realtime connection carries a JWT for `sub` (anon if none). */
+  async function realtimeClient(sub?: string): Promise<SupabaseClient> {
+    const client = createClient(stack.url, stack.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    });
+    if (sub) {
+      await client.realtime.setAuth(
+        await keys.sign({ sub, role: 'authenticated', aud: 'authenticated' }, 3600),
+      );
+    }
+    clients.push(client);
+    return client;
+  }
+
+  /** A private channel that records every broadcast it hears. */
+  function listener(client: SupabaseClient, topic: string, presenceKey?: string) {
+    const heard: Heard[] = [];
+    const channel = client
+      .channel(topic, {
+        config: { private: true, ...(presenceKey ? { presence: { key: presenceKey } } : {}) },
+      })
+      .on('broadcast', { event: '*' }, (message: Heard) => heard.push(message));
+    if (presenceKey) channel.on('presence', { event: 'sync' }, () => undefined);
+    return { channel, heard };
+  }
+
+  /** Joins `topic` privately as `sub` and records what it hears. */
+  async function joined(sub: string, topic: string) {
+    const l = listener(await realtimeClient(sub), topic);
+    await subscribed(l.channel);
+    return l;
+  }
+
+  /** The deltas (event 'row') heard, oldest first. */
+  const deltas = (heard: Heard[]) =>
+    heard.filter((h) => h.event === 'row').map((h) => h.payload as unknown as Delta);
+
+  let fenceId = 0;
+  /** Sends a message from the database and waits until every listener has it. */
+  async function fence(topic: string, ...listeners: { heard: Heard[] }[]) {
+    fenceId += 1;
+    const n = fenceId;
+    await stack.db.query(`select realtime.send($1::jsonb, 'fence', $2, true)`, [
+      JSON.stringify({ n }),
+      topic,
+    ]);
+    await waitFor(
+      () => listeners.every((l) => l.heard.some((h) => h.event === 'fence' && h.payload?.n === n)),
+      WAIT_MS,
+      `fence ${n} on ${topic}`,
+    );
+  }
+
+  /** One sync_push as `uid` from a fresh device; every mutation must apply. */
+  async function pushAll(uid: string, mutations: Omit<Mutation, 'seq'>[]) {
+    const response = await push(
+      stack.db,
+      uid,
+      randomUUID(),
+      mutations.map((m) => ({ ...m, seq: ++seq })),
+    );
+    const refused = response.results.filter((r) => r.status !== 'applied');
+    expect(refused).toEqual([]);
+    return response.results.map((r) => r.row as Row);
+  }
+
+  /** What `uid`'s sync_pull from scratch gives for `table/id`. */
+  async function pulled(uid: string, table: string, id: string): Promise<Row | undefined> {
+    const { rows } = await pullAll(stack.db, uid, null);
+    return rows.find((r) => r.table === table && r.row.id === id)?.row;
+  }
+
+  /** A bare Phoenix socket (vsn 2.0.0) recording every frame the server sends. */
+  async function rawSocket() {
+    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
+    const ws = new WebSocket(`${url}?apikey=${stack.anonKey}&vsn=2.0.0`);
+    sockets.push(ws);
+    const frames: [string | null, string | null, string, string, Record<string, unknown>][] = [];
+    ws.on('message', (data: Buffer) => {
+      frames.push(JSON.parse(data.toString('utf8')) as (typeof frames)[number]);
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    let ref = 0;
+    return {
+      frames,
+      get heard(): Heard[] {
+        return frames.filter((f) => f[3] === 'broadcast').map((f) => f[4] as Heard);
+      },
+      /** Sends a push and resolves to its phx_reply payload. */
+      async push(topic: string, event: string, payload: Record<string, unknown>) {
+        ref += 1;
+        const r = String(ref);
+        ws.send(JSON.stringify(['1', r, `realtime:${topic}`, event, payload]));
+        await waitFor(() => frames.some((f) => f[1] === r), WAIT_MS, `reply to ${event}`);
+        return frames.find((f) => f[1] === r)?.[4];
+      },
+    };
+  }
+
+  /** A new list owned by `owner`, made through sync_push; returns its id. */
+  async function newList(owner: string, name: string): Promise<string> {
+    const id = randomUUID();
+    await pushAll(owner, [{ table: 'lists', op: 'insert', id, data: { name, color: 'blue' } }]);
+    return id;
+  }
+
+  beforeAll(async () => {
+    stack = await startTestDevstack(kind, { clock });
+    keys = await createKeys(stack.jwtSecret, clock);
+    await createUsers(stack.db, { carol });
+  });
+
+  afterEach(async () => {
+    for (const client of clients) {
+      await client.removeAllChannels();
+      await client.realtime.disconnect();
+    }
+    clients = [];
+    for (const ws of sockets) ws.close();
+    sockets = [];
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("delivers another member's task insert, update and tombstone as sync_pull's row", async () => {
+    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const task = randomUUID();
+    const steps: Omit<Mutation, 'seq'>[] = [
+      {
+        table: 'tasks',
+        op: 'insert',
+        id: task,
+        data: { list_id: SEED.list, title: 'Check the sump pump', position: 'zz' },
+      },
+      { table: 'tasks', op: 'patch', id: task, data: { status: 'done', notes: 'Dry.' } },
+      { table: 'tasks', op: 'delete', id: task },
+    ];
+    for (const [i, step] of steps.entries()) {
+      const [pushedRow] = await pushAll(SEED.bob, [step]);
+      await waitFor(
+        () => deltas(alice.heard).filter((d) => d.row.id === task).length === i + 1,
+        WAIT_MS,
+        `delta ${i + 1}`,
+      );
+      const delta = deltas(alice.heard).filter((d) => d.row.id === task)[i];
+      const pulledRow = await pulled(SEED.alice, 'tasks', task);
+      expect(pulledRow?.version).toBe(i + 1);
+      expect(delta).toEqual({
+        table: 'tasks',
+        row: pulledRow,
+        xid: expect.stringMatching(/^[1-9][0-9]*$/) as string,
+        id: expect.any(String) as string,
+      });
+      expect(Object.keys(delta?.row ?? {}).sort()).toEqual(Object.keys(pulledRow ?? {}).sort());
+      expect(delta?.row).toEqual(pushedRow);
+    }
+    const [inserted, patched, deleted] = deltas(alice.heard).filter((d) => d.row.id === task);
+    expect(inserted?.row).toMatchObject({ status: 'todo', deleted_at: null, created_by: SEED.bob });
+    expect(patched?.row).toMatchObject({ status: 'done', notes: 'Dry.', deleted_at: null });
+    expect(deleted?.row.deleted_at).toEqual(expect.any(String));
+    // Each is a message of its own, in commit order, with its transaction's id.
+    expect(BigInt(inserted?.xid ?? 0)).toBeLessThan(BigInt(patched?.xid ?? 0));
+    expect(BigInt(patched?.xid ?? 0)).toBeLessThan(BigInt(deleted?.xid ?? 0));
+    // The whole frame, as realtime-js hands it over.
+    const frame = alice.heard.find((h) => h.event === 'row');
+    expect(frame).toMatchObject({
+      type: 'broadcast',
+      event: 'row',
+      meta: { id: frame?.payload?.id },
+    });
+  });
+
+  it('refuses anon and a stranger on list, presence and user topics with the hosted reason', async () => {
+    const topics = [
+      listTopic(SEED.list),
+      presenceTopic(SEED.list),
+      userTopic(SEED.bob),
+      `list:not-a-uuid`,
+    ];
+    for (const who of [undefined, carol]) {
+      const client = await realtimeClient(who);
+      for (const topic of topics) {
+        const channel = client.channel(topic, { config: { private: true } });
+        // With a presence listener too, so the presence probe is asked as well.
+        if (topic.endsWith(':presence')) channel.on('presence', { event: 'sync' }, () => undefined);
+        await expect(subscribed(channel)).rejects.toThrow(refusal(topic));
+        await client.removeChannel(channel);
+      }
+    }
+    // A member joins all three of hers; a malformed topic is refused, not an error.
+    const alice = await realtimeClient(SEED.alice);
+    await subscribed(alice.channel(listTopic(SEED.list), { config: { private: true } }));
+    await subscribed(alice.channel(userTopic(SEED.alice), { config: { private: true } }));
+    await subscribed(
+      alice
+        .channel(presenceTopic(SEED.list), { config: { private: true } })
+        .on('presence', { event: 'sync' }, () => undefined),
+    );
+    const bad = alice.channel('list:not-a-uuid', { config: { private: true } });
+    await expect(subscribed(bad)).rejects.toThrow(refusal('list:not-a-uuid'));
+  });
+
+  it("drops a member's broadcast on the list topic; presence is for members only", async () => {
+    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const bobClient = await realtimeClient(SEED.bob);
+    const bob = listener(bobClient, listTopic(SEED.list));
+    await subscribed(bob.channel);
+    const forged = { table: 'tasks', row: { id: SEED.task(1), title: 'forged', version: 99 } };
+    expect(await bob.channel.send({ type: 'broadcast', event: 'row', payload: forged })).toBe('ok');
+    await roundTrip(bobClient); // handled (and dropped) before the fence is sent
+    await fence(listTopic(SEED.list), alice, bob);
+    expect(deltas(alice.heard)).toEqual([]);
+
+    // Presence on its own topic: members track and see each other.
+    const aliceP = listener(await realtimeClient(SEED.alice), presenceTopic(SEED.list), 'alice');
+    const bobP = listener(await realtimeClient(SEED.bob), presenceTopic(SEED.list), 'bob');
+    await Promise.all([subscribed(aliceP.channel), subscribed(bobP.channel)]);
+    expect(await aliceP.channel.track({ who: 'alice' })).toBe('ok');
+    expect(await bobP.channel.track({ who: 'bob' })).toBe('ok');
+    await waitFor(
+      () => Object.keys(aliceP.channel.presenceState()).sort().join() === 'alice,bob',
+      WAIT_MS,
+      'alice sees both',
+    );
+
+    // Not on the list topic itself: presence there is neither read nor written.
+    const c = await rawSocket();
+    const onList = await c.push(listTopic(SEED.list), 'phx_join', {
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: 'alice-2', enabled: true },
+        postgres_changes: [],
+        private: true,
+      },
+      access_token: await keys.sign({ sub: SEED.alice, role: 'authenticated' }, 3600),
+    });
+    expect(onList).toMatchObject({ status: 'ok' });
+    const track = await c.push(listTopic(SEED.list), 'presence', {
+      type: 'presence',
+      event: 'track',
+      payload: { who: 'alice-2' },
+    });
+    expect(track).toEqual({ status: 'error', response: {} });
+
+    // A stranger cannot join the presence topic, so neither tracks nor sees anyone.
+    const s = await rawSocket();
+    const strangerJoin = await s.push(presenceTopic(SEED.list), 'phx_join', {
+      config: {
+        broadcast: { ack: false, self: false },
+        presence: { key: 'carol', enabled: true },
+        postgres_changes: [],
+        private: true,
+      },
+      access_token: await keys.sign({ sub: carol, role: 'authenticated' }, 3600),
+    });
+    expect(strangerJoin).toEqual({
+      status: 'error',
+      response: { reason: refusal(presenceTopic(SEED.list)) },
+    });
+    await s.push(presenceTopic(SEED.list), 'presence', {
+      type: 'presence',
+      event: 'track',
+      payload: { who: 'carol' },
+    });
+    // Presence topics carry no broadcast (not even the database's): a presence change that
+    // alice sees after carol's refused track was handled stands in for a fence.
+    await stack.db.query(`select realtime.send('{}'::jsonb, 'row', $1, true)`, [
+      presenceTopic(SEED.list),
+    ]);
+    expect(await bobP.channel.track({ who: 'bob', again: true })).toBe('ok');
+    await waitFor(
+      () =>
+        (aliceP.channel.presenceState().bob as { again?: boolean }[] | undefined)?.some(
+          (m) => m.again,
+        ) ?? false,
+      WAIT_MS,
+      "alice sees bob's second track",
+    );
+    expect(aliceP.heard).toEqual([]);
+    expect(s.frames.map((f) => f[3])).not.toContain('presence_state');
+    expect(s.frames.map((f) => f[3])).not.toContain('presence_diff');
+    expect(Object.keys(aliceP.channel.presenceState()).sort()).toEqual(['alice', 'bob']);
+    expect(c.frames.map((f) => f[3])).not.toContain('presence_state');
+  });
+
+  it("sends a user's membership, and its removal, to their own topic; removed, they cannot rejoin", async () => {
+    const dave = testId('da7e');
+    await createUsers(stack.db, { dave });
+    const mine = await joined(dave, userTopic(dave));
+    const bobsTopic = await joined(SEED.bob, userTopic(SEED.bob));
+
+    const membership = await addMember(stack.db, SEED.list, SEED.alice, dave, 'viewer');
+    await waitFor(() => deltas(mine.heard).length === 1, WAIT_MS, 'the new membership');
+    const added = deltas(mine.heard)[0];
+    expect(added).toMatchObject({
+      table: 'memberships',
+      row: { id: membership, list_id: SEED.list, user_id: dave, role: 'viewer', deleted_at: null },
+    });
+    expect(added?.row).toEqual(await pulled(dave, 'memberships', membership));
+    expect(added?.row).not.toHaveProperty('granted_xid');
+
+    // Now a member: dave joins the list, and hears his own removal there and on his topic.
+    const onList = await joined(dave, listTopic(SEED.list));
+    await pushAll(SEED.alice, [{ table: 'memberships', op: 'delete', id: membership }]);
+    await waitFor(() => deltas(mine.heard).length === 2, WAIT_MS, 'the removal');
+    const removed = deltas(mine.heard)[1];
+    expect(removed?.row).toMatchObject({ id: membership, version: 2 });
+    expect(removed?.row.deleted_at).toEqual(expect.any(String));
+    expect(removed?.row).toEqual(await pulled(dave, 'memberships', membership));
+    await waitFor(
+      () => deltas(onList.heard).some((d) => d.row.id === membership && d.row.version === 2),
+      WAIT_MS,
+      'the removal on the list topic',
+    );
+    // Nothing of dave's went to bob's topic.
+    await fence(userTopic(SEED.bob), bobsTopic);
+    expect(deltas(bobsTopic.heard)).toEqual([]);
+
+    const again = (await realtimeClient(dave)).channel(listTopic(SEED.list), {
+      config: { private: true },
+    });
+    await expect(subscribed(again)).rejects.toThrow(refusal(listTopic(SEED.list)));
+  });
+
+  it("sends a profile rename to the topics of its user's lists only", async () => {
+    const erin = testId('e212');
+    await createUsers(stack.db, { erin });
+    const elsewhere = await newList(erin, 'Erin alone');
+    const onShared = await joined(SEED.bob, listTopic(SEED.list));
+    const onOther = await joined(erin, listTopic(elsewhere));
+
+    const [renamed] = await pushAll(SEED.alice, [
+      { table: 'profiles', op: 'patch', id: SEED.alice, data: { display_name: 'Alice R.' } },
+    ]);
+    await waitFor(
+      () => deltas(onShared.heard).some((d) => d.table === 'profiles'),
+      WAIT_MS,
+      'the rename on the shared list',
+    );
+    const delta = deltas(onShared.heard).find((d) => d.table === 'profiles');
+    expect(delta?.row).toEqual(renamed);
+    expect(delta?.row).toEqual(await pulled(SEED.bob, 'profiles', SEED.alice));
+    expect(delta?.row.display_name).toBe('Alice R.');
+    await fence(listTopic(elsewhere), onOther);
+    expect(deltas(onOther.heard).filter((d) => d.table === 'profiles')).toEqual([]);
+  });
+
+  it('sends exactly one message per row of a 500-patch push', async () => {
+    const list = await newList(SEED.alice, 'Five hundred');
+    const ids = Array.from({ length: 500 }, () => randomUUID());
+    await pushAll(
+      SEED.alice,
+      ids.map((id, i) => ({
+        table: 'tasks',
+        op: 'insert',
+        id,
+        data: {
+          list_id: list,
+          title: `Task ${i}`,
+          position: `a${i.toString(36).padStart(3, '0')}`,
+        },
+      })),
+    );
+    const watcher = await joined(SEED.alice, listTopic(list));
+    const started = Date.now();
+    const rows = await pushAll(
+      SEED.alice,
+      ids.map((id) => ({ table: 'tasks', op: 'patch', id, data: { priority: 2 } })),
+    );
+    const took = Date.now() - started;
+    expect(rows).toHaveLength(500);
+    await fence(listTopic(list), watcher);
+    const heard = deltas(watcher.heard);
+    expect(heard).toHaveLength(500);
+    expect(new Set(heard.map((d) => d.row.id))).toEqual(new Set(ids));
+    expect(heard.every((d) => d.row.version === 2 && d.row.priority === 2)).toBe(true);
+    const { rows: stored } = await stack.db.query<{ n: number }>(
+      `select count(*)::int as n from realtime.messages
+       where topic = $1 and event = 'row' and payload -> 'row' ->> 'version' = '2'`,
+      [listTopic(list)],
+    );
+    expect(stored[0]?.n).toBe(500);
+    // Generous: a sanity bound on a shared 2-core machine, not a benchmark.
+    expect(took).toBeLessThan(30_000);
+  });
+});
