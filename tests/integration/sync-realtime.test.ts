@@ -4,11 +4,12 @@
 // memberships, gaps and (re)joins send it to pull. Message faults (drop, duplicate, hold and
 // release in any order, a message after the pull that brought its row) come from a tap
 // between the edge and the engine (tests/support/realtime-tap.ts); malformed and misrouted
-// payloads are broadcast by the database itself.
+// payloads are broadcast by the database itself. The broadcast and the topics' policies are
+// the migration's (supabase/migrations/…_realtime_deltas.sql).
 // First, before Dexie loads: its liveQuery (the outbox watch) needs a global IndexedDB.
 import 'fake-indexeddb/auto';
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { REALTIME_DEBOUNCE_MS } from '../../sync/engine';
 import { deviceSuite } from '../support/device-suite';
@@ -16,7 +17,6 @@ import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { manualClocksForTests, type ManualClock } from '../support/manual-clock';
 import { addMember } from '../support/memberships';
-import { ensureRealtimeContract } from '../support/realtime-contract';
 import { RealtimeTap } from '../support/realtime-tap';
 import { liveRows, settled, waitFor, type Device } from '../support/sync-client';
 
@@ -24,10 +24,6 @@ let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
 const testClock = manualClocksForTests();
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
-
-beforeAll(async () => {
-  await ensureRealtimeContract(stack);
-});
 
 async function serverRow(table: string, id: string): Promise<Record<string, unknown>> {
   const { rows } = await stack.db.query<Record<string, unknown>>(
