@@ -70,8 +70,10 @@ const RowMessageSchema = v.object({
   table: v.string(),
   row: v.looseObject({
     id: v.string(),
-    version: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    deleted_at: v.optional(v.nullable(v.string())),
+    version: v.pipe(
+      v.number(),
+      v.check((n) => Number.isInteger(n) && n > 0),
+    ),
   }),
 });
 

@@ -51,7 +51,11 @@ async function aliceOnClock(): Promise<{
   const clock = testClock();
   const net = new FaultyNetwork({ clock });
   const tap = new RealtimeTap();
-  const alice = await device('alice@example.com', { fetch: net.fetch, clock, wrapRemote: tap.wrap });
+  const alice = await device('alice@example.com', {
+    fetch: net.fetch,
+    clock,
+    wrapRemote: tap.wrap,
+  });
   const runDue = () => clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
   await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
   await waitFor(() => tap.joined.has(`user:${SEED.alice}`) && tap.joined.has(`list:${SEED.list}`));
@@ -200,6 +204,25 @@ describe('realtime deltas', () => {
       const rows = await alice.sync.db.rows(table).where('list_id').equals(listId).count();
       expect(rows, table).toBe(0);
     }
+  });
+
+  it("drops an attachment's bytes when its tombstone arrives, as a pull would", async () => {
+    const { alice, clock, net, pulls } = await aliceOnClock();
+    const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], {
+      type: 'image/png',
+    });
+    const id = await alice.sync.repos.attachments.add(SEED.task(13), png, 'live.png');
+    await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    const bob = await device('bob@example.com');
+    await bob.sync.engine.syncNow();
+    const before = pulls();
+
+    await bob.sync.repos.attachments.delete(id);
+    await settled(bob);
+    await waitFor(async () => Boolean((await localRow(alice, 'attachments', id))?.deleted_at));
+    expect(await alice.sync.db._files.get(id)).toBeUndefined();
+    expect(pulls()).toBe(before);
   });
 
   it('ignores malformed payloads and rows that do not belong to the topic', async () => {

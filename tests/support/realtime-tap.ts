@@ -62,9 +62,7 @@ export class RealtimeTap {
 
   /** Row messages received for `table`'s row `id`. */
   rowsFor(table: string, id: string): RowMessage[] {
-    return this.received
-      .map((r) => r.message)
-      .filter((m) => m.table === table && m.row.id === id);
+    return this.received.map((r) => r.message).filter((m) => m.table === table && m.row.id === id);
   }
 
   /** Delivers the held messages (in `order`), as many times as `times` says. */
