@@ -35,6 +35,19 @@ async function serverRow(table: string, id: string): Promise<Record<string, unkn
 
 const localRow = (d: Device, table: string, id: string) => d.sync.db.rows(table).get(id);
 
+let fences = 0;
+/**
+ * Waits until every message `alice` was handed before this call has been applied (or
+ * ignored): the engine applies messages one at a time in arrival order, so once a fresh
+ * edit of bob's (delivered as it comes) is on alice's device, all before it are done.
+ */
+async function fence(alice: Device, bob: Device, tap: RealtimeTap): Promise<void> {
+  tap.fault = () => 'deliver';
+  const title = `Fence ${++fences}`;
+  await bob.sync.repos.tasks.update(SEED.task(16), { title });
+  await waitFor(async () => (await localRow(alice, 'tasks', SEED.task(16)))?.title === title);
+}
+
 /**
  * Alice on a manual clock (nothing the engine schedules runs unless the test moves time, so
  * every pull counted is one the test let run), with a tap on her topics and a fault network
@@ -124,9 +137,12 @@ describe('realtime deltas', () => {
 
     // Newest first (a gap: one version is missing), then the older one, each twice.
     expect(tap.release('reverse', 2)).toBe(2);
-    await waitFor(async () => (await localRow(alice, 'tasks', id))?._v === last);
-    await alice.sync.db.transaction('r', alice.sync.db.rows('tasks'), () => undefined);
-    expect(await localRow(alice, 'tasks', id)).toMatchObject({ title: 'Second', priority: 2 });
+    await fence(alice, bob, tap);
+    expect(await localRow(alice, 'tasks', id)).toMatchObject({
+      title: 'Second',
+      priority: 2,
+      _v: last,
+    });
     expect(pulls()).toBe(before);
     // The gap asked for a pull, due now: it runs once time moves, and changes nothing.
     await runDue();
@@ -152,6 +168,7 @@ describe('realtime deltas', () => {
     await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
     expect((await localRow(alice, 'tasks', late))?.title).toBe('Pull first');
     tap.release();
+    await fence(alice, bob, tap);
 
     for (const id of [early, late]) {
       const server = await serverRow('tasks', id);
@@ -169,6 +186,7 @@ describe('realtime deltas', () => {
     await bob.sync.repos.tasks.update(id, { title: 'Dropped on the way' });
     await settled(bob);
     await waitFor(() => tap.rowsFor('tasks', id).length >= 1);
+    await fence(alice, bob, tap);
     expect((await localRow(alice, 'tasks', id))?.title).not.toBe('Dropped on the way');
     await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
     expect((await localRow(alice, 'tasks', id))?.title).toBe('Dropped on the way');
