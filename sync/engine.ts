@@ -489,7 +489,10 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * device may see (a list to backfill or to purge): that is left to a pull, at once. A
    * version more than one above the device's copy means an update was missed: applied, and
    * a pull fetches the rest. Ignored: tables not in the registry, rows of another list than
-   * the topic's, and messages for a store that is no longer this user's.
+   * the topic's, rows of a list the device holds no live membership of (lost: Realtime checks
+   * access only at join, so a removed member hears the topic until the engine leaves it, and
+   * a message queued behind the purge must not bring the list back), and messages for a store
+   * that is no longer this user's.
    */
   async function applyRealtimeRow(
     { table, row }: RowMessage,
@@ -504,9 +507,18 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     try {
       const gap = await db.transaction(
         'rw',
-        [db.rows(table), db._outbox, db._files, db._meta],
+        [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
         async () => {
           if (realtimeUserId !== userId || (await db.getMeta('userId')) !== userId) return false;
+          const member =
+            !listId ||
+            (await db
+              .rows('memberships')
+              .where('[list_id+user_id]')
+              .equals([listId, userId])
+              .filter((m) => !m.deleted_at)
+              .first());
+          if (!member) return false;
           const local = await db.rows(table).get(row.id);
           await applyServerRows(db, table, [row]);
           // A resync running: the row is on the server, so its sweep must keep it.

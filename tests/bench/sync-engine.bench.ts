@@ -152,11 +152,13 @@ function seen(device: Device, id: string, title: string): Promise<void> {
 
 /**
  * Remote edit → visible on the other device, 100 edits one after the other, for realtime
- * deltas and for the poke design, on one devstack (Postgres 15, the seeded list): bob edits a
+ * deltas and for the poke design, on one devstack (PGlite, the seeded list): bob edits a
  * task, alice's device (in the mode measured) shows it.
  */
 export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
-  const stack = await startTestDevstack('postgres');
+  // PGlite: a Postgres 15 database comes from the test runner's clusters (pg-databases.ts
+  // reads vitest's inject), which `npm run bench` does not start.
+  const stack = await startTestDevstack('pglite');
   const figures: RemoteEditFigures[] = [];
   try {
     for (const mode of ['deltas', 'poke'] as const) {

@@ -213,11 +213,18 @@ describe('realtime deltas', () => {
     await waitFor(async () => (await localRow(alice, 'tasks', taskId))?.title === 'Said live');
     expect(tap.rowsFor('tasks', taskId).some((m) => m.row.title === 'Said live')).toBe(true);
 
-    await bob.sync.engine.syncNow();
+    // An edit just before the removal, its message held until the list is purged: coming
+    // after the purge, it must not bring the list's task back.
+    tap.fault = (message) => (message.table === 'tasks' ? 'hold' : 'deliver');
+    await bob.sync.repos.tasks.update(taskId, { title: 'Heard too late' });
+    await settled(bob);
+    await waitFor(() => tap.held.length === 1);
     await bob.sync.repos.memberships.remove(membership);
     await settled(bob);
     await waitFor(async () => (await alice.sync.db.rows('lists').get(listId)) === undefined);
     await waitFor(() => !tap.joined.has(topic));
+    tap.release();
+    await fence(alice, bob, tap);
     for (const table of ['tasks', 'memberships']) {
       const rows = await alice.sync.db.rows(table).where('list_id').equals(listId).count();
       expect(rows, table).toBe(0);
