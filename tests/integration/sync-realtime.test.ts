@@ -278,6 +278,17 @@ describe('realtime deltas', () => {
     expect((await liveRows(alice, 'tasks')).some((t) => t.title === 'Forged')).toBe(false);
   });
 
+  it('leaves every topic at sign-out', async () => {
+    const tap = new RealtimeTap();
+    const alice = await device('alice@example.com', { wrapRemote: tap.wrap });
+    await alice.sync.engine.syncNow();
+    await waitFor(
+      () => tap.joined.has(`user:${SEED.alice}`) && tap.joined.has(`list:${SEED.list}`),
+    );
+    expect((await alice.sync.signOut({ force: true })).signedOut).toBe(true);
+    await waitFor(() => tap.joined.size === 0);
+  });
+
   it('the poke design still pulls on each event instead', async () => {
     const clock = testClock();
     const net = new FaultyNetwork({ clock });
