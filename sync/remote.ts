@@ -100,7 +100,7 @@ export interface TopicListener {
 export type AuthChange = 'signed-in' | 'refreshed' | 'other';
 
 /**
- * The engine's port to the server: session, push, pull, realtime wake-ups and storage.
+ * The engine's port to the server: session, push, pull, realtime (topics, or wake-ups) and storage.
  * Every failure is thrown as a SyncError with its product.md §8 code.
  */
 export interface Remote {
@@ -118,9 +118,10 @@ export interface Remote {
    */
   refresh(): Promise<boolean>;
   /**
-   * Calls `onChange` on any realtime change of the synced tables, and each time the channel
-   * is (re)subscribed: changes made while the socket was down are only found by a pull.
-   * Returns unsubscribe.
+   * The poke design (EngineOptions.realtime 'poke', for a backend without the broadcast
+   * migration): calls `onChange` on any postgres_changes event of the synced tables, and each
+   * time the channel is (re)subscribed: changes made while the socket was down are only found
+   * by a pull. Returns unsubscribe.
    */
   subscribe(tables: readonly string[], onChange: () => void): () => void;
   /**
