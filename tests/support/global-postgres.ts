@@ -13,10 +13,8 @@
 // Test files read their cluster with inject('postgres') and VITEST_POOL_ID.
 import type { TestProject } from 'vitest/node';
 
-import { openDevstackDatabase } from '../../devstack/database';
 import { postgresAvailable, startPgCluster, type PgCluster } from '../../devstack/pg-cluster';
-import { openPostgres } from '../../devstack/sql-engine';
-import { TEMPLATES, type PostgresInfo } from './pg-databases';
+import { buildTemplates, type PostgresInfo } from './pg-databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,25 +30,7 @@ export default async function setup(project: TestProject) {
     return;
   }
   const cluster = await startPgCluster();
-  const admin = openPostgres(cluster.url, 1);
-  try {
-    await admin.exec(`create database ${TEMPLATES.empty}`);
-    for (const [name, seed] of [
-      [TEMPLATES.schema, false],
-      [TEMPLATES.seeded, true],
-    ] as const) {
-      await admin.exec(`create database ${name}`);
-      // The devstack's own migration path, so a devstack opened on a copy finds its
-      // migrations recorded and applies nothing more.
-      const db = await openDevstackDatabase({ databaseUrl: cluster.urlFor(name), seed });
-      await db.close();
-    }
-    for (const name of Object.values(TEMPLATES)) {
-      await admin.exec(`alter database ${name} with is_template true allow_connections false`);
-    }
-  } finally {
-    await admin.close();
-  }
+  await buildTemplates(cluster);
   // The first cluster, shut down cleanly, is the template of every worker's own.
   const workers = Math.max(1, project.globalConfig.maxWorkers);
   const fromData = await cluster.halt();
