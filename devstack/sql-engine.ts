@@ -168,11 +168,22 @@ class PostgresEngine implements SqlEngine {
       if (msg.channel === channel) onPayload(msg.payload ?? '');
     };
     client.on('notification', handler);
+    // A checked-out client's error has no pool handler: without this, a database dropped or
+    // restarted under a listening devstack (a test suite's `drop database … with (force)`,
+    // 57P01) is an uncaught exception. The subscription just ends.
+    let lost = false;
+    const onError = (error: Error) => {
+      lost = true;
+      console.warn(`[db] the connection listening on ${channel} ended: ${error.message}`);
+    };
+    client.on('error', onError);
     await client.query(`listen "${channel.replace(/"/g, '""')}"`);
     return async () => {
       client.off('notification', handler);
       await client.query(`unlisten "${channel.replace(/"/g, '""')}"`).catch(() => undefined);
-      client.release();
+      client.off('error', onError);
+      // A lost connection is destroyed, not handed to the next caller.
+      client.release(lost);
     };
   }
   close() {

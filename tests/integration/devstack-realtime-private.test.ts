@@ -9,74 +9,22 @@
 // socket that does arrive: the server sends each socket's frames in order.
 import { randomUUID } from 'node:crypto';
 
-import {
-  createClient,
-  REALTIME_SUBSCRIBE_STATES,
-  type RealtimeChannel,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import { createKeys, type Keys } from '../../devstack/keys';
 import { ENGINE_KINDS } from '../support/database';
 import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
-
-/** How long an awaited message may take on a busy machine before the test fails. */
-const WAIT_MS = 15_000;
-
-interface Heard {
-  type?: string;
-  event?: string;
-  payload?: Record<string, unknown>;
-  meta?: { id?: string };
-}
-
-/** Resolves when `predicate` holds, checked every 10 ms; rejects after `timeoutMs`. */
-async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = WAIT_MS,
-  what = 'condition',
-) {
-  const start = Date.now();
-  while (!(await predicate())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** A heartbeat and its reply: everything the client sent before has been handled. */
-function roundTrip(client: SupabaseClient): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no heartbeat reply')), WAIT_MS);
-    client.realtime.onHeartbeat((status) => {
-      if (status === 'sent') return;
-      clearTimeout(timer);
-      if (status === 'ok') resolve();
-      else reject(new Error(`heartbeat ${status}`));
-    });
-    void client.realtime.sendHeartbeat();
-  });
-}
-
-/** Subscribes and resolves on SUBSCRIBED; rejects on the first error status. */
-function subscribed(channel: RealtimeChannel, statuses: string[] = []): Promise<RealtimeChannel> {
-  return new Promise((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      statuses.push(status);
-      if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve(channel);
-      else if (
-        status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR ||
-        status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT
-      ) {
-        reject(err ?? new Error(status));
-      }
-    });
-  });
-}
-
-const refusal = (topic: string) =>
-  `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
+import {
+  rawSocket,
+  refusal,
+  roundTrip,
+  subscribed,
+  waitFor,
+  type Heard,
+  REALTIME_WAIT_MS,
+} from '../support/realtime';
 
 describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) => {
   const clock = new TestClock();
@@ -156,45 +104,12 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     ]);
     await waitFor(
       () => listeners.every((l) => l.heard.some((h) => h.event === 'fence' && h.payload?.n === n)),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       `fence ${n} on ${topic}`,
     );
   }
 
   let sockets: WebSocket[] = [];
-
-  /**
-   * A bare Phoenix socket (vsn 2.0.0) that records every frame the server sends, to see
-   * frames supabase-js would hide (it holds presence diffs back until a presence_state).
-   */
-  async function rawSocket() {
-    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
-    const ws = new WebSocket(`${url}?apikey=${stack.anonKey}&vsn=2.0.0`);
-    sockets.push(ws);
-    const frames: [string | null, string | null, string, string, Record<string, unknown>][] = [];
-    ws.on('message', (data: Buffer) => {
-      frames.push(JSON.parse(data.toString('utf8')) as (typeof frames)[number]);
-    });
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    let ref = 0;
-    return {
-      frames,
-      get heard(): Heard[] {
-        return frames.filter((f) => f[3] === 'broadcast').map((f) => f[4] as Heard);
-      },
-      /** Sends a push and resolves to its phx_reply payload. */
-      async push(topic: string, event: string, payload: Record<string, unknown>) {
-        ref += 1;
-        const r = String(ref);
-        ws.send(JSON.stringify(['1', r, `realtime:${topic}`, event, payload]));
-        await waitFor(() => frames.some((f) => f[1] === r), WAIT_MS, `reply to ${event}`);
-        return frames.find((f) => f[1] === r)?.[4];
-      },
-    };
-  }
 
   const events = (heard: Heard[]) => heard.filter((h) => h.event !== 'fence');
 
@@ -361,7 +276,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     await stack.db.query(`select realtime.send('{"once":true}'::jsonb, 'once', $1)`, [topic]);
     await waitFor(
       () => listeners.every((l) => l.heard.some((h) => h.event === 'once')),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'every subscriber has the message',
     );
     expect(stack.realtimeMessagesRead() - before).toBe(1);
@@ -389,8 +304,8 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     expect(await w.channel.send({ type: 'broadcast', event: 'from-writer', payload: {} })).toBe(
       'ok',
     );
-    await waitFor(() => seen.heard.length > 0, WAIT_MS, 'the writer reaches the watcher');
-    await waitFor(() => r.heard.length > 0, WAIT_MS, 'the writer reaches the reader');
+    await waitFor(() => seen.heard.length > 0, REALTIME_WAIT_MS, 'the writer reaches the watcher');
+    await waitFor(() => r.heard.length > 0, REALTIME_WAIT_MS, 'the writer reaches the reader');
     expect(seen.heard.map((h) => h.event)).toEqual(['from-writer']);
     // A second try is answered from the cache, and still dropped.
     await r.channel.send({ type: 'broadcast', event: 'again', payload: {} });
@@ -418,7 +333,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     const b = listener(bob.client, topic, { private: true, presenceKey: 'bob', presence: true });
     await Promise.all([subscribed(a.channel), subscribed(b.channel)]);
     // Carol joins with presence enabled, as supabase-js would with a presence listener.
-    const c = await rawSocket();
+    const c = await rawSocket(stack, sockets);
     const joined = await c.push(topic, 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
@@ -430,7 +345,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     });
     expect(joined).toMatchObject({ status: 'ok' });
     // Erin joins on presence read alone and hears presence but no broadcast.
-    const e = await rawSocket();
+    const e = await rawSocket(stack, sockets);
     const erinJoined = await e.push(topic, 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
@@ -449,8 +364,12 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
 
     expect(await b.channel.track({ who: 'bob' })).toBe('error');
     expect(await a.channel.track({ who: 'alice' })).toBe('ok');
-    await waitFor(() => 'alice' in b.channel.presenceState(), WAIT_MS, 'bob sees alice');
-    await waitFor(() => 'alice' in a.channel.presenceState(), WAIT_MS, 'alice sees herself');
+    await waitFor(() => 'alice' in b.channel.presenceState(), REALTIME_WAIT_MS, 'bob sees alice');
+    await waitFor(
+      () => 'alice' in a.channel.presenceState(),
+      REALTIME_WAIT_MS,
+      'alice sees herself',
+    );
     expect(Object.keys(a.channel.presenceState())).toEqual(['alice']);
     expect(Object.keys(b.channel.presenceState())).toEqual(['alice']);
     // Alice's join came after both broadcasts, on the same socket: erin has had her chance.
@@ -459,7 +378,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
         e.frames.some(
           (f) => f[3] === 'presence_diff' && JSON.stringify(f[4].joins).includes('"alice"'),
         ),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'erin sees alice',
     );
     expect(e.frames.map((f) => f[3])).toContain('presence_state');
@@ -493,13 +412,13 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     await subscribed(seen.channel);
 
     await d.channel.send({ type: 'broadcast', event: 'one', payload: {} });
-    await waitFor(() => seen.heard.length === 1, WAIT_MS, 'first broadcast');
+    await waitFor(() => seen.heard.length === 1, REALTIME_WAIT_MS, 'first broadcast');
     // Write is cached for the token: revoking it changes nothing until a new token comes.
     await stack.db.query(`update public.rt_members set can_write = false where user_id = $1`, [
       dave.id,
     ]);
     await d.channel.send({ type: 'broadcast', event: 'two', payload: {} });
-    await waitFor(() => seen.heard.length === 2, WAIT_MS, 'second broadcast');
+    await waitFor(() => seen.heard.length === 2, REALTIME_WAIT_MS, 'second broadcast');
 
     // A new token while still a reader: the channel stays, write is checked again (dropped).
     await dave.client.realtime.setAuth(await userJwt(dave.id, 3000));
@@ -513,7 +432,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     // Read revoked, then a new token: the system message and the channel closes.
     await stack.db.query(`delete from public.rt_members where user_id = $1`, [dave.id]);
     await dave.client.realtime.setAuth(await userJwt(dave.id, 2000));
-    await waitFor(() => statuses.includes('CLOSED'), WAIT_MS, 'channel closed');
+    await waitFor(() => statuses.includes('CLOSED'), REALTIME_WAIT_MS, 'channel closed');
     expect(d.system).toContainEqual(
       expect.objectContaining({
         extension: 'system',
@@ -538,7 +457,11 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
       ).rows.map((r) => r.event);
     expect(await left()).toEqual(['old', 'recent']);
     clock.advance(13 * 60 * 60 * 1000);
-    await waitFor(async () => (await left()).length < 2, WAIT_MS, 'the old message deleted');
+    await waitFor(
+      async () => (await left()).length < 2,
+      REALTIME_WAIT_MS,
+      'the old message deleted',
+    );
     expect(await left()).toEqual(['recent']);
   });
 });

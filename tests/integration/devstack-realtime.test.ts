@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 
 import {
   createClient,
-  REALTIME_SUBSCRIBE_STATES,
   type RealtimeChannel,
   type RealtimePostgresChangesPayload,
   type SupabaseClient,
@@ -22,12 +21,11 @@ import { runAsCaller } from '../../devstack/request-db';
 import type { SqlEngine } from '../../devstack/sql-engine';
 import { ENGINE_KINDS, testId } from '../support/database';
 import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { roundTrip, subscribed, waitFor, REALTIME_WAIT_MS } from '../support/realtime';
 
 /** A non-member of the seed list, who owns a list of their own. */
 const STRANGER = 'c0ffee00-0000-4000-8000-0000000000c1';
 const OTHER_LIST = '11570000-0000-4000-8000-0000000000c2';
-/** How long an awaited message may take on a busy machine before the test fails. */
-const WAIT_MS = 15_000;
 /**
  * realtime-js's reconnect delay for these tests' clients (its default backs off 1, 2, 5, 10 s):
  * a restarted server is found within this of listening again.
@@ -40,51 +38,9 @@ type Change = RealtimePostgresChangesPayload<Row>;
 /** The new record of a change (INSERT/UPDATE), loosely typed for assertions. */
 const rowOf = (change: Change | undefined): Row => change?.new ?? {};
 
-/** Resolves when `predicate` holds, checked every 10 ms; rejects after `timeoutMs`. */
-async function waitFor(predicate: () => boolean, timeoutMs = WAIT_MS, what = 'condition') {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/**
- * A heartbeat and its reply. The server handles a socket's messages in order, so once it
- * answers, everything the client sent before (an access_token push) has been applied.
- */
-function roundTrip(client: SupabaseClient): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no heartbeat reply')), WAIT_MS);
-    client.realtime.onHeartbeat((status) => {
-      if (status === 'sent') return;
-      clearTimeout(timer);
-      if (status === 'ok') resolve();
-      else reject(new Error(`heartbeat ${status}`));
-    });
-    void client.realtime.sendHeartbeat();
-  });
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-/** Subscribes and resolves on SUBSCRIBED; rejects on the first error status. */
-function subscribed(channel: RealtimeChannel, statuses: string[] = []): Promise<RealtimeChannel> {
-  return new Promise((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      statuses.push(status);
-      if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve(channel);
-      else if (
-        status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR ||
-        status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT
-      ) {
-        reject(err ?? new Error(status));
-      }
-    });
-  });
 }
 
 function newTaskSql(engine: SqlEngine, id: string, listId: string, title: string, by: string) {
@@ -157,7 +113,11 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     probeId += 1;
     const id = probeId;
     await stack.db.query('insert into public.realtime_probe (id) values ($1)', [id]);
-    await waitFor(() => listeners.every((l) => l.probes.includes(id)), WAIT_MS, `probe ${id}`);
+    await waitFor(
+      () => listeners.every((l) => l.probes.includes(id)),
+      REALTIME_WAIT_MS,
+      `probe ${id}`,
+    );
   }
 
   beforeAll(async () => {
@@ -237,14 +197,14 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
             ),
         );
       }
-      await waitFor(() => alice.heard.length > before, WAIT_MS, `INSERT ${i}`);
+      await waitFor(() => alice.heard.length > before, REALTIME_WAIT_MS, `INSERT ${i}`);
       latencies.push((alice.heard[before]?.at ?? Infinity) - start);
     }
     for (const [i, id] of ids.entries()) {
       const before = alice.heard.length;
       const start = performance.now();
       await stack.db.query(`update public.tasks set status = 'doing' where id = $1`, [id]);
-      await waitFor(() => alice.heard.length > before, WAIT_MS, `UPDATE ${i}`);
+      await waitFor(() => alice.heard.length > before, REALTIME_WAIT_MS, `UPDATE ${i}`);
       latencies.push((alice.heard[before]?.at ?? Infinity) - start);
     }
 
@@ -282,7 +242,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     // her seed-list filter nor on her other-list filter (she is not a member of that list).
     const own = testId('ee5c');
     await newTaskSql(stack.db, own, OTHER_LIST, 'Stranger task', STRANGER);
-    await waitFor(() => stranger.heard.length === 1, WAIT_MS, "the stranger's own task");
+    await waitFor(() => stranger.heard.length === 1, REALTIME_WAIT_MS, "the stranger's own task");
     expect(stranger.heard[0]?.change.new).toMatchObject({ id: own, list_id: OTHER_LIST });
     await quiet(alice, otherList);
     expect(otherList.heard).toEqual([]);
@@ -310,9 +270,9 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     await stack.db.query(`update public.tasks set status = 'doing' where id = $1`, [id]);
     // Rows are read when the change is delivered (not as of the change), so the priority
     // update may be read after the status update and match too; let it arrive before deleting.
-    await waitFor(() => doing.length >= 1, WAIT_MS, 'update');
+    await waitFor(() => doing.length >= 1, REALTIME_WAIT_MS, 'update');
     await stack.db.query(`delete from public.tasks where id = $1`, [id]);
-    await waitFor(() => deletes.length === 1, WAIT_MS, 'delete');
+    await waitFor(() => deletes.length === 1, REALTIME_WAIT_MS, 'delete');
     expect(deletes[0]).toMatchObject({ eventType: 'DELETE', old: { id }, new: {} });
     expect(Object.keys(deletes[0]?.old ?? {})).toEqual(['id']);
     expect(doing.length).toBeLessThanOrEqual(2);
@@ -335,8 +295,16 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     await subscribed(b);
     expect(await b.track({ status: 'busy' })).toBe('ok');
 
-    await waitFor(() => Object.keys(a.presenceState()).length === 2, WAIT_MS, 'a sees both');
-    await waitFor(() => Object.keys(b.presenceState()).length === 2, WAIT_MS, 'b sees both');
+    await waitFor(
+      () => Object.keys(a.presenceState()).length === 2,
+      REALTIME_WAIT_MS,
+      'a sees both',
+    );
+    await waitFor(
+      () => Object.keys(b.presenceState()).length === 2,
+      REALTIME_WAIT_MS,
+      'b sees both',
+    );
     expect(joinedSeenByB.sort()).toEqual(['alice', 'bob']); // alice from state, bob from diff
     const bobSeenByA = a.presenceState<{ status?: string }>().bob;
     expect(bobSeenByA).toHaveLength(1);
@@ -347,21 +315,25 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     expect(await b.track({ status: 'away' })).toBe('ok');
     await waitFor(
       () => a.presenceState<{ status?: string }>().bob?.[0]?.status === 'away',
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'update',
     );
     expect(a.presenceState().bob).toHaveLength(1);
 
     expect(await b.untrack()).toBe('ok');
-    await waitFor(() => a.presenceState().bob === undefined, WAIT_MS, 'untrack');
+    await waitFor(() => a.presenceState().bob === undefined, REALTIME_WAIT_MS, 'untrack');
     expect(await b.track({ status: 'back' })).toBe('ok');
     await waitFor(
       () => a.presenceState<{ status?: string }>().bob?.[0]?.status === 'back',
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'retrack',
     );
     await b.unsubscribe();
-    await waitFor(() => a.presenceState().bob === undefined, WAIT_MS, 'leave on unsubscribe');
+    await waitFor(
+      () => a.presenceState().bob === undefined,
+      REALTIME_WAIT_MS,
+      'leave on unsubscribe',
+    );
     expect(leftSeenByA).toContain('bob');
   });
 
@@ -395,7 +367,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     // Raw bytes travel as binary frames to vsn 2.0.0 clients; vsn 1.0.0 cannot carry them.
     const bytes = new Uint8Array([1, 2, 250]).buffer;
     expect(await a.send({ type: 'broadcast', event: 'cursor', payload: bytes })).toBe('ok');
-    await waitFor(() => heard.b?.length === 4 && heard.c?.length === 4, WAIT_MS, 'binary');
+    await waitFor(() => heard.b?.length === 4 && heard.c?.length === 4, REALTIME_WAIT_MS, 'binary');
     const binary = heard.b?.[3] as { event?: string; payload?: unknown };
     expect(binary.event).toBe('cursor');
     expect(binary.payload).toBeInstanceOf(ArrayBuffer);
@@ -407,12 +379,12 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     // that, on the same socket as any echo, nothing more is coming.
     await a.send({ type: 'broadcast', event: 'other', payload: {} });
     expect(await a.send({ type: 'broadcast', event: 'cursor', payload: { x: 4 } })).toBe('ok');
-    await waitFor(() => heard.v1?.length === 3, WAIT_MS, "v1 hears a's next cursor");
+    await waitFor(() => heard.v1?.length === 3, REALTIME_WAIT_MS, "v1 hears a's next cursor");
     expect(heard.v1?.[2]).toEqual({ type: 'broadcast', event: 'cursor', payload: { x: 4 } });
     expect(await b.send({ type: 'broadcast', event: 'cursor', payload: { x: 5 } })).toBe('ok');
     await waitFor(
       () => (heard.a?.length ?? 0) >= 3 && (heard.v1?.length ?? 0) >= 4,
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       "a and v1 hear b's cursor",
     );
     const cursor = (x: number) => ({ type: 'broadcast', event: 'cursor', payload: { x } });
@@ -449,11 +421,15 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     await roundTrip(client); // the access_token push has no reply of its own
     const id = testId('ee5c');
     await newTaskSql(stack.db, id, SEED.list, 'After the swap', SEED.alice);
-    await waitFor(() => heard.length === 1, WAIT_MS, 'event after token swap');
+    await waitFor(() => heard.length === 1, REALTIME_WAIT_MS, 'event after token swap');
     expect(rowOf(heard[0]).id).toBe(id);
 
     await client.realtime.setAuth(await userJwt(SEED.alice, -10));
-    await waitFor(() => statuses.includes('CLOSED'), WAIT_MS, 'CLOSED after expired token');
+    await waitFor(
+      () => statuses.includes('CLOSED'),
+      REALTIME_WAIT_MS,
+      'CLOSED after expired token',
+    );
     expect(system).toContainEqual(
       expect.objectContaining({
         extension: 'system',
@@ -476,7 +452,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     await roundTrip(client);
     expect(statuses).not.toContain('CLOSED');
     clock.advance(1_000);
-    await waitFor(() => statuses.includes('CLOSED'), WAIT_MS, 'expiry shutdown');
+    await waitFor(() => statuses.includes('CLOSED'), REALTIME_WAIT_MS, 'expiry shutdown');
     expect(system.map((s) => s.message)).toContainEqual('Token has expired 0 seconds ago');
   });
 
@@ -527,7 +503,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     );
     ws.send(JSON.stringify([null, '2', 'realtime:nope', 'broadcast', {}]));
     ws.send(JSON.stringify([null, '3', 'phoenix', 'heartbeat', {}]));
-    await waitFor(() => frames.length === 3, WAIT_MS, 'three replies');
+    await waitFor(() => frames.length === 3, REALTIME_WAIT_MS, 'three replies');
     expect(frames).toEqual([
       [
         '1',
@@ -563,18 +539,26 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
       );
     await subscribed(channel, statuses);
     await newTaskSql(stack.db, testId('ee5c'), SEED.list, 'Before restart', SEED.alice);
-    await waitFor(() => heard.length === 1, WAIT_MS, 'event before restart');
+    await waitFor(() => heard.length === 1, REALTIME_WAIT_MS, 'event before restart');
 
     const port = stack.port;
     await stack.restart();
     expect(stack.port).toBe(port);
-    await waitFor(() => statuses.includes('CHANNEL_ERROR'), WAIT_MS, 'error on disconnect');
+    await waitFor(
+      () => statuses.includes('CHANNEL_ERROR'),
+      REALTIME_WAIT_MS,
+      'error on disconnect',
+    );
     // realtime-js reconnects every RECONNECT_MS and rejoins its channels on open.
-    await waitFor(() => statuses.filter((s) => s === 'SUBSCRIBED').length === 2, WAIT_MS, 'rejoin');
+    await waitFor(
+      () => statuses.filter((s) => s === 'SUBSCRIBED').length === 2,
+      REALTIME_WAIT_MS,
+      'rejoin',
+    );
 
     const id = testId('ee5c');
     await newTaskSql(stack.db, id, SEED.list, 'After restart', SEED.alice);
-    await waitFor(() => heard.length === 2, WAIT_MS, 'event after restart');
+    await waitFor(() => heard.length === 2, REALTIME_WAIT_MS, 'event after restart');
     expect(rowOf(heard[1]).id).toBe(id);
   });
 });

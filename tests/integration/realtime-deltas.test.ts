@@ -7,12 +7,7 @@
 // message on the same socket that does arrive: the server sends each socket's frames in order.
 import { randomUUID } from 'node:crypto';
 
-import {
-  createClient,
-  REALTIME_SUBSCRIBE_STATES,
-  type RealtimeChannel,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
@@ -21,16 +16,15 @@ import { createUsers, ENGINE_KINDS, testId } from '../support/database';
 import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
 import { addMember } from '../support/memberships';
 import { pullAll, push, type Mutation, type Row } from '../support/sync-calls';
-
-/** How long an awaited message may take on a busy machine before the test fails. */
-const WAIT_MS = 20_000;
-
-interface Heard {
-  type?: string;
-  event?: string;
-  payload?: Record<string, unknown>;
-  meta?: { id?: string };
-}
+import {
+  rawSocket,
+  refusal,
+  roundTrip,
+  subscribed,
+  waitFor,
+  type Heard,
+  REALTIME_WAIT_MS,
+} from '../support/realtime';
 
 /** A delta as the contract says it arrives. */
 interface Delta {
@@ -39,51 +33,6 @@ interface Delta {
   xid: string;
   id: string;
 }
-
-/** Resolves when `predicate` holds, checked every 10 ms; rejects after `timeoutMs`. */
-async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = WAIT_MS,
-  what = 'condition',
-) {
-  const start = Date.now();
-  while (!(await predicate())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** A heartbeat and its reply: everything the client sent before has been handled. */
-function roundTrip(client: SupabaseClient): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no heartbeat reply')), WAIT_MS);
-    client.realtime.onHeartbeat((status) => {
-      if (status === 'sent') return;
-      clearTimeout(timer);
-      if (status === 'ok') resolve();
-      else reject(new Error(`heartbeat ${status}`));
-    });
-    void client.realtime.sendHeartbeat();
-  });
-}
-
-/** Subscribes and resolves on SUBSCRIBED; rejects on the first error status. */
-function subscribed(channel: RealtimeChannel): Promise<RealtimeChannel> {
-  return new Promise((resolve, reject) => {
-    channel.subscribe((status, err) => {
-      if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve(channel);
-      else if (
-        status === REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR ||
-        status === REALTIME_SUBSCRIBE_STATES.TIMED_OUT
-      ) {
-        reject(err ?? new Error(status));
-      }
-    });
-  });
-}
-
-const refusal = (topic: string) =>
-  `Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`;
 
 const listTopic = (list: string) => `list:${list}`;
 const presenceTopic = (list: string) => `list:${list}:presence`;
@@ -147,7 +96,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     ]);
     await waitFor(
       () => listeners.every((l) => l.heard.some((h) => h.event === 'fence' && h.payload?.n === n)),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       `fence ${n} on ${topic}`,
     );
   }
@@ -169,36 +118,6 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   async function pulled(uid: string, table: string, id: string): Promise<Row | undefined> {
     const { rows } = await pullAll(stack.db, uid, null);
     return rows.find((r) => r.table === table && r.row.id === id)?.row;
-  }
-
-  /** A bare Phoenix socket (vsn 2.0.0) recording every frame the server sends. */
-  async function rawSocket() {
-    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
-    const ws = new WebSocket(`${url}?apikey=${stack.anonKey}&vsn=2.0.0`);
-    sockets.push(ws);
-    const frames: [string | null, string | null, string, string, Record<string, unknown>][] = [];
-    ws.on('message', (data: Buffer) => {
-      frames.push(JSON.parse(data.toString('utf8')) as (typeof frames)[number]);
-    });
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    let ref = 0;
-    return {
-      frames,
-      get heard(): Heard[] {
-        return frames.filter((f) => f[3] === 'broadcast').map((f) => f[4] as Heard);
-      },
-      /** Sends a push and resolves to its phx_reply payload. */
-      async push(topic: string, event: string, payload: Record<string, unknown>) {
-        ref += 1;
-        const r = String(ref);
-        ws.send(JSON.stringify(['1', r, `realtime:${topic}`, event, payload]));
-        await waitFor(() => frames.some((f) => f[1] === r), WAIT_MS, `reply to ${event}`);
-        return frames.find((f) => f[1] === r)?.[4];
-      },
-    };
   }
 
   /** A new list owned by `owner`, made through sync_push; returns its id. */
@@ -245,7 +164,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       const [pushedRow] = await pushAll(SEED.bob, [step]);
       await waitFor(
         () => deltas(alice.heard).filter((d) => d.row.id === task).length === i + 1,
-        WAIT_MS,
+        REALTIME_WAIT_MS,
         `delta ${i + 1}`,
       );
       const delta = deltas(alice.heard).filter((d) => d.row.id === task)[i];
@@ -369,12 +288,12 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(await bobP.channel.track({ who: 'bob' })).toBe('ok');
     await waitFor(
       () => Object.keys(aliceP.channel.presenceState()).sort().join() === 'alice,bob',
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'alice sees both',
     );
 
     // Not on the list topic itself: presence there is neither read nor written.
-    const c = await rawSocket();
+    const c = await rawSocket(stack, sockets);
     const onList = await c.push(listTopic(SEED.list), 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
@@ -393,7 +312,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(track).toEqual({ status: 'error', response: {} });
 
     // A stranger cannot join the presence topic, so neither tracks nor sees anyone.
-    const s = await rawSocket();
+    const s = await rawSocket(stack, sockets);
     const strangerJoin = await s.push(presenceTopic(SEED.list), 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
@@ -423,7 +342,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
         (aliceP.channel.presenceState().bob as { again?: boolean }[] | undefined)?.some(
           (m) => m.again,
         ) ?? false,
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       "alice sees bob's second track",
     );
     expect(aliceP.heard).toEqual([]);
@@ -440,7 +359,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     const bobsTopic = await joined(SEED.bob, userTopic(SEED.bob));
 
     const membership = await addMember(stack.db, SEED.list, SEED.alice, dave, 'viewer');
-    await waitFor(() => deltas(mine.heard).length === 1, WAIT_MS, 'the new membership');
+    await waitFor(() => deltas(mine.heard).length === 1, REALTIME_WAIT_MS, 'the new membership');
     const added = deltas(mine.heard)[0];
     expect(added).toMatchObject({
       table: 'memberships',
@@ -452,14 +371,14 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     // Now a member: dave joins the list, and hears his own removal there and on his topic.
     const onList = await joined(dave, listTopic(SEED.list));
     await pushAll(SEED.alice, [{ table: 'memberships', op: 'delete', id: membership }]);
-    await waitFor(() => deltas(mine.heard).length === 2, WAIT_MS, 'the removal');
+    await waitFor(() => deltas(mine.heard).length === 2, REALTIME_WAIT_MS, 'the removal');
     const removed = deltas(mine.heard)[1];
     expect(removed?.row).toMatchObject({ id: membership, version: 2 });
     expect(removed?.row.deleted_at).toEqual(expect.any(String));
     expect(removed?.row).toEqual(await pulled(dave, 'memberships', membership));
     await waitFor(
       () => deltas(onList.heard).some((d) => d.row.id === membership && d.row.version === 2),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'the removal on the list topic',
     );
     // Nothing of dave's went to bob's topic.
@@ -484,7 +403,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     ]);
     await waitFor(
       () => deltas(onShared.heard).some((d) => d.table === 'profiles'),
-      WAIT_MS,
+      REALTIME_WAIT_MS,
       'the rename on the shared list',
     );
     const delta = deltas(onShared.heard).find((d) => d.table === 'profiles');
