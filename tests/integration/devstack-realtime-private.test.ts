@@ -24,13 +24,14 @@ import {
   waitFor,
   type Heard,
   REALTIME_WAIT_MS,
+  closeRealtime,
 } from '../support/realtime';
 
 describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) => {
   const clock = new TestClock();
   let stack: TestDevstack;
   let keys: Keys;
-  let clients: SupabaseClient[] = [];
+  const clients: SupabaseClient[] = [];
 
   function userJwt(sub: string, expiresInSec = 3600): Promise<string> {
     return keys.sign({ sub, role: 'authenticated', aud: 'authenticated' }, expiresInSec);
@@ -109,7 +110,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     );
   }
 
-  let sockets: WebSocket[] = [];
+  const sockets: WebSocket[] = [];
 
   const events = (heard: Heard[]) => heard.filter((h) => h.event !== 'fence');
 
@@ -152,15 +153,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     `);
   });
 
-  afterEach(async () => {
-    for (const client of clients) {
-      await client.removeAllChannels();
-      await client.realtime.disconnect();
-    }
-    clients = [];
-    for (const ws of sockets) ws.close();
-    sockets = [];
-  });
+  afterEach(() => closeRealtime(clients, sockets));
 
   afterAll(async () => {
     await stack?.stop();

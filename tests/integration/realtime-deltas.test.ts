@@ -24,6 +24,7 @@ import {
   waitFor,
   type Heard,
   REALTIME_WAIT_MS,
+  closeRealtime,
 } from '../support/realtime';
 
 /** A delta as the contract says it arrives. */
@@ -42,8 +43,8 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   const clock = new TestClock();
   let stack: TestDevstack;
   let keys: Keys;
-  let clients: SupabaseClient[] = [];
-  let sockets: WebSocket[] = [];
+  const clients: SupabaseClient[] = [];
+  const sockets: WebSocket[] = [];
   const carol = testId('ca201'); // signed in, member of nothing of alice's
   let seq = 0;
 
@@ -133,15 +134,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     await createUsers(stack.db, { carol });
   });
 
-  afterEach(async () => {
-    for (const client of clients) {
-      await client.removeAllChannels();
-      await client.realtime.disconnect();
-    }
-    clients = [];
-    for (const ws of sockets) ws.close();
-    sockets = [];
-  });
+  afterEach(() => closeRealtime(clients, sockets));
 
   afterAll(async () => {
     await stack?.stop();

@@ -107,3 +107,12 @@ export async function rawSocket(stack: { url: string; anonKey: string }, sockets
     },
   };
 }
+
+/** Closes what a test opened: every client's channels and socket, and every raw socket. */
+export async function closeRealtime(clients: SupabaseClient[], sockets: WebSocket[]) {
+  for (const client of clients.splice(0)) {
+    await client.removeAllChannels();
+    await client.realtime.disconnect();
+  }
+  for (const ws of sockets.splice(0)) ws.close();
+}
