@@ -210,7 +210,14 @@ export function wrapPglite(db: PGlite): SqlEngine {
 
 /** A pool onto a real Postgres server. */
 export function openPostgres(connectionString: string, max = 10): SqlEngine {
-  return new PostgresEngine(new pg.Pool({ connectionString, max }));
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle connection the server ends (a restart, a test suite's `drop database … with
+  // (force)`: 57P01) is re-emitted on the pool, and an unheard 'error' is an uncaught
+  // exception. The pool drops that connection and opens another when next asked.
+  pool.on('error', (error) => {
+    console.warn(`[db] an idle connection ended: ${error.message}`);
+  });
+  return new PostgresEngine(pool);
 }
 
 /** Runs SQL files in order, naming the file that failed. */
