@@ -94,12 +94,35 @@ const progress: {
  * only the clock can end. Jumping while an engine works would not be wrong (time passes),
  * but would fire the others' timers early: a 60 s pull each, for nothing.
  */
-const quiet = () =>
-  users.every((user) => user.net.inFlight === 0) &&
-  (users.some((user) => user.net.held > 0) ||
-    [...progress.devices.values()].every(
-      (device) => device.sync.engine.status.getSnapshot().phase !== 'syncing',
-    ));
+const quiet = () => {
+  if (!users.every((user) => user.net.inFlight === 0)) {
+    calmSince(undefined);
+    return false;
+  }
+  if (users.some((user) => user.net.held > 0)) return true;
+  const syncing = [...progress.devices.values()].filter(
+    (device) => device.sync.engine.status.getSnapshot().phase === 'syncing',
+  );
+  if (syncing.length === 0) return true;
+  // An engine mid-sync with nothing on the wire for a long stretch of real time is waiting on
+  // the clock (seed 263442815: a reload's stop waited on a sync that waited on a timer, and
+  // the clock waited on the sync), so time may move after all.
+  return calmSince(`${clock.now()}`) >= SYNCING_WITHOUT_IO_MS;
+};
+
+/** Real time an engine may spend mid-sync with nothing on the wire before time may jump. */
+const SYNCING_WITHOUT_IO_MS = 2_000;
+let calm: { state: string; since: number } | undefined;
+/** How long (real ms) `state` has held; undefined resets it. Returns 0 on a change. */
+function calmSince(state: string | undefined): number {
+  if (state === undefined) {
+    calm = undefined;
+    return 0;
+  }
+  const now = performance.now();
+  if (calm?.state !== state) calm = { state, since: now };
+  return now - calm.since;
+}
 
 /** The running schedule's state, for a schedule that got stuck. */
 async function describeStuck(): Promise<string> {
