@@ -4,7 +4,7 @@
 // caller selects them back; write is probed on first use by an INSERT under the caller's
 // role. Every probe is rolled back, so nothing is ever stored or announced.
 import type { Claims } from '../keys';
-import type { ApiRole } from '../request-db';
+import { setRequestContext, type ApiRole } from '../request-db';
 import { sqlState, type SqlEngine, type SqlRunner } from '../sql-engine';
 
 export type Extension = 'broadcast' | 'presence';
@@ -38,22 +38,17 @@ async function rolledBack<T>(db: SqlEngine, fn: (tx: SqlRunner) => Promise<T>): 
   throw new Error('unreachable: the probe transaction committed');
 }
 
+/**
+ * The caller's role, claims and headers as for an API request (request-db.ts), plus the
+ * topic that realtime.topic() reads.
+ */
 async function setConnConfig(tx: SqlRunner, ctx: AuthContext): Promise<void> {
-  await tx.query(
-    `select set_config('role', $1, true),
-            set_config('realtime.topic', $2, true),
-            set_config('request.jwt.claims', $3, true),
-            set_config('request.jwt.claim.sub', $4, true),
-            set_config('request.jwt.claim.role', $1, true),
-            set_config('request.headers', $5, true)`,
-    [
-      ctx.role,
-      ctx.topic,
-      JSON.stringify(ctx.claims),
-      typeof ctx.claims.sub === 'string' ? ctx.claims.sub : '',
-      JSON.stringify(ctx.headers),
-    ],
-  );
+  await setRequestContext(tx, ctx.role, ctx.claims, {
+    method: '',
+    path: '',
+    headers: ctx.headers,
+  });
+  await tx.query(`select set_config('realtime.topic', $1, true)`, [ctx.topic]);
 }
 
 /**
