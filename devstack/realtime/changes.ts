@@ -6,6 +6,7 @@
 import type { Claims } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import { execRacingDdl, type Row, type SqlEngine, type SqlRunner } from '../sql-engine';
+import { BatchQueue } from './batch-queue';
 import { rowMatches, type Condition } from './filters';
 import { isJsonObject, type JsonObject } from './protocol';
 
@@ -220,8 +221,11 @@ export class ChangeCapture {
   /** Resolves once triggers are in place and the listener runs. */
   readonly ready: Promise<void>;
   private tables = new Map<string, TableInfo>();
-  private pending: Change[] = [];
-  private draining: Promise<void> | undefined;
+  private readonly queue = new BatchQueue<Change>(
+    MAX_BATCH_CHANGES,
+    (batch) => this.dispatch(batch),
+    'delivering changes',
+  );
   private unlisten: (() => Promise<void>) | undefined;
   private closed = false;
 
@@ -278,9 +282,8 @@ export class ChangeCapture {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.pending = [];
     await this.ready.catch(() => undefined);
-    await this.draining;
+    await this.queue.close();
     await this.unlisten?.();
     this.unlisten = undefined;
   }
@@ -288,25 +291,7 @@ export class ChangeCapture {
   private onNotify(payload: string): void {
     if (this.closed) return;
     const change = parseChange(payload);
-    if (!change) return;
-    this.pending.push(change);
-    // One drain at a time, so every subscriber gets changes in commit order.
-    this.draining ??= this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.pending.length > 0 && !this.closed) {
-        const batch = this.pending.splice(0, MAX_BATCH_CHANGES);
-        try {
-          await this.dispatch(batch);
-        } catch (error) {
-          console.error('[realtime] delivering changes failed:', error);
-        }
-      }
-    } finally {
-      this.draining = undefined;
-    }
+    if (change) this.queue.push(change);
   }
 
   private async dispatch(batch: Change[]): Promise<void> {

@@ -7,6 +7,7 @@
 import type { DevstackClock } from '../clock';
 import { jsonNestsDeeperThan } from '../context';
 import { execRacingDdl, type SqlEngine } from '../sql-engine';
+import { BatchQueue } from './batch-queue';
 import type { Json } from './protocol';
 
 export const MESSAGES_NOTIFY_CHANNEL = 'devstack_realtime_messages';
@@ -53,8 +54,11 @@ export class MessageRelay {
   readonly ready: Promise<void>;
   /** Rows read from realtime.messages for delivery: one per message, whoever listens. */
   messagesRead = 0;
-  private pending: string[] = [];
-  private draining: Promise<void> | undefined;
+  private readonly queue = new BatchQueue<string>(
+    MAX_BATCH,
+    (ids) => this.relay(ids),
+    'broadcasting database messages',
+  );
   private cleaning: Promise<void> | undefined;
   private cleanAgain = false;
   private cleanupTimer: unknown;
@@ -78,10 +82,9 @@ export class MessageRelay {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.pending = [];
     this.clock.clearTimeout(this.cleanupTimer);
     await this.ready.catch(() => undefined);
-    await this.draining;
+    await this.queue.close();
     await this.cleaning;
     await this.unlisten?.();
     this.unlisten = undefined;
@@ -123,24 +126,7 @@ export class MessageRelay {
 
   private onNotify(id: string): void {
     if (this.closed || !UUID.test(id)) return;
-    this.pending.push(id);
-    // One drain at a time, so messages go out in commit order.
-    this.draining ??= this.drain();
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.pending.length > 0 && !this.closed) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        try {
-          await this.relay(batch);
-        } catch (error) {
-          console.error('[realtime] broadcasting database messages failed:', error);
-        }
-      }
-    } finally {
-      this.draining = undefined;
-    }
+    this.queue.push(id);
   }
 
   private async relay(ids: string[]): Promise<void> {
