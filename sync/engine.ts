@@ -28,7 +28,7 @@ import {
   type SyncErrorCode,
 } from './errors';
 import type { OutboxEntry } from './registry';
-import type { PushResult, Remote, WireMutation } from './remote';
+import type { PushResult, Remote, RowMessage, WireMutation } from './remote';
 import { UNDO_WINDOW_MS } from './repositories';
 import { createStatusStore, type StatusStore, type SyncStatus } from './status';
 import {
@@ -45,7 +45,10 @@ export const PUSH_BATCH_MAX = 500;
 export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
 /** Rows per sync_pull page (product.md §9). */
 export const PULL_PAGE_ROWS = 1000;
-/** Realtime events are only a wake-up call; a burst of them causes one pull after this (ms). */
+/**
+ * A burst of realtime wake-ups (poke mode's events; channels (re)joining in either mode)
+ * causes one pull after this (ms).
+ */
 export const REALTIME_DEBOUNCE_MS = 100;
 /** A local write is pushed this long after it lands (ms), so a burst goes in one request. */
 export const PUSH_DEBOUNCE_MS = 30;
@@ -108,6 +111,13 @@ export interface EngineOptions {
   undoWindowMs?: number | undefined;
   /** The other tabs of this device (status to followers, their requests to the leader). */
   tabs?: TabChannel | undefined;
+  /**
+   * What realtime does (default 'deltas'): 'deltas' joins the private topics `user:<me>` and
+   * `list:<id>` of each list held here and applies the rows the database broadcasts there at
+   * once; 'poke' listens to postgres_changes on the synced tables and only pulls 100 ms after
+   * each (for a backend without the realtime broadcast migration).
+   */
+  realtime?: 'deltas' | 'poke' | undefined;
   /**
    * The database was closed under the leading engine, which has stopped: whoever holds
    * leadership for it lets go, or no tab could lead again.
@@ -187,6 +197,10 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   /** What leave() undoes: the outbox watch and the subscriptions of either mode. */
   const unsubscribers: (() => void)[] = [];
   let realtimeOff: (() => void) | undefined;
+  /** Deltas mode: the realtime topics joined, each with its leave. */
+  const topics = new Map<string, () => void>();
+  /** Deltas mode: row messages are applied one at a time, in the order they came. */
+  let applying: Promise<void> = Promise.resolve();
   /** The user whose realtime changes wake the engine. */
   let realtimeUserId: string | null = null;
   const idleWaiters: (() => void)[] = [];
@@ -266,6 +280,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   async function stop(): Promise<void> {
     leave();
     await running?.catch(() => undefined);
+    await applying;
     for (const resolve of idleWaiters.splice(0)) resolve();
     for (const done of [...followerWaiters.values()]) done();
   }
@@ -412,8 +427,111 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     realtimeOff?.();
     realtimeOff = undefined;
     if (!userId) return;
-    const tables = db.registry.map((spec) => spec.name);
-    realtimeOff = remote.subscribe(tables, () => wake(REALTIME_DEBOUNCE_MS));
+    if (options.realtime === 'poke') {
+      const tables = db.registry.map((spec) => spec.name);
+      realtimeOff = remote.subscribe(tables, () => wake(REALTIME_DEBOUNCE_MS));
+      return;
+    }
+    realtimeOff = () => joinTopics(new Set());
+    joinTopics(new Set([`user:${userId}`]));
+    followLists(userId).catch(() => undefined);
+  }
+
+  /**
+   * Deltas mode: joins the topics of `wanted` not joined yet and leaves the others. Each
+   * (re)join wakes a pull: what was broadcast while the channel was down is lost to it.
+   */
+  function joinTopics(wanted: ReadonlySet<string>): void {
+    for (const [topic, leaveTopic] of topics) {
+      if (wanted.has(topic)) continue;
+      leaveTopic();
+      topics.delete(topic);
+    }
+    for (const topic of wanted) {
+      if (topics.has(topic)) continue;
+      topics.set(
+        topic,
+        remote.subscribeTopic(topic, {
+          onSubscribed: () => wake(REALTIME_DEBOUNCE_MS),
+          onRow: (message) => {
+            const userId = realtimeUserId;
+            applying = applying.then(() => applyRealtimeRow(message, topic, userId));
+          },
+        }),
+      );
+    }
+  }
+
+  /**
+   * Deltas mode: listens to `user:<me>` and to `list:<id>` of every list the device holds a
+   * live membership of for `userId` (one the server has: not a stand-in of a list made
+   * offline, which no one may join yet). Runs at sign-in and after every sync, so lists
+   * gained (a pull after a realtime membership) are joined and lists lost (revoked, deleted,
+   * purged) are left.
+   */
+  async function followLists(userId: string): Promise<void> {
+    const wanted = new Set([`user:${userId}`]);
+    await db
+      .rows('memberships')
+      .where('user_id')
+      .equals(userId)
+      .each((m) => {
+        if (!m.deleted_at && m._v > 0) wanted.add(`list:${String(m.list_id)}`);
+      });
+    if (realtimeUserId === userId && mode === 'leader') joinTopics(wanted);
+  }
+
+  /**
+   * Deltas mode: one row message of `topic`, in one transaction. Applied only when newer
+   * than the device's copy, with the fields still queued here laid back on top, exactly as a
+   * pull applies it (applyServerRows); the cursor never moves, so the next pull still
+   * delivers everything from where the last one stopped. A membership changes what the
+   * device may see (a list to backfill or to purge): that is left to a pull, at once. A
+   * version more than one above the device's copy means an update was missed: applied, and
+   * a pull fetches the rest. Ignored: tables not in the registry, rows of another list than
+   * the topic's, rows of a list the device holds no live membership of (lost: Realtime checks
+   * access only at join, so a removed member hears the topic until the engine leaves it, and
+   * a message queued behind the purge must not bring the list back), and messages for a store
+   * that is no longer this user's.
+   */
+  async function applyRealtimeRow(
+    { table, row }: RowMessage,
+    topic: string,
+    userId: string | null,
+  ): Promise<void> {
+    const spec = db.registry.find((s) => s.name === table);
+    if (!spec || !userId || outdated) return;
+    if (table === 'memberships') return wake();
+    const listId = listIdOf(spec, row);
+    if (listId && topic !== `list:${listId}`) return;
+    try {
+      const gap = await db.transaction(
+        'rw',
+        [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
+        async () => {
+          if (realtimeUserId !== userId || (await db.getMeta('userId')) !== userId) return false;
+          const member =
+            !listId ||
+            (await db
+              .rows('memberships')
+              .where('[list_id+user_id]')
+              .equals([listId, userId])
+              .filter((m) => !m.deleted_at)
+              .first());
+          if (!member) return false;
+          const local = await db.rows(table).get(row.id);
+          await applyServerRows(db, table, [row]);
+          // A resync running: the row is on the server, so its sweep must keep it.
+          const resync = await db.getMeta<number>('resync');
+          if (resync !== undefined) await markDelivered(db, [{ table, row }], resync);
+          return row.version > (local?._v ?? 0) + 1;
+        },
+      );
+      if (gap) wake();
+    } catch (error) {
+      console.error('[sync] realtime row not applied', error);
+      wake();
+    }
   }
 
   async function cycle(): Promise<void> {
@@ -447,6 +565,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       // Push first, so the pull that follows already includes our own changes.
       await pushAll();
       await pullAll(userId);
+      if (options.realtime !== 'poke') await followLists(userId);
       attempt = 0;
       refreshedSinceSuccess = false;
       const pending = await db._outbox.count();

@@ -1,10 +1,11 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine; comma-separated) runs only those. Percentiles are
-// nearest-rank (app.bench.ts): p95 of 20 samples is the 19th, not the largest.
+// BENCH=app (or sql, devstack, engine, realtime; comma-separated) runs only those; engine includes
+// realtime (remote edit → visible, deltas vs poke). Percentiles are nearest-rank (app.bench.ts):
+// p95 of 20 samples is the 19th, not the largest.
 import { benchApp } from './app.bench';
 import type { Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
-import { benchSyncEngine } from './sync-engine.bench';
+import { benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -93,6 +94,24 @@ if (only.has('engine')) {
       'write p95 ms': fmt(engine.writeP95Ms, 2),
     },
   ]);
+}
+
+if (only.has('engine') || only.has('realtime')) {
+  process.stdout.write('\nremote edit → visible on the other device (devstack on PGlite)… ');
+  const remote = await benchRemoteEdits();
+  process.stdout.write('done\n');
+  console.log(
+    `sync engine: bob edits a task, alice's device shows it; ${remote[0]?.visible.n ?? 0} edits, realtime deltas vs poke (a pull per event)`,
+  );
+  console.table(
+    remote.map((r) => ({
+      realtime: r.mode,
+      'p50 ms': fmt(r.visible.p50, 1),
+      'p95 ms': fmt(r.visible.p95, 1),
+      'alice requests / edit': fmt(r.requestsPerEdit, 2),
+      'alice pulls / edit': fmt(r.pullsPerEdit, 2),
+    })),
+  );
 }
 
 if (only.has('app')) {

@@ -244,13 +244,14 @@ describe('backoff and sessions', () => {
 });
 
 describe('realtime wake-ups', () => {
-  it('a steady stream of realtime events cannot postpone the pull', async () => {
+  it('a steady stream of realtime events cannot postpone the pull (poke design)', async () => {
     const clock = testClock();
     const net = new FaultyNetwork({ clock });
     let poke: () => void = () => undefined;
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
+      realtime: 'poke',
       wrapRemote: (real) => ({
         ...real,
         subscribe(tables, onChange) {
@@ -281,14 +282,17 @@ describe('realtime wake-ups', () => {
       global: { fetch: net.fetch },
     });
     await signIn(bobClient, 'bob@example.com');
-    // Bob's realtime wake-ups, counted: the first is his channel's SUBSCRIBED.
+    // Bob's realtime (re)joins, counted: his topics user:<bob> and list:<the seeded list>.
     let wakeUps = 0;
     const counted = (real: Remote): Remote => ({
       ...real,
-      subscribe: (tables, onChange) =>
-        real.subscribe(tables, () => {
-          wakeUps += 1;
-          onChange();
+      subscribeTopic: (topic, listener) =>
+        real.subscribeTopic(topic, {
+          ...listener,
+          onSubscribed: () => {
+            wakeUps += 1;
+            listener.onSubscribed();
+          },
         }),
     });
     const alice = await device('alice@example.com');
@@ -298,9 +302,9 @@ describe('realtime wake-ups', () => {
       wrapRemote: () => counted(supabaseRemote(bobClient, { clock })),
     });
     await Promise.all([alice.sync.engine.syncNow(), syncOn(bob, clock, net)]);
-    // Bob's channel joins, and its SUBSCRIBED asks for a pull a realtime debounce later: let
+    // Bob's channels join, and each SUBSCRIBED asks for a pull a realtime debounce later: let
     // that run, so that no wake-up is left waiting when the socket goes.
-    await waitFor(() => wakeUps >= 1);
+    await waitFor(() => wakeUps >= 2);
     await clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
     await syncOn(bob, clock, net);
 
@@ -326,6 +330,7 @@ describe('pulls nobody asked for', () => {
   const noRealtime: DeviceOptions['wrapRemote'] = (real) => ({
     ...real,
     subscribe: () => () => undefined,
+    subscribeTopic: () => () => undefined,
   });
 
   it('pulls every 60 s while online (not sooner), and not while offline', async () => {
