@@ -45,12 +45,12 @@ export const PUSH_BATCH_MAX = 500;
 export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
 /** Rows per sync_pull page (product.md §9). */
 export const PULL_PAGE_ROWS = 1000;
-/**
- * A burst of realtime wake-ups (poke mode's events; channels (re)joining in either mode)
- * causes one pull after this (ms).
- */
+/** Realtime channels (re)joining in a burst cause one pull after this (ms). */
 export const REALTIME_DEBOUNCE_MS = 100;
-/** A local write is pushed this long after it lands (ms), so a burst goes in one request. */
+/**
+ * A local write is pushed at once, unless another landed less than this long before it (ms):
+ * then it waits this long, so the rest of a burst goes in one request.
+ */
 export const PUSH_DEBOUNCE_MS = 30;
 /** Safety pull while online (ms). */
 export const PERIODIC_SYNC_MS = 60_000;
@@ -111,13 +111,6 @@ export interface EngineOptions {
   undoWindowMs?: number | undefined;
   /** The other tabs of this device (status to followers, their requests to the leader). */
   tabs?: TabChannel | undefined;
-  /**
-   * What realtime does (default 'deltas'): 'deltas' joins the private topics `user:<me>` and
-   * `list:<id>` of each list held here and applies the rows the database broadcasts there at
-   * once; 'poke' listens to postgres_changes on the synced tables and only pulls 100 ms after
-   * each (for a backend without the realtime broadcast migration).
-   */
-  realtime?: 'deltas' | 'poke' | undefined;
   /**
    * The database was closed under the leading engine, which has stopped: whoever holds
    * leadership for it lets go, or no tab could lead again.
@@ -194,14 +187,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * batch and one backoff at a time.
    */
   let batchMax = PUSH_BATCH_MAX;
-  /** What leave() undoes: the outbox watch and the subscriptions of either mode. */
+  /** What leave() undoes: the outbox watch and the subscriptions. */
   const unsubscribers: (() => void)[] = [];
   let realtimeOff: (() => void) | undefined;
-  /** Deltas mode: the realtime topics joined, each with its leave. */
+  /** The realtime topics joined, each with its leave. */
   const topics = new Map<string, () => void>();
-  /** Deltas mode: row messages are applied one at a time, in the order they came. */
+  /** Realtime row messages are applied one at a time, in the order they came. */
   let applying: Promise<void> = Promise.resolve();
-  /** The user whose realtime changes wake the engine. */
+  /** The user whose realtime topics are joined. */
   let realtimeUserId: string | null = null;
   const idleWaiters: (() => void)[] = [];
   /** Follower syncNow calls waiting for the leader's answer, by request id. */
@@ -215,8 +208,12 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     if (mode === 'leader') return;
     leave();
     mode = 'leader';
+    let lastWriteAt = -Infinity;
     watchOutbox((unsent) => {
-      if (unsent > 0) wake(PUSH_DEBOUNCE_MS);
+      if (unsent === 0) return;
+      const now = clock.now();
+      wake(now - lastWriteAt < PUSH_DEBOUNCE_MS ? PUSH_DEBOUNCE_MS : 0);
+      lastWriteAt = now;
     });
     unsubscribers.push(
       online.subscribe((isOnline) => {
@@ -427,18 +424,13 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     realtimeOff?.();
     realtimeOff = undefined;
     if (!userId) return;
-    if (options.realtime === 'poke') {
-      const tables = db.registry.map((spec) => spec.name);
-      realtimeOff = remote.subscribe(tables, () => wake(REALTIME_DEBOUNCE_MS));
-      return;
-    }
     realtimeOff = () => joinTopics(new Set());
     joinTopics(new Set([`user:${userId}`]));
     followLists(userId).catch(() => undefined);
   }
 
   /**
-   * Deltas mode: joins the topics of `wanted` not joined yet and leaves the others. Each
+   * Joins the topics of `wanted` not joined yet and leaves the others. Each
    * (re)join wakes a pull: what was broadcast while the channel was down is lost to it.
    */
   function joinTopics(wanted: ReadonlySet<string>): void {
@@ -463,7 +455,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   }
 
   /**
-   * Deltas mode: listens to `user:<me>` and to `list:<id>` of every list the device holds a
+   * Listens to `user:<me>` and to `list:<id>` of every list the device holds a
    * live membership of for `userId` (one the server has: not a stand-in of a list made
    * offline, which no one may join yet). Runs at sign-in and after every sync, so lists
    * gained (a pull after a realtime membership) are joined and lists lost (revoked, deleted,
@@ -482,7 +474,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   }
 
   /**
-   * Deltas mode: one row message of `topic`, in one transaction. Applied only when newer
+   * One realtime row message of `topic`, in one transaction. Applied only when newer
    * than the device's copy, with the fields still queued here laid back on top, exactly as a
    * pull applies it (applyServerRows); the cursor never moves, so the next pull still
    * delivers everything from where the last one stopped. A membership changes what the
@@ -565,7 +557,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       // Push first, so the pull that follows already includes our own changes.
       await pushAll();
       await pullAll(userId);
-      if (options.realtime !== 'poke') await followLists(userId);
+      await followLists(userId);
       attempt = 0;
       refreshedSinceSuccess = false;
       const pending = await db._outbox.count();

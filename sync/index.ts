@@ -51,11 +51,6 @@ export interface OutpostSyncOptions {
   fetch?: typeof fetch;
   /** How long deletes wait so Undo can cancel them (ms; default 5 s; tests use 0). */
   undoWindowMs?: number;
-  /**
-   * What realtime does: apply the rows the database broadcasts ('deltas', the default), or
-   * only pull after postgres_changes events ('poke': a backend without that broadcast).
-   */
-  realtime?: 'deltas' | 'poke';
   /** Replace the Supabase port (tests of the engine alone). */
   remote?: Remote;
   /** A request unanswered after this long counts as TIMEOUT and is retried (ms; default 30 s). */
@@ -225,7 +220,6 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     undoWindowMs: options.undoWindowMs,
-    realtime: options.realtime,
     focus,
     tabs,
     // Closed for good under the running engine (Dexie reopens a database closed any other

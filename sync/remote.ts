@@ -68,7 +68,8 @@ export interface PullResponse {
  */
 const RowMessageSchema = v.object({
   table: v.string(),
-  row: v.looseObject({
+  // Checked: the row's id and version; the rest goes on as it came (v.is does not copy).
+  row: v.object({
     id: v.string(),
     version: v.pipe(
       v.number(),
@@ -100,7 +101,7 @@ export interface TopicListener {
 export type AuthChange = 'signed-in' | 'refreshed' | 'other';
 
 /**
- * The engine's port to the server: session, push, pull, realtime (topics, or wake-ups) and storage.
+ * The engine's port to the server: session, push, pull, realtime topics and storage.
  * Every failure is thrown as a SyncError with its product.md §8 code.
  */
 export interface Remote {
@@ -117,13 +118,6 @@ export interface Remote {
    * renewed (signed out). Throws a transient SyncError when the network failed instead.
    */
   refresh(): Promise<boolean>;
-  /**
-   * The poke design (EngineOptions.realtime 'poke', for a backend without the broadcast
-   * migration): calls `onChange` on any postgres_changes event of the synced tables, and each
-   * time the channel is (re)subscribed: changes made while the socket was down are only found
-   * by a pull. Returns unsubscribe.
-   */
-  subscribe(tables: readonly string[], onChange: () => void): () => void;
   /**
    * Joins the private realtime topic `topic` (`user:<id>`, `list:<id>`: the database
    * broadcasts each committed change of a synced row there as a `row` message, and RLS on
@@ -249,18 +243,6 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       throwIfNetworkFailed(error);
       return !error && Boolean(data.session);
     },
-    subscribe(tables, onChange) {
-      const channel = supabase.channel(`outpost-sync-${Math.random().toString(36).slice(2)}`);
-      for (const table of tables) {
-        channel.on('postgres_changes', { event: '*', schema: 'public', table }, () => onChange());
-      }
-      channel.subscribe((state) => {
-        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) onChange();
-      });
-      return () => {
-        void supabase.removeChannel(channel);
-      };
-    },
     subscribeTopic(topic, listener) {
       let left = false;
       let channel: ReturnType<SupabaseClient['channel']> | undefined;
@@ -272,8 +254,8 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
           channel = supabase
             .channel(topic, { config: { private: true } })
             .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
-              const parsed = v.safeParse(RowMessageSchema, message.payload);
-              if (parsed.success) listener.onRow(parsed.output);
+              const payload = message.payload;
+              if (v.is(RowMessageSchema, payload)) listener.onRow(payload);
               else {
                 malformed += 1;
                 console.warn('[sync] malformed realtime message ignored', topic);

@@ -288,20 +288,4 @@ describe('realtime deltas', () => {
     expect((await alice.sync.signOut({ force: true })).signedOut).toBe(true);
     await waitFor(() => tap.joined.size === 0);
   });
-
-  it('the poke design still pulls on each event instead', async () => {
-    const clock = testClock();
-    const net = new FaultyNetwork({ clock });
-    const alice = await device('alice@example.com', { fetch: net.fetch, clock, realtime: 'poke' });
-    await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
-    const bob = await device('bob@example.com');
-    await bob.sync.engine.syncNow();
-    await bob.sync.repos.tasks.update(SEED.task(12), { title: 'Poked' });
-    await settled(bob);
-    await clock.until(
-      async () => (await localRow(alice, 'tasks', SEED.task(12)))?.title === 'Poked',
-      { quiet: net.idle, maxAdvanceMs: 1_000 },
-    );
-    expect(net.count(PULL_PATH)).toBeGreaterThanOrEqual(2);
-  });
 });

@@ -244,26 +244,30 @@ describe('backoff and sessions', () => {
 });
 
 describe('realtime wake-ups', () => {
-  it('a steady stream of realtime events cannot postpone the pull (poke design)', async () => {
+  it('a steady stream of realtime wake-ups cannot postpone the pull', async () => {
     const clock = testClock();
     const net = new FaultyNetwork({ clock });
-    let poke: () => void = () => undefined;
+    const wakes: (() => void)[] = [];
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
-      realtime: 'poke',
       wrapRemote: (real) => ({
         ...real,
-        subscribe(tables, onChange) {
-          poke = onChange;
-          return real.subscribe(tables, () => undefined);
+        subscribeTopic(topic, listener) {
+          wakes.push(() => listener.onSubscribed());
+          return real.subscribeTopic(topic, listener);
         },
       }),
     });
     await syncOn(alice, clock, net);
+    expect(wakes.length).toBeGreaterThan(0);
     const before = net.count(PULL_PATH);
-    // An event every 50 ms for two seconds (a busy list).
-    await clock.stepThrough(2_000, { stepMs: 50, quiet: net.idle, onStep: () => poke() });
+    // A (re)join every 50 ms for two seconds (a flapping socket): each asks for a pull.
+    await clock.stepThrough(2_000, {
+      stepMs: 50,
+      quiet: net.idle,
+      onStep: () => wakes[0]?.(),
+    });
     expect(net.count(PULL_PATH) - before).toBeGreaterThanOrEqual(5);
   });
 

@@ -61,8 +61,6 @@ export interface DeviceOptions {
   tabs?: OutpostSyncOptions['tabs'];
   /** Tab focus events. */
   focus?: OutpostSyncOptions['focus'];
-  /** Realtime deltas (the default) or poke (a pull after each postgres_changes event). */
-  realtime?: OutpostSyncOptions['realtime'];
   /**
    * Replaces parts of the real Supabase port (supabase-js against the devstack), for what
    * the network cannot produce quickly: a refresh failing on the network, a write landing
@@ -122,7 +120,6 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
       : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.tabs ? { tabs: options.tabs } : {}),
     ...(options.focus ? { focus: options.focus } : {}),
-    ...(options.realtime ? { realtime: options.realtime } : {}),
     ...(options.wrapRemote
       ? {
           remote: options.wrapRemote(
