@@ -760,6 +760,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   async function pushAll(): Promise<void> {
     const client = await clientId();
     for (;;) {
+      // Gone offline mid-cycle: no more batches (writes made since stay queued, unfrozen).
+      if (!online.isOnline()) throw new SyncError('OFFLINE', 'Offline');
       const { entries, wakeAt } = await nextBatch();
       if (entries.length === 0) {
         if (wakeAt !== undefined) wake(Math.max(0, wakeAt - clock.now()));

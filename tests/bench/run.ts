@@ -97,7 +97,7 @@ if (only.has('engine')) {
 }
 
 if (only.has('engine') || only.has('realtime')) {
-  process.stdout.write('\nremote edit → visible on the other device (devstack on PGlite)… ');
+  process.stdout.write('\nremote edit → visible on the other device (devstack on Postgres 15)… ');
   const remote = await benchRemoteEdits();
   process.stdout.write('done\n');
   console.log(

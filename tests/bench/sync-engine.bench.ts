@@ -3,15 +3,18 @@
 // bulkPut of the same rows (the local limit); a push of 1,000 queued edits (the push alone,
 // and with the pull that follows it); local write latency (repository write + enqueue, one
 // Dexie transaction); a remote edit until it shows on the other device, with realtime deltas
-// and with the poke design (a pull after each postgres_changes event), side by side.
+// and with the previous poke design (a pull after each postgres_changes event), side by side.
 import 'fake-indexeddb/auto';
 
 import Dexie, { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 
+import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+
+import type { Remote } from '../../sync/remote';
 import { SEED, startTestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
-import { settled, startDevice, type Device } from '../support/sync-client';
+import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
 import { percentile, percentiles, type Percentiles } from './percentiles';
 
 const TASKS = 100_000;
@@ -150,22 +153,49 @@ function seen(device: Device, id: string, title: string): Promise<void> {
   });
 }
 
+/** The synced tables, whose postgres_changes events the poke design listened to. */
+const SYNCED_TABLES = ['profiles', 'lists', 'memberships', 'tasks', 'comments', 'attachments'];
+
+/**
+ * The previous design (poke + pull), rebuilt around the engine for the baseline: no topics;
+ * every postgres_changes event of the synced tables (and the channel's join) asks the engine
+ * for a pull after REALTIME_DEBOUNCE_MS, exactly what its realtime did before deltas.
+ */
+function pokeDesign(supabase: SupabaseClient): (real: Remote) => Remote {
+  return (real) => ({
+    ...real,
+    subscribeTopic(topic, listener) {
+      if (!topic.startsWith('user:')) return () => undefined;
+      const channel = supabase.channel(`poke-${topic}`);
+      for (const table of SYNCED_TABLES) {
+        channel.on('postgres_changes', { event: '*', schema: 'public', table }, () =>
+          listener.onSubscribed(),
+        );
+      }
+      channel.subscribe((state) => {
+        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) listener.onSubscribed();
+      });
+      return () => void supabase.removeChannel(channel);
+    },
+  });
+}
+
 /**
  * Remote edit → visible on the other device, 100 edits one after the other, for realtime
- * deltas and for the poke design, on one devstack (PGlite, the seeded list): bob edits a
- * task, alice's device (in the mode measured) shows it.
+ * deltas and for the poke design, on one devstack (Postgres 15, the seeded list): bob edits
+ * a task, alice's device (in the design measured) shows it.
  */
 export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
-  // PGlite: a Postgres 15 database comes from the test runner's clusters (pg-databases.ts
-  // reads vitest's inject), which `npm run bench` does not start.
-  const stack = await startTestDevstack('pglite');
+  const stack = await startTestDevstack('postgres');
   const figures: RemoteEditFigures[] = [];
   try {
     for (const mode of ['deltas', 'poke'] as const) {
       const net = new FaultyNetwork();
-      const alice = await startDevice(stack, 'alice@example.com', {
-        fetch: net.fetch,
-        realtime: mode,
+      const supabase = clientFor(stack, net.fetch);
+      await signIn(supabase, 'alice@example.com');
+      const alice = await startDevice(stack, null, {
+        supabase,
+        ...(mode === 'poke' ? { wrapRemote: pokeDesign(supabase) } : {}),
       });
       const bob = await startDevice(stack, 'bob@example.com');
       await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);

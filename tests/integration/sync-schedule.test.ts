@@ -243,6 +243,36 @@ describe('backoff and sessions', () => {
   });
 });
 
+describe('going offline mid-sync', () => {
+  it('sends no more batches once the device says it is offline; writes made since stay queued', async () => {
+    let pushes = 0;
+    let release: () => void = () => undefined;
+    const { clock, net, alice } = await onClock({
+      wrapRemote: (real) => ({
+        ...real,
+        async push(client, mutations) {
+          pushes += 1;
+          // The first push waits on the wire until the test lets it through.
+          if (pushes === 1) await new Promise<void>((resolve) => (release = resolve));
+          return real.push(client, mutations);
+        },
+      }),
+    });
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Sent before' });
+    await clock.until(() => pushes === 1, { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+
+    alice.online.set(false);
+    await alice.sync.repos.tasks.update(SEED.task(3), { title: 'Made offline' });
+    release();
+    await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
+
+    expect(pushes).toBe(1);
+    expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
+    const queued = await alice.sync.db._outbox.toArray();
+    expect(queued.map((entry) => [entry.rowId, entry.sent])).toEqual([[SEED.task(3), 0]]);
+  });
+});
+
 describe('realtime wake-ups', () => {
   it('a steady stream of realtime wake-ups cannot postpone the pull', async () => {
     const clock = testClock();
