@@ -1,10 +1,12 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
 // BENCH=app (or sql, devstack, engine, realtime; comma-separated) runs only those; engine includes
-// realtime (remote edit → visible, deltas vs poke). Percentiles are nearest-rank (app.bench.ts):
+// realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
+// without 1,000 idle subscribers). Percentiles are nearest-rank (app.bench.ts):
 // p95 of 20 samples is the 19th, not the largest.
 import { benchApp } from './app.bench';
 import type { Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
+import { benchRealtimeFanout } from './realtime-fanout.bench';
 import { benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
@@ -112,6 +114,30 @@ if (only.has('engine') || only.has('realtime')) {
       'alice pulls / edit': fmt(r.pullsPerEdit, 2),
     })),
   );
+}
+
+if (only.has('engine') || only.has('realtime')) {
+  process.stdout.write('\nidle realtime subscribers (devstack on Postgres 15)… ');
+  const fanout = await benchRealtimeFanout();
+  process.stdout.write('done\n');
+  const overhead = (a: number, b: number) => `${fmt(((b - a) / a) * 100, 1)}%`;
+  console.log(
+    `an unrelated user's push + pull (one edit), with no one else connected and with ${fmt(fanout.idleUsers)} signed-in users on their private topics (${fmt(fanout.joined)} joins accepted); ${fanout.without.n} samples each`,
+  );
+  console.table([
+    {
+      '': 'p50 ms',
+      alone: fmt(fanout.without.p50, 1),
+      [`+${fmt(fanout.idleUsers)} idle`]: fmt(fanout.with.p50, 1),
+      overhead: overhead(fanout.without.p50, fanout.with.p50),
+    },
+    {
+      '': 'p95 ms',
+      alone: fmt(fanout.without.p95, 1),
+      [`+${fmt(fanout.idleUsers)} idle`]: fmt(fanout.with.p95, 1),
+      overhead: overhead(fanout.without.p95, fanout.with.p95),
+    },
+  ]);
 }
 
 if (only.has('app')) {
