@@ -455,35 +455,41 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   }
 
   /**
-   * Listens to `user:<me>` and to `list:<id>` of every list the device holds a
-   * live membership of for `userId` (one the server has: not a stand-in of a list made
-   * offline, which no one may join yet). Runs at sign-in and after every sync, so lists
-   * gained (a pull after a realtime membership) are joined and lists lost (revoked, deleted,
-   * purged) are left.
+   * Listens to `user:<me>` and to `list:<id>:<epoch>` of every list the device holds a live
+   * membership of for `userId` (one the server has: not a stand-in of a list made offline,
+   * which no one may join yet), at the epoch of the list's row here (the server moves a list
+   * to the next epoch when a member leaves or is removed, and tells those who stay on their
+   * own topic). Runs at sign-in, after every sync and after a list's row arrives by realtime,
+   * so lists gained are joined, lists lost (revoked, deleted, purged) left, and a new epoch
+   * replaces the old.
    */
   async function followLists(userId: string): Promise<void> {
     const wanted = new Set([`user:${userId}`]);
+    const live: string[] = [];
     await db
       .rows('memberships')
       .where('user_id')
       .equals(userId)
       .each((m) => {
-        if (!m.deleted_at && m._v > 0) wanted.add(`list:${String(m.list_id)}`);
+        if (!m.deleted_at && m._v > 0) live.push(String(m.list_id));
       });
+    for (const list of await db.rows('lists').bulkGet(live)) {
+      if (list) wanted.add(`list:${list.id}:${Number(list.realtime_epoch) || 0}`);
+    }
     if (realtimeUserId === userId && mode === 'leader') joinTopics(wanted);
   }
 
   /**
-   * One realtime row message of `topic`, in one transaction. Applied only when newer
-   * than the device's copy, with the fields still queued here laid back on top, exactly as a
-   * pull applies it (applyServerRows); the cursor never moves, so the next pull still
-   * delivers everything from where the last one stopped. A membership changes what the
-   * device may see (a list to backfill or to purge): that is left to a pull, at once. A
-   * version more than one above the device's copy means an update was missed: applied, and
-   * a pull fetches the rest. Ignored: tables not in the registry, rows of another list than
-   * the topic's, rows of a list the device holds no live membership of (lost: Realtime checks
-   * access only at join, so a removed member hears the topic until the engine leaves it, and
-   * a message queued behind the purge must not bring the list back), and messages for a store
+   * One realtime row message of `topic`, in one transaction. Applied only when newer than
+   * the device's copy, with the fields still queued here laid back on top, exactly as a pull
+   * applies it (applyServerRows); the cursor never moves, so the next pull still delivers
+   * everything from where the last one stopped. A membership changes what the device may see
+   * (a list to backfill or to purge): that is left to a pull, at once. A list's row (on its
+   * topic, or on `user:<me>` when the list moved to a new epoch) is followed by a look at the
+   * topics. A version more than one above the device's copy means an update was missed:
+   * applied, and a pull fetches the rest. Ignored: tables not in the registry, rows of
+   * another list than the topic's, rows of a list the device holds no live membership of (a
+   * message queued behind the purge must not bring the list back), and messages for a store
    * that is no longer this user's.
    */
   async function applyRealtimeRow(
@@ -495,7 +501,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     if (!spec || !userId || outdated) return;
     if (table === 'memberships') return wake();
     const listId = listIdOf(spec, row);
-    if (listId && topic !== `list:${listId}`) return;
+    const epochMove = table === 'lists' && topic === `user:${userId}`;
+    if (listId && !topic.startsWith(`list:${listId}:`) && !epochMove) return;
     try {
       const gap = await db.transaction(
         'rw',
@@ -520,6 +527,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         },
       );
       if (gap) wake();
+      if (table === 'lists') await followLists(userId);
     } catch (error) {
       console.error('[sync] realtime row not applied', error);
       wake();

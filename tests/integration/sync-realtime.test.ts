@@ -16,6 +16,7 @@ import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { manualClocksForTests, type ManualClock } from '../support/manual-clock';
+import { createUsers, testId } from '../support/database';
 import { addMember } from '../support/memberships';
 import { RealtimeTap } from '../support/realtime-tap';
 import { liveRows, settled, waitFor, type Device } from '../support/sync-client';
@@ -69,7 +70,7 @@ async function aliceOnClock(): Promise<{
     wrapRemote: tap.wrap,
   });
   await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
-  await waitFor(() => tap.joined.has(`user:${SEED.alice}`) && tap.joined.has(`list:${SEED.list}`));
+  await waitFor(() => tap.joined.has(`user:${SEED.alice}`) && Boolean(tap.listTopic(SEED.list)));
   await clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
   await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
   return { alice, clock, net, tap, pulls: () => net.count(PULL_PATH) };
@@ -201,13 +202,12 @@ describe('realtime deltas', () => {
     const listId = await bob.sync.repos.lists.create({ name: 'Bob invites alice', color: 'blue' });
     const taskId = await bob.sync.repos.tasks.create(listId, { title: 'Already there' });
     await settled(bob);
-    const topic = `list:${listId}`;
-    expect(tap.joined.has(topic)).toBe(false);
+    expect(tap.listTopic(listId)).toBeUndefined();
 
     // No syncNow on alice from here on: her user topic, then the pull it asks for.
     const membership = await addMember(stack.db, listId, SEED.bob, SEED.alice, 'editor');
     await waitFor(async () => (await localRow(alice, 'tasks', taskId))?.title === 'Already there');
-    await waitFor(() => tap.joined.has(topic));
+    await waitFor(() => tap.listTopic(listId) === `list:${listId}:0`);
     // Now live on the new topic.
     await bob.sync.repos.tasks.update(taskId, { title: 'Said live' });
     await waitFor(async () => (await localRow(alice, 'tasks', taskId))?.title === 'Said live');
@@ -222,13 +222,50 @@ describe('realtime deltas', () => {
     await bob.sync.repos.memberships.remove(membership);
     await settled(bob);
     await waitFor(async () => (await alice.sync.db.rows('lists').get(listId)) === undefined);
-    await waitFor(() => !tap.joined.has(topic));
+    await waitFor(() => tap.listTopic(listId) === undefined);
     tap.release();
     await fence(alice, bob, tap);
     for (const table of ['tasks', 'memberships']) {
       const rows = await alice.sync.db.rows(table).where('list_id').equals(listId).count();
       expect(rows, table).toBe(0);
     }
+  });
+
+  it('follows a list to its next epoch when another member is removed, and hears it there', async () => {
+    // Alice on a manual clock: no pull of hers runs unless the test moves time, so only her
+    // user topic can take her to the new epoch.
+    const { alice, clock, net, tap, pulls } = await aliceOnClock();
+    const bob = await device('bob@example.com');
+    await bob.sync.engine.syncNow();
+    const listId = await bob.sync.repos.lists.create({ name: 'Three of us', color: 'teal' });
+    const taskId = await bob.sync.repos.tasks.create(listId, { title: 'Before' });
+    await settled(bob);
+    const dave = testId('da7e');
+    await createUsers(stack.db, { dave });
+    await addMember(stack.db, listId, SEED.bob, SEED.alice, 'editor');
+    const daves = await addMember(stack.db, listId, SEED.bob, dave, 'viewer');
+    await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect(tap.listTopic(listId)).toBe(`list:${listId}:0`);
+    await bob.sync.engine.syncNow();
+    const before = pulls();
+
+    // Bob removes dave: the list moves to epoch 1, and alice's device follows it there.
+    await bob.sync.repos.memberships.remove(daves);
+    await settled(bob);
+    await waitFor(() => tap.listTopic(listId) === `list:${listId}:1`);
+    expect(tap.joined.has(`list:${listId}:0`)).toBe(false);
+    expect((await alice.sync.db.rows('lists').get(listId))?.realtime_epoch).toBe(1);
+    expect(pulls()).toBe(before);
+
+    // Live there: bob's next edit arrives by realtime on the new topic.
+    await bob.sync.repos.tasks.update(taskId, { title: 'After dave' });
+    await waitFor(async () => (await localRow(alice, 'tasks', taskId))?.title === 'After dave');
+    expect(
+      tap.received.some(
+        (r) => r.topic === `list:${listId}:1` && r.message.row.title === 'After dave',
+      ),
+    ).toBe(true);
+    expect(pulls()).toBe(before);
   });
 
   it("drops an attachment's bytes when its tombstone arrives, as a pull would", async () => {
@@ -254,10 +291,12 @@ describe('realtime deltas', () => {
     const { alice, tap } = await aliceOnClock();
     const id = SEED.task(10);
     const before = await localRow(alice, 'tasks', id);
+    const topic = tap.listTopic(SEED.list);
+    if (!topic) throw new Error('alice is not on the list topic');
     const send = (payload: unknown) =>
       stack.db.query(`select realtime.send($1::jsonb, 'row', $2, true)`, [
         JSON.stringify(payload),
-        `list:${SEED.list}`,
+        topic,
       ]);
     const forged = { ...before, title: 'Forged', version: Number(before?.version) + 1 };
     await send({ table: 'tasks', row: { id, title: 'No version' }, xid: '1' });
@@ -282,9 +321,7 @@ describe('realtime deltas', () => {
     const tap = new RealtimeTap();
     const alice = await device('alice@example.com', { wrapRemote: tap.wrap });
     await alice.sync.engine.syncNow();
-    await waitFor(
-      () => tap.joined.has(`user:${SEED.alice}`) && tap.joined.has(`list:${SEED.list}`),
-    );
+    await waitFor(() => tap.joined.has(`user:${SEED.alice}`) && Boolean(tap.listTopic(SEED.list)));
     expect((await alice.sync.signOut({ force: true })).signedOut).toBe(true);
     await waitFor(() => tap.joined.size === 0);
   });

@@ -55,6 +55,11 @@ export class RealtimeTap {
     };
   };
 
+  /** The topic of `listId` joined now (`list:<id>:<epoch>`), if any. */
+  listTopic(listId: string): string | undefined {
+    return [...this.joined].find((topic) => topic.startsWith(`list:${listId}:`));
+  }
+
   /** Messages the edge dropped as malformed. */
   malformed(): number {
     return this.real?.malformed?.() ?? 0;
