@@ -2,8 +2,8 @@
 // - the app shell: the JS index.html loads on every start (entry chunk and what it
 //   preloads), ≤ 200 kB gzip. Screens are chunks fetched on first use (precached, so they
 //   open offline) and have their own line, as does all app JS together;
-// - the sync engine without Dexie and supabase-js (scripts/bundle-sync.mjs), ≤ 15 kB: its
-//   validation library is counted;
+// - the sync engine without Dexie and supabase-js (scripts/bundle-sync.mjs), ≤ 16 kB: its
+//   validation library is counted (15 kB until realtime deltas, issue 19, took it to 15.6 kB);
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -33,7 +33,7 @@ module.exports = [
   {
     name: 'sync engine without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-engine.js',
-    limit: '15 kB',
+    limit: '16 kB',
     gzip: true,
   },
   {

@@ -25,7 +25,7 @@ function scriptedRemote(overrides: Partial<Remote> = {}): Remote {
     pull: (): Promise<PullResponse> =>
       Promise.resolve({ rows: [], cursor: 'c1', has_more: false, schema_version: 1 }),
     refresh: () => Promise.resolve(true),
-    subscribe: () => () => undefined,
+    subscribeTopic: () => () => undefined,
     onAuthChange: () => () => undefined,
     upload: () => Promise.resolve(),
     signedUrl: () => Promise.resolve('http://127.0.0.1:9/never'),

@@ -28,7 +28,7 @@ import {
   type SyncErrorCode,
 } from './errors';
 import type { OutboxEntry } from './registry';
-import type { PushResult, Remote, WireMutation } from './remote';
+import type { PushResult, Remote, RowMessage, WireMutation } from './remote';
 import { UNDO_WINDOW_MS } from './repositories';
 import { createStatusStore, type StatusStore, type SyncStatus } from './status';
 import {
@@ -45,9 +45,12 @@ export const PUSH_BATCH_MAX = 500;
 export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
 /** Rows per sync_pull page (product.md §9). */
 export const PULL_PAGE_ROWS = 1000;
-/** Realtime events are only a wake-up call; a burst of them causes one pull after this (ms). */
+/** Realtime channels (re)joining in a burst cause one pull after this (ms). */
 export const REALTIME_DEBOUNCE_MS = 100;
-/** A local write is pushed this long after it lands (ms), so a burst goes in one request. */
+/**
+ * A local write is pushed at once, unless another landed less than this long before it (ms):
+ * then it waits this long, so the rest of a burst goes in one request.
+ */
 export const PUSH_DEBOUNCE_MS = 30;
 /** Safety pull while online (ms). */
 export const PERIODIC_SYNC_MS = 60_000;
@@ -184,10 +187,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * batch and one backoff at a time.
    */
   let batchMax = PUSH_BATCH_MAX;
-  /** What leave() undoes: the outbox watch and the subscriptions of either mode. */
+  /** What leave() undoes: the outbox watch and the subscriptions. */
   const unsubscribers: (() => void)[] = [];
   let realtimeOff: (() => void) | undefined;
-  /** The user whose realtime changes wake the engine. */
+  /** The realtime topics joined, each with its leave. */
+  const topics = new Map<string, () => void>();
+  /** Realtime row messages are applied one at a time, in the order they came. */
+  let applying: Promise<void> = Promise.resolve();
+  /** The user whose realtime topics are joined. */
   let realtimeUserId: string | null = null;
   const idleWaiters: (() => void)[] = [];
   /** Follower syncNow calls waiting for the leader's answer, by request id. */
@@ -201,8 +208,12 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     if (mode === 'leader') return;
     leave();
     mode = 'leader';
+    let lastWriteAt = -Infinity;
     watchOutbox((unsent) => {
-      if (unsent > 0) wake(PUSH_DEBOUNCE_MS);
+      if (unsent === 0) return;
+      const now = clock.now();
+      wake(now - lastWriteAt < PUSH_DEBOUNCE_MS ? PUSH_DEBOUNCE_MS : 0);
+      lastWriteAt = now;
     });
     unsubscribers.push(
       online.subscribe((isOnline) => {
@@ -266,6 +277,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   async function stop(): Promise<void> {
     leave();
     await running?.catch(() => undefined);
+    await applying;
     for (const resolve of idleWaiters.splice(0)) resolve();
     for (const done of [...followerWaiters.values()]) done();
   }
@@ -412,8 +424,114 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     realtimeOff?.();
     realtimeOff = undefined;
     if (!userId) return;
-    const tables = db.registry.map((spec) => spec.name);
-    realtimeOff = remote.subscribe(tables, () => wake(REALTIME_DEBOUNCE_MS));
+    realtimeOff = () => joinTopics(new Set());
+    joinTopics(new Set([`user:${userId}`]));
+    followLists(userId).catch(() => undefined);
+  }
+
+  /**
+   * Joins the topics of `wanted` not joined yet and leaves the others. Each
+   * (re)join wakes a pull: what was broadcast while the channel was down is lost to it.
+   */
+  function joinTopics(wanted: ReadonlySet<string>): void {
+    for (const [topic, leaveTopic] of topics) {
+      if (wanted.has(topic)) continue;
+      leaveTopic();
+      topics.delete(topic);
+    }
+    for (const topic of wanted) {
+      if (topics.has(topic)) continue;
+      topics.set(
+        topic,
+        remote.subscribeTopic(topic, {
+          onSubscribed: () => wake(REALTIME_DEBOUNCE_MS),
+          onRow: (message) => {
+            const userId = realtimeUserId;
+            applying = applying.then(() => applyRealtimeRow(message, topic, userId));
+          },
+        }),
+      );
+    }
+  }
+
+  /**
+   * Listens to `user:<me>` and to `list:<id>:<epoch>` of every list the device holds a live
+   * membership of for `userId` (one the server has: not a stand-in of a list made offline,
+   * which no one may join yet), at the epoch of the list's row here (the server moves a list
+   * to the next epoch when a member leaves or is removed, and tells those who stay on their
+   * own topic). Runs at sign-in, after every sync and after a list's row arrives by realtime,
+   * so lists gained are joined, lists lost (revoked, deleted, purged) left, and a new epoch
+   * replaces the old.
+   */
+  async function followLists(userId: string): Promise<void> {
+    const wanted = new Set([`user:${userId}`]);
+    const live: string[] = [];
+    await db
+      .rows('memberships')
+      .where('user_id')
+      .equals(userId)
+      .each((m) => {
+        if (!m.deleted_at && m._v > 0) live.push(String(m.list_id));
+      });
+    for (const list of await db.rows('lists').bulkGet(live)) {
+      if (list) wanted.add(`list:${list.id}:${Number(list.realtime_epoch) || 0}`);
+    }
+    if (realtimeUserId === userId && mode === 'leader') joinTopics(wanted);
+  }
+
+  /**
+   * One realtime row message of `topic`, in one transaction. Applied only when newer than
+   * the device's copy, with the fields still queued here laid back on top, exactly as a pull
+   * applies it (applyServerRows); the cursor never moves, so the next pull still delivers
+   * everything from where the last one stopped. A membership changes what the device may see
+   * (a list to backfill or to purge): that is left to a pull, at once. A list's row (on its
+   * topic, or on `user:<me>` when the list moved to a new epoch) is followed by a look at the
+   * topics. A version more than one above the device's copy means an update was missed:
+   * applied, and a pull fetches the rest. Ignored: tables not in the registry, rows of
+   * another list than the topic's, rows of a list the device holds no live membership of (a
+   * message queued behind the purge must not bring the list back), and messages for a store
+   * that is no longer this user's.
+   */
+  async function applyRealtimeRow(
+    { table, row }: RowMessage,
+    topic: string,
+    userId: string | null,
+  ): Promise<void> {
+    const spec = db.registry.find((s) => s.name === table);
+    if (!spec || !userId || outdated) return;
+    if (table === 'memberships') return wake();
+    const listId = listIdOf(spec, row);
+    const epochMove = table === 'lists' && topic === `user:${userId}`;
+    if (listId && !topic.startsWith(`list:${listId}:`) && !epochMove) return;
+    try {
+      const gap = await db.transaction(
+        'rw',
+        [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
+        async () => {
+          if (realtimeUserId !== userId || (await db.getMeta('userId')) !== userId) return false;
+          const member =
+            !listId ||
+            (await db
+              .rows('memberships')
+              .where('[list_id+user_id]')
+              .equals([listId, userId])
+              .filter((m) => !m.deleted_at)
+              .first());
+          if (!member) return false;
+          const local = await db.rows(table).get(row.id);
+          await applyServerRows(db, table, [row]);
+          // A resync running: the row is on the server, so its sweep must keep it.
+          const resync = await db.getMeta<number>('resync');
+          if (resync !== undefined) await markDelivered(db, [{ table, row }], resync);
+          return row.version > (local?._v ?? 0) + 1;
+        },
+      );
+      if (gap) wake();
+      if (table === 'lists') await followLists(userId);
+    } catch (error) {
+      console.error('[sync] realtime row not applied', error);
+      wake();
+    }
   }
 
   async function cycle(): Promise<void> {
@@ -447,6 +565,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       // Push first, so the pull that follows already includes our own changes.
       await pushAll();
       await pullAll(userId);
+      await followLists(userId);
       attempt = 0;
       refreshedSinceSuccess = false;
       const pending = await db._outbox.count();
@@ -649,6 +768,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   async function pushAll(): Promise<void> {
     const client = await clientId();
     for (;;) {
+      // Gone offline mid-cycle: no more batches (writes made since stay queued, unfrozen).
+      if (!online.isOnline()) throw new SyncError('OFFLINE', 'Offline');
       const { entries, wakeAt } = await nextBatch();
       if (entries.length === 0) {
         if (wakeAt !== undefined) wake(Math.max(0, wakeAt - clock.now()));

@@ -2,6 +2,7 @@
 // All network I/O goes through supabase-js, so tests inject faults by handing it a faulty
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+import * as v from 'valibot';
 
 import { classifyRpcError, classifyStorageError, SyncError } from './errors';
 import { realClock, type Clock } from './engine';
@@ -60,11 +61,47 @@ export interface PullResponse {
   schema_version: number;
 }
 
+/**
+ * A realtime `row` message as the database broadcasts it (sync-design.md "When sync runs"):
+ * the changed row exactly as sync_pull returns it. Checked at the edge; whatever does not fit
+ * is ignored. (The message's own `id` and `xid` are not used.)
+ */
+const RowMessageSchema = v.object({
+  table: v.string(),
+  // Checked: the row's id and version; the rest goes on as it came (v.is does not copy).
+  row: v.object({
+    id: v.string(),
+    version: v.pipe(
+      v.number(),
+      v.check((n) => Number.isInteger(n) && n > 0),
+    ),
+  }),
+});
+
+/** One realtime delta: a synced table's row, as sync_pull would return it. */
+export interface RowMessage {
+  /** The synced table. */
+  table: string;
+  /** The row with its version, as sync_pull returns it. */
+  row: ServerRow;
+}
+
+/** What a topic subscription reports (Remote.subscribeTopic). */
+export interface TopicListener {
+  /** A well-formed row message on the topic. */
+  onRow(message: RowMessage): void;
+  /**
+   * The channel joined, or joined again after the socket or the join was lost: messages sent
+   * meanwhile are gone, so the caller pulls.
+   */
+  onSubscribed(): void;
+}
+
 /** What happened to the session: a new sign-in, a token refresh, or anything else. */
 export type AuthChange = 'signed-in' | 'refreshed' | 'other';
 
 /**
- * The engine's port to the server: session, push, pull, realtime wake-ups and storage.
+ * The engine's port to the server: session, push, pull, realtime topics and storage.
  * Every failure is thrown as a SyncError with its product.md §8 code.
  */
 export interface Remote {
@@ -82,11 +119,15 @@ export interface Remote {
    */
   refresh(): Promise<boolean>;
   /**
-   * Calls `onChange` on any realtime change of the synced tables, and each time the channel
-   * is (re)subscribed: changes made while the socket was down are only found by a pull.
-   * Returns unsubscribe.
+   * Joins the private realtime topic `topic` (`user:<id>`, `list:<id>`: the database
+   * broadcasts each committed change of a synced row there as a `row` message, and RLS on
+   * realtime.messages lets only members join) and reports its row messages and each
+   * (re)join to `listener`. A payload that does not fit RowMessage is dropped, logged and
+   * counted (`malformed`). Returns leave; joining the same topic again waits for the leave.
    */
-  subscribe(tables: readonly string[], onChange: () => void): () => void;
+  subscribeTopic(topic: string, listener: TopicListener): () => void;
+  /** Realtime messages dropped at the edge as malformed, since this Remote was made. */
+  malformed?(): number;
   /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   /** Writes a file to `bucket/path`, replacing what is there (a retry rewrites the same object). */
@@ -172,6 +213,9 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const timed = <T>(ms: number, call: (signal: AbortSignal) => PromiseLike<T>) =>
     withTimeout(ms, call, undefined, options.clock);
+  /** Topics being left: realtime-js keeps one channel per topic until its leave is done. */
+  const leaving = new Map<string, Promise<unknown>>();
+  let malformed = 0;
   return {
     async userId() {
       const { data, error } = await timed(timeoutMs, () => supabase.auth.getSession());
@@ -199,18 +243,39 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       throwIfNetworkFailed(error);
       return !error && Boolean(data.session);
     },
-    subscribe(tables, onChange) {
-      const channel = supabase.channel(`outpost-sync-${Math.random().toString(36).slice(2)}`);
-      for (const table of tables) {
-        channel.on('postgres_changes', { event: '*', schema: 'public', table }, () => onChange());
-      }
-      channel.subscribe((state) => {
-        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) onChange();
-      });
+    subscribeTopic(topic, listener) {
+      let left = false;
+      let channel: ReturnType<SupabaseClient['channel']> | undefined;
+      // The join must carry the user's JWT, not the anon key (private channels).
+      void Promise.resolve(leaving.get(topic))
+        .then(() => supabase.realtime.setAuth())
+        .then(() => {
+          if (left) return;
+          channel = supabase
+            .channel(topic, { config: { private: true } })
+            .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
+              const payload = message.payload;
+              if (v.is(RowMessageSchema, payload)) listener.onRow(payload);
+              else {
+                malformed += 1;
+                console.warn('[sync] malformed realtime message ignored', topic);
+              }
+            })
+            .subscribe((state) => {
+              if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) listener.onSubscribed();
+            });
+        })
+        .catch((error: unknown) => console.warn('[sync] realtime join failed', topic, error));
       return () => {
-        void supabase.removeChannel(channel);
+        left = true;
+        if (!channel) return;
+        const done = supabase.removeChannel(channel).finally(() => {
+          if (leaving.get(topic) === done) leaving.delete(topic);
+        });
+        leaving.set(topic, done);
       };
     },
+    malformed: () => malformed,
     onAuthChange(onChange) {
       const { data } = supabase.auth.onAuthStateChange((event, session) => {
         const change: AuthChange =

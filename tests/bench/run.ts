@@ -1,10 +1,13 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine; comma-separated) runs only those. Percentiles are
-// nearest-rank (app.bench.ts): p95 of 20 samples is the 19th, not the largest.
+// BENCH=app (or sql, devstack, engine, realtime; comma-separated) runs only those; engine includes
+// realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
+// without 1,000 idle subscribers). Percentiles are nearest-rank (app.bench.ts):
+// p95 of 20 samples is the 19th, not the largest.
 import { benchApp } from './app.bench';
 import type { Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
-import { benchSyncEngine } from './sync-engine.bench';
+import { benchRealtimeFanout } from './realtime-fanout.bench';
+import { benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -91,6 +94,48 @@ if (only.has('engine')) {
       'push ms': fmt(engine.pushMs),
       'write p50 ms': fmt(engine.writeP50Ms, 2),
       'write p95 ms': fmt(engine.writeP95Ms, 2),
+    },
+  ]);
+}
+
+if (only.has('engine') || only.has('realtime')) {
+  process.stdout.write('\nremote edit → visible on the other device (devstack on Postgres 15)… ');
+  const remote = await benchRemoteEdits();
+  process.stdout.write('done\n');
+  console.log(
+    `sync engine: bob edits a task, alice's device shows it; ${remote[0]?.visible.n ?? 0} edits, realtime deltas vs poke (a pull per event)`,
+  );
+  console.table(
+    remote.map((r) => ({
+      realtime: r.mode,
+      'p50 ms': fmt(r.visible.p50, 1),
+      'p95 ms': fmt(r.visible.p95, 1),
+      'alice requests / edit': fmt(r.requestsPerEdit, 2),
+      'alice pulls / edit': fmt(r.pullsPerEdit, 2),
+    })),
+  );
+}
+
+if (only.has('engine') || only.has('realtime')) {
+  process.stdout.write('\nidle realtime subscribers (devstack on Postgres 15)… ');
+  const fanout = await benchRealtimeFanout();
+  process.stdout.write('done\n');
+  const overhead = (a: number, b: number) => `${fmt(((b - a) / a) * 100, 1)}%`;
+  console.log(
+    `an unrelated user's push + pull (one edit), with no one else connected and with ${fmt(fanout.idleUsers)} signed-in users on their private topics (${fmt(fanout.joined)} joins accepted); ${fanout.without.n} samples each`,
+  );
+  console.table([
+    {
+      '': 'p50 ms',
+      alone: fmt(fanout.without.p50, 1),
+      [`+${fmt(fanout.idleUsers)} idle`]: fmt(fanout.with.p50, 1),
+      overhead: overhead(fanout.without.p50, fanout.with.p50),
+    },
+    {
+      '': 'p95 ms',
+      alone: fmt(fanout.without.p95, 1),
+      [`+${fmt(fanout.idleUsers)} idle`]: fmt(fanout.with.p95, 1),
+      overhead: overhead(fanout.without.p95, fanout.with.p95),
     },
   ]);
 }

@@ -2,16 +2,20 @@
 // sync of 100k tasks from a devstack on Postgres 15 into fake-indexeddb vs a raw Dexie
 // bulkPut of the same rows (the local limit); a push of 1,000 queued edits (the push alone,
 // and with the pull that follows it); local write latency (repository write + enqueue, one
-// Dexie transaction).
+// Dexie transaction); a remote edit until it shows on the other device, with realtime deltas
+// and with the previous poke design (a pull after each postgres_changes event), side by side.
 import 'fake-indexeddb/auto';
 
-import Dexie from 'dexie';
+import Dexie, { liveQuery } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 
+import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+
+import type { Remote } from '../../sync/remote';
 import { SEED, startTestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
-import { startDevice } from '../support/sync-client';
-import { percentile } from './percentiles';
+import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
+import { percentile, percentiles, type Percentiles } from './percentiles';
 
 const TASKS = 100_000;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
@@ -123,4 +127,113 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
   } finally {
     await stack.stop();
   }
+}
+
+/** Remote edits timed per realtime mode. */
+const REMOTE_EDITS = 100;
+
+/** One realtime mode's figures: edit on bob's device → visible on alice's. */
+export interface RemoteEditFigures {
+  mode: 'deltas' | 'poke';
+  /** Bob's repository write until alice's database has the value (ms). */
+  visible: Percentiles;
+  /** Requests alice's device made per remote edit (all paths), and pulls among them. */
+  requestsPerEdit: number;
+  pullsPerEdit: number;
+}
+
+/** Resolves once `device` holds `title` for task `id` (a liveQuery, no polling). */
+function seen(device: Device, id: string, title: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watch = liveQuery(() => device.sync.db.rows('tasks').get(id)).subscribe((row) => {
+      if (row?.title !== title) return;
+      resolve();
+      queueMicrotask(() => watch.unsubscribe());
+    });
+  });
+}
+
+/** The synced tables, whose postgres_changes events the poke design listened to. */
+const SYNCED_TABLES = ['profiles', 'lists', 'memberships', 'tasks', 'comments', 'attachments'];
+
+/**
+ * The previous design (poke + pull), rebuilt around the engine for the baseline: no topics;
+ * every postgres_changes event of the synced tables (and the channel's join) asks the engine
+ * for a pull after REALTIME_DEBOUNCE_MS, exactly what its realtime did before deltas.
+ */
+function pokeDesign(supabase: SupabaseClient): (real: Remote) => Remote {
+  return (real) => ({
+    ...real,
+    subscribeTopic(topic, listener) {
+      if (!topic.startsWith('user:')) return () => undefined;
+      const channel = supabase.channel(`poke-${topic}`);
+      for (const table of SYNCED_TABLES) {
+        channel.on('postgres_changes', { event: '*', schema: 'public', table }, () =>
+          listener.onSubscribed(),
+        );
+      }
+      channel.subscribe((state) => {
+        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) listener.onSubscribed();
+      });
+      return () => void supabase.removeChannel(channel);
+    },
+  });
+}
+
+/**
+ * Remote edit → visible on the other device, 100 edits one after the other, for realtime
+ * deltas and for the poke design, on one devstack (Postgres 15, the seeded list): bob edits
+ * a task, alice's device (in the design measured) shows it.
+ */
+export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
+  const stack = await startTestDevstack('postgres');
+  const figures: RemoteEditFigures[] = [];
+  try {
+    for (const mode of ['deltas', 'poke'] as const) {
+      const net = new FaultyNetwork();
+      const supabase = clientFor(stack, net.fetch);
+      await signIn(supabase, 'alice@example.com');
+      const alice = await startDevice(stack, null, {
+        supabase,
+        ...(mode === 'poke' ? { wrapRemote: pokeDesign(supabase) } : {}),
+      });
+      const bob = await startDevice(stack, 'bob@example.com');
+      await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+      const id = SEED.task(1);
+      // Warm-up: channels joined and the pulls their joins asked for done.
+      for (let i = 0; i < 3; i++) {
+        const title = `${mode} warm-up ${i}`;
+        const shown = seen(alice, id, title);
+        await bob.sync.repos.tasks.update(id, { title });
+        await shown;
+      }
+      await settled(alice);
+      const requests = () => [...net.forwarded.values()].reduce((a, b) => a + b, 0);
+      const requestsBefore = requests();
+      const pullsBefore = net.count(PULL_PATH);
+      const samples: number[] = [];
+      for (let i = 0; i < REMOTE_EDITS; i++) {
+        const title = `${mode} edit ${i}`;
+        const shown = seen(alice, id, title);
+        const t0 = performance.now();
+        await bob.sync.repos.tasks.update(id, { title });
+        await shown;
+        samples.push(performance.now() - t0);
+        await settled(bob);
+      }
+      // Let the last wake-ups run out before counting.
+      await settled(alice);
+      figures.push({
+        mode,
+        visible: percentiles(samples),
+        requestsPerEdit: (requests() - requestsBefore) / REMOTE_EDITS,
+        pullsPerEdit: (net.count(PULL_PATH) - pullsBefore) / REMOTE_EDITS,
+      });
+      await alice.close();
+      await bob.close();
+    }
+  } finally {
+    await stack.stop();
+  }
+  return figures;
 }

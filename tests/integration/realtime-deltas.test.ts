@@ -1,9 +1,10 @@
-// Realtime deltas on private list channels (…_realtime_deltas.sql), through unmodified
-// supabase-js on both engines: every committed change of a synced row is sent by the
-// database to `list:<id>` (memberships also to `user:<id>`, profiles to each live list of
-// their user) as event 'row' with payload {table, row, xid, id}, where `row` is exactly what
-// sync_pull gives; only live members join `list:<id>` and `list:<id>:presence`, only the user
-// joins `user:<id>`, and no client may broadcast there. "Nothing arrives" is proven by a later
+// Realtime deltas on private list channels (…_realtime_deltas.sql, …_realtime_epochs.sql),
+// through unmodified supabase-js on both engines: every committed change of a synced row is
+// sent by the database to `list:<id>:<epoch>` (memberships also to `user:<id>`, profiles to
+// each live list of their user, a list's row to each member's `user:<id>` when a removal
+// moves it to the next epoch) as event 'row' with payload {table, row, xid, id}, where `row`
+// is exactly what sync_pull gives; only live members join `list:<id>:<epoch>` and
+// `list:<id>:presence`, only the user joins `user:<id>`, and no client may broadcast there. "Nothing arrives" is proven by a later
 // message on the same socket that does arrive: the server sends each socket's frames in order.
 import { randomUUID } from 'node:crypto';
 
@@ -35,7 +36,6 @@ interface Delta {
   id: string;
 }
 
-const listTopic = (list: string) => `list:${list}`;
 const presenceTopic = (list: string) => `list:${list}:presence`;
 const userTopic = (user: string) => `user:${user}`;
 
@@ -128,6 +128,20 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     return id;
   }
 
+  /** The topic of `list` now: `list:<id>:<epoch>` (a removal moves the list to the next). */
+  async function listTopic(list: string, epoch?: number): Promise<string> {
+    if (epoch !== undefined) return `list:${list}:${epoch}`;
+    return `list:${list}:${await epochOf(list)}`;
+  }
+
+  async function epochOf(list: string): Promise<number> {
+    const { rows } = await stack.db.query<{ e: number }>(
+      'select realtime_epoch as e from public.lists where id = $1',
+      [list],
+    );
+    return Number(rows[0]?.e);
+  }
+
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
     keys = await createKeys(stack.jwtSecret, clock);
@@ -141,7 +155,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   });
 
   it("delivers another member's task insert, update and tombstone as sync_pull's row", async () => {
-    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const alice = await joined(SEED.alice, await listTopic(SEED.list));
     const task = randomUUID();
     const steps: Omit<Mutation, 'seq'>[] = [
       {
@@ -189,7 +203,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   });
 
   it('sends lists, comments and attachments to their list topic, as sync_pull has them', async () => {
-    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const alice = await joined(SEED.alice, await listTopic(SEED.list));
     const comment = randomUUID();
     const attachment = randomUUID();
     const task = SEED.task(2);
@@ -217,7 +231,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
         },
       },
     ]);
-    await fence(listTopic(SEED.list), alice);
+    await fence(await listTopic(SEED.list), alice);
     const got = deltas(alice.heard);
     expect(got.map((d) => [d.table, d.row.id])).toEqual([
       ['lists', SEED.list],
@@ -234,7 +248,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
   it('refuses anon and a stranger on list, presence and user topics with the hosted reason', async () => {
     const topics = [
-      listTopic(SEED.list),
+      await listTopic(SEED.list),
       presenceTopic(SEED.list),
       userTopic(SEED.bob),
       `list:not-a-uuid`,
@@ -249,28 +263,32 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
         await client.removeChannel(channel);
       }
     }
-    // A member joins all three of hers; a malformed topic is refused, not an error.
+    // A member joins all three of hers.
     const alice = await realtimeClient(SEED.alice);
-    await subscribed(alice.channel(listTopic(SEED.list), { config: { private: true } }));
+    await subscribed(alice.channel(await listTopic(SEED.list), { config: { private: true } }));
     await subscribed(alice.channel(userTopic(SEED.alice), { config: { private: true } }));
     await subscribed(
       alice
         .channel(presenceTopic(SEED.list), { config: { private: true } })
         .on('presence', { event: 'sync' }, () => undefined),
     );
-    const bad = alice.channel('list:not-a-uuid', { config: { private: true } });
-    await expect(subscribed(bad)).rejects.toThrow(refusal('list:not-a-uuid'));
+    // Malformed topics (no epoch, a padded one, not a uuid) are refused, not an error.
+    for (const topic of [`list:${SEED.list}`, `list:${SEED.list}:01`, 'list:not-a-uuid:0']) {
+      const bad = alice.channel(topic, { config: { private: true } });
+      await expect(subscribed(bad)).rejects.toThrow(refusal(topic));
+      await alice.removeChannel(bad);
+    }
   });
 
   it("drops a member's broadcast on the list topic; presence is for members only", async () => {
-    const alice = await joined(SEED.alice, listTopic(SEED.list));
+    const alice = await joined(SEED.alice, await listTopic(SEED.list));
     const bobClient = await realtimeClient(SEED.bob);
-    const bob = listener(bobClient, listTopic(SEED.list));
+    const bob = listener(bobClient, await listTopic(SEED.list));
     await subscribed(bob.channel);
     const forged = { table: 'tasks', row: { id: SEED.task(1), title: 'forged', version: 99 } };
     expect(await bob.channel.send({ type: 'broadcast', event: 'row', payload: forged })).toBe('ok');
     await roundTrip(bobClient); // handled (and dropped) before the fence is sent
-    await fence(listTopic(SEED.list), alice, bob);
+    await fence(await listTopic(SEED.list), alice, bob);
     expect(deltas(alice.heard)).toEqual([]);
 
     // Presence on its own topic: members track and see each other.
@@ -287,7 +305,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
     // Not on the list topic itself: presence there is neither read nor written.
     const c = await rawSocket(stack, sockets);
-    const onList = await c.push(listTopic(SEED.list), 'phx_join', {
+    const onList = await c.push(await listTopic(SEED.list), 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
         presence: { key: 'alice-2', enabled: true },
@@ -297,7 +315,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       access_token: await keys.sign({ sub: SEED.alice, role: 'authenticated' }, 3600),
     });
     expect(onList).toMatchObject({ status: 'ok' });
-    const track = await c.push(listTopic(SEED.list), 'presence', {
+    const track = await c.push(await listTopic(SEED.list), 'presence', {
       type: 'presence',
       event: 'track',
       payload: { who: 'alice-2' },
@@ -345,7 +363,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(c.frames.map((f) => f[3])).not.toContain('presence_state');
   });
 
-  it("sends a user's membership, and its removal, to their own topic; removed, they cannot rejoin", async () => {
+  it("sends a user's membership and its removal to their own topic; removed, they hear the list no more", async () => {
     const dave = testId('da7e');
     await createUsers(stack.db, { dave });
     const mine = await joined(dave, userTopic(dave));
@@ -361,35 +379,97 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(added?.row).toEqual(await pulled(dave, 'memberships', membership));
     expect(added?.row).not.toHaveProperty('granted_xid');
 
-    // Now a member: dave joins the list, and hears his own removal there and on his topic.
-    const onList = await joined(dave, listTopic(SEED.list));
+    // Now a member: dave joins the list's topic, as bob does.
+    const epoch = await epochOf(SEED.list);
+    const onList = await joined(dave, await listTopic(SEED.list));
+    const bobOnOld = await joined(SEED.bob, await listTopic(SEED.list));
     await pushAll(SEED.alice, [{ table: 'memberships', op: 'delete', id: membership }]);
+
+    // Dave hears his removal on his own topic, as sync_pull has it.
     await waitFor(() => deltas(mine.heard).length === 2, REALTIME_WAIT_MS, 'the removal');
     const removed = deltas(mine.heard)[1];
     expect(removed?.row).toMatchObject({ id: membership, version: 2 });
     expect(removed?.row.deleted_at).toEqual(expect.any(String));
     expect(removed?.row).toEqual(await pulled(dave, 'memberships', membership));
-    await waitFor(
-      () => deltas(onList.heard).some((d) => d.row.id === membership && d.row.version === 2),
-      REALTIME_WAIT_MS,
-      'the removal on the list topic',
-    );
-    // Nothing of dave's went to bob's topic.
-    await fence(userTopic(SEED.bob), bobsTopic);
-    expect(deltas(bobsTopic.heard)).toEqual([]);
-
-    const again = (await realtimeClient(dave)).channel(listTopic(SEED.list), {
-      config: { private: true },
+    // The list moved to the next epoch, and bob, who stays, hears that on his own topic
+    // (the list's row, nothing of dave's).
+    expect(await epochOf(SEED.list)).toBe(epoch + 1);
+    await waitFor(() => deltas(bobsTopic.heard).length === 1, REALTIME_WAIT_MS, 'the new epoch');
+    expect(deltas(bobsTopic.heard)[0]).toMatchObject({
+      table: 'lists',
+      row: { id: SEED.list, realtime_epoch: epoch + 1 },
     });
-    await expect(subscribed(again)).rejects.toThrow(refusal(listTopic(SEED.list)));
+    expect(deltas(bobsTopic.heard)[0]?.row).toEqual(await pulled(SEED.bob, 'lists', SEED.list));
+
+    // Dave's channel is still open, but nothing written after his removal reaches it: not the
+    // removal, not an edit; bob hears the edit on the new topic.
+    const bobOnNew = await joined(SEED.bob, await listTopic(SEED.list));
+    const [edited] = await pushAll(SEED.alice, [
+      { table: 'tasks', op: 'patch', id: SEED.task(9), data: { title: 'After dave left' } },
+    ]);
+    await waitFor(
+      () => deltas(bobOnNew.heard).some((d) => d.row.id === edited?.id),
+      REALTIME_WAIT_MS,
+      'the edit on the new topic',
+    );
+    await fence(await listTopic(SEED.list, epoch), onList, bobOnOld);
+    expect(deltas(onList.heard)).toEqual([]);
+    expect(deltas(bobOnOld.heard)).toEqual([]);
+
+    // And he may join neither topic again.
+    for (const topic of [await listTopic(SEED.list, epoch), await listTopic(SEED.list)]) {
+      const again = (await realtimeClient(dave)).channel(topic, { config: { private: true } });
+      await expect(subscribed(again)).rejects.toThrow(refusal(topic));
+    }
+  });
+
+  it("lets no client move a list's epoch, through PostgREST or sync_push", async () => {
+    const token = await keys.sign(
+      { sub: SEED.alice, role: 'authenticated', aud: 'authenticated' },
+      3600,
+    );
+    const rest = (path: string, method: string, body: unknown) =>
+      fetch(`${stack.url}/rest/v1/${path}`, {
+        method,
+        headers: {
+          apikey: stack.anonKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          prefer: 'return=minimal',
+        },
+        body: JSON.stringify(body),
+      });
+    const id = randomUUID();
+    const made = await rest('lists', 'POST', {
+      id,
+      name: 'Epoch guard',
+      color: 'red',
+      created_by: SEED.alice,
+      realtime_epoch: 5,
+    });
+    expect(made.status).toBe(201);
+    expect(await epochOf(id)).toBe(0);
+    const patched = await rest(`lists?id=eq.${id}`, 'PATCH', {
+      name: 'Renamed',
+      realtime_epoch: 9,
+    });
+    expect(patched.status).toBe(204);
+    expect(await epochOf(id)).toBe(0);
+    expect((await pulled(SEED.alice, 'lists', id))?.name).toBe('Renamed');
+
+    const response = await push(stack.db, SEED.alice, randomUUID(), [
+      { seq: ++seq, table: 'lists', op: 'patch', id, data: { realtime_epoch: 3 } },
+    ]);
+    expect(response.results[0]).toMatchObject({ status: 'rejected' });
+    expect(await epochOf(id)).toBe(0);
   });
 
   it("sends a profile rename to the topics of its user's lists only", async () => {
     const erin = testId('e212');
     await createUsers(stack.db, { erin });
     const elsewhere = await newList(erin, 'Erin alone');
-    const onShared = await joined(SEED.bob, listTopic(SEED.list));
-    const onOther = await joined(erin, listTopic(elsewhere));
+    const onShared = await joined(SEED.bob, await listTopic(SEED.list));
+    const onOther = await joined(erin, await listTopic(elsewhere));
 
     const [renamed] = await pushAll(SEED.alice, [
       { table: 'profiles', op: 'patch', id: SEED.alice, data: { display_name: 'Alice R.' } },
@@ -403,7 +483,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(delta?.row).toEqual(renamed);
     expect(delta?.row).toEqual(await pulled(SEED.bob, 'profiles', SEED.alice));
     expect(delta?.row.display_name).toBe('Alice R.');
-    await fence(listTopic(elsewhere), onOther);
+    await fence(await listTopic(elsewhere), onOther);
     expect(deltas(onOther.heard).filter((d) => d.table === 'profiles')).toEqual([]);
   });
 
@@ -423,7 +503,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
         },
       })),
     );
-    const watcher = await joined(SEED.alice, listTopic(list));
+    const watcher = await joined(SEED.alice, await listTopic(list));
     const started = Date.now();
     const rows = await pushAll(
       SEED.alice,
@@ -431,15 +511,20 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     );
     const took = Date.now() - started;
     expect(rows).toHaveLength(500);
-    await fence(listTopic(list), watcher);
-    const heard = deltas(watcher.heard);
+    await fence(await listTopic(list), watcher);
+    // The inserts' messages may still be on their way when the watcher joins (the relay
+    // reads committed messages asynchronously, as hosted's replication does): only the
+    // patches' are counted, and nothing else may be there.
+    const inserts = deltas(watcher.heard).filter((d) => d.row.version === 1);
+    expect(new Set(inserts.map((d) => d.row.id)).size).toBe(inserts.length);
+    const heard = deltas(watcher.heard).filter((d) => d.row.version !== 1);
     expect(heard).toHaveLength(500);
     expect(new Set(heard.map((d) => d.row.id))).toEqual(new Set(ids));
     expect(heard.every((d) => d.row.version === 2 && d.row.priority === 2)).toBe(true);
     const { rows: stored } = await stack.db.query<{ n: number }>(
       `select count(*)::int as n from realtime.messages
        where topic = $1 and event = 'row' and payload -> 'row' ->> 'version' = '2'`,
-      [listTopic(list)],
+      [await listTopic(list)],
     );
     expect(stored[0]?.n).toBe(500);
     // Generous: a sanity bound on a shared 2-core machine, not a benchmark.

@@ -1,6 +1,7 @@
 // I1 + I2 under chaos: three users (owner, editor, viewer) on their own devices make random
 // edits while requests are dropped, answered twice, delayed, refused with 5xx/429/401 or left
-// hanging, realtime sockets are cut, devices go offline, reload or crash mid-push, and the
+// hanging, realtime sockets are cut, realtime row messages are dropped, duplicated, held back
+// and delivered late in any order (after the pull that brought their row too), devices go offline, reload or crash mid-push, and the
 // owner takes the viewer's access away and gives it back; then the network heals. Every
 // device must end equal to what the server lets its user see, and every write must be on the
 // server or explained in _rejections.
@@ -17,6 +18,7 @@ import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack'
 import { cuttableWebSocket, FaultyNetwork, seededRandom, type Fault } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
 import { deviceView, diffSpec, diffViews, serverView, specView } from '../support/oracle';
+import { RealtimeTap, type MessageFault } from '../support/realtime-tap';
 import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -56,6 +58,16 @@ const SETTLE_BETWEEN_EDITS = 0.5;
  * before anything is frozen, through a push on the wire, to after its answer was applied.
  */
 const CRASH_TURNS_MAX = 60;
+/** Odds of each realtime message fault per row message (the rest are delivered). */
+const MESSAGE_FAULTS: readonly [MessageFault, number][] = [
+  ['drop', 0.15],
+  ['duplicate', 0.15],
+  ['hold', 0.2],
+];
+/** Odds that a device's held messages are delivered at a step (in or out of order). */
+const RELEASE_PER_STEP = 0.25;
+/** Realtime message faults that fired, over the run. */
+const messageFaults = new Map<MessageFault, number>();
 /** syncNow calls per device in the heal before giving up on it settling. */
 const HEAL_ATTEMPTS = 20;
 
@@ -238,6 +250,9 @@ afterAll(async () => {
     for (const [fault, n] of user.net.fired) fired.set(fault, (fired.get(fault) ?? 0) + n);
   }
   console.log(`convergence: faults fired: ${[...fired].map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  console.log(
+    `convergence: realtime message faults: ${[...messageFaults].map(([f, n]) => `${f} ${n}`).join(', ')}`,
+  );
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `convergence: ${ran} of ${SCHEDULES} schedules (seeds ${FIRST_SEED}…${FIRST_SEED + SCHEDULES - 1}) ran in ${seconds.toFixed(1)} s (${((seconds / Math.max(ran, 1)) * 1000).toFixed(0)} ms each)`,
@@ -313,6 +328,8 @@ async function runSchedule(
   const devices = new Map<string, Device>();
   progress.devices = devices;
   const written: Written[] = [];
+  // Each device's realtime messages pass a tap (delivered as they come until the edits).
+  const taps = new Map(users.map((user) => [user.name, new RealtimeTap()]));
   for (const user of users) {
     user.net.heal();
     const device = await startDevice(stack, null, {
@@ -320,6 +337,7 @@ async function runSchedule(
       random: stream(),
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       clock,
+      wrapRemote: (taps.get(user.name) as RealtimeTap).wrap,
     });
     devices.set(user.name, device);
     // Its first sync (start() runs one), not one more on top of it. One device after the
@@ -341,9 +359,30 @@ async function runSchedule(
       'expire-token',
       'hang',
     ]);
+  // Message faults from streams of their own, drawn after all the others: how many messages
+  // the I/O brings changes their draws only, never the edits or the network's faults.
+  for (const tap of taps.values()) {
+    const fate = stream();
+    tap.fault = () => {
+      let roll = fate();
+      for (const [fault, odds] of MESSAGE_FAULTS) {
+        if (roll < odds) {
+          messageFaults.set(fault, (messageFaults.get(fault) ?? 0) + 1);
+          return fault;
+        }
+        roll -= odds;
+      }
+      return 'deliver';
+    };
+  }
+  const releases = stream();
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
     progress.where = `step ${step}`;
+    // Messages held back come now, late (after pulls, pushes and later messages).
+    for (const tap of taps.values()) {
+      if (releases() < RELEASE_PER_STEP) tap.release(releases() < 0.5 ? 'reverse' : 'fifo');
+    }
     // Between edits the clock moves on, firing the engines' timers (a push's debounce, a
     // backoff, a hung request's timeout); then the next edit comes either at once, racing
     // what they set off (a push on the wire, a pull being applied), or once it has settled.
@@ -505,6 +544,7 @@ async function runSchedule(
   // sent. Time moves only while nothing is on the wire: backoffs, hung requests and delays
   // run out at once.
   for (const user of users) user.net.heal();
+  for (const tap of taps.values()) tap.fault = () => 'deliver';
   for (const device of devices.values()) device.online.set(true);
   for (const [name, device] of devices) {
     for (let i = 0; i < HEAL_ATTEMPTS; i++) {
@@ -512,6 +552,9 @@ async function runSchedule(
       if (isSettled(status)) break;
     }
   }
+  // What is still held comes after the heal's pulls already brought its rows, out of order
+  // and twice: stale, it must change nothing (the check's sync runs after it).
+  for (const tap of taps.values()) tap.release('reverse', 2);
   return { listId, written, devices };
 }
 

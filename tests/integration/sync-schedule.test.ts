@@ -243,26 +243,61 @@ describe('backoff and sessions', () => {
   });
 });
 
+describe('going offline mid-sync', () => {
+  it('sends no more batches once the device says it is offline; writes made since stay queued', async () => {
+    let pushes = 0;
+    let release: () => void = () => undefined;
+    const { clock, net, alice } = await onClock({
+      wrapRemote: (real) => ({
+        ...real,
+        async push(client, mutations) {
+          pushes += 1;
+          // The first push waits on the wire until the test lets it through.
+          if (pushes === 1) await new Promise<void>((resolve) => (release = resolve));
+          return real.push(client, mutations);
+        },
+      }),
+    });
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Sent before' });
+    await clock.until(() => pushes === 1, { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+
+    alice.online.set(false);
+    await alice.sync.repos.tasks.update(SEED.task(3), { title: 'Made offline' });
+    release();
+    await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
+
+    expect(pushes).toBe(1);
+    expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
+    const queued = await alice.sync.db._outbox.toArray();
+    expect(queued.map((entry) => [entry.rowId, entry.sent])).toEqual([[SEED.task(3), 0]]);
+  });
+});
+
 describe('realtime wake-ups', () => {
-  it('a steady stream of realtime events cannot postpone the pull', async () => {
+  it('a steady stream of realtime wake-ups cannot postpone the pull', async () => {
     const clock = testClock();
     const net = new FaultyNetwork({ clock });
-    let poke: () => void = () => undefined;
+    const wakes: (() => void)[] = [];
     const alice = await device('alice@example.com', {
       fetch: net.fetch,
       clock,
       wrapRemote: (real) => ({
         ...real,
-        subscribe(tables, onChange) {
-          poke = onChange;
-          return real.subscribe(tables, () => undefined);
+        subscribeTopic(topic, listener) {
+          wakes.push(() => listener.onSubscribed());
+          return real.subscribeTopic(topic, listener);
         },
       }),
     });
     await syncOn(alice, clock, net);
+    expect(wakes.length).toBeGreaterThan(0);
     const before = net.count(PULL_PATH);
-    // An event every 50 ms for two seconds (a busy list).
-    await clock.stepThrough(2_000, { stepMs: 50, quiet: net.idle, onStep: () => poke() });
+    // A (re)join every 50 ms for two seconds (a flapping socket): each asks for a pull.
+    await clock.stepThrough(2_000, {
+      stepMs: 50,
+      quiet: net.idle,
+      onStep: () => wakes[0]?.(),
+    });
     expect(net.count(PULL_PATH) - before).toBeGreaterThanOrEqual(5);
   });
 
@@ -281,14 +316,17 @@ describe('realtime wake-ups', () => {
       global: { fetch: net.fetch },
     });
     await signIn(bobClient, 'bob@example.com');
-    // Bob's realtime wake-ups, counted: the first is his channel's SUBSCRIBED.
+    // Bob's realtime (re)joins, counted: his topics user:<bob> and list:<the seeded list>.
     let wakeUps = 0;
     const counted = (real: Remote): Remote => ({
       ...real,
-      subscribe: (tables, onChange) =>
-        real.subscribe(tables, () => {
-          wakeUps += 1;
-          onChange();
+      subscribeTopic: (topic, listener) =>
+        real.subscribeTopic(topic, {
+          ...listener,
+          onSubscribed: () => {
+            wakeUps += 1;
+            listener.onSubscribed();
+          },
         }),
     });
     const alice = await device('alice@example.com');
@@ -298,9 +336,9 @@ describe('realtime wake-ups', () => {
       wrapRemote: () => counted(supabaseRemote(bobClient, { clock })),
     });
     await Promise.all([alice.sync.engine.syncNow(), syncOn(bob, clock, net)]);
-    // Bob's channel joins, and its SUBSCRIBED asks for a pull a realtime debounce later: let
+    // Bob's channels join, and each SUBSCRIBED asks for a pull a realtime debounce later: let
     // that run, so that no wake-up is left waiting when the socket goes.
-    await waitFor(() => wakeUps >= 1);
+    await waitFor(() => wakeUps >= 2);
     await clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
     await syncOn(bob, clock, net);
 
@@ -326,6 +364,7 @@ describe('pulls nobody asked for', () => {
   const noRealtime: DeviceOptions['wrapRemote'] = (real) => ({
     ...real,
     subscribe: () => () => undefined,
+    subscribeTopic: () => () => undefined,
   });
 
   it('pulls every 60 s while online (not sooner), and not while offline', async () => {

@@ -52,12 +52,18 @@ export function CommentItem({
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
-  const [returnFocus, setReturnFocus] = useState(0);
+  /** Set by Save or Cancel: focus goes back to Edit as soon as it is on the page. */
+  const returnFocus = useRef(false);
 
   // Back on the Edit button after Save or Cancel, so the keyboard user is where they were.
+  // After every render, not once: the button may come back a render later (the access or
+  // session it depends on re-read meanwhile), and focus must wait for it rather than stay
+  // on the page.
   useEffect(() => {
-    if (returnFocus > 0) editButton.current?.focus();
-  }, [returnFocus]);
+    if (!returnFocus.current || !editButton.current) return;
+    returnFocus.current = false;
+    editButton.current.focus();
+  });
 
   const created = Date.parse(comment.createdAt);
   const updated = Date.parse(comment.updatedAt);
@@ -72,8 +78,8 @@ export function CommentItem({
   }
 
   function stopEditing() {
+    returnFocus.current = true;
     setEditing(false);
-    setReturnFocus((n) => n + 1);
   }
 
   async function save() {

@@ -1,6 +1,7 @@
 // Signing out against the devstack: with changes that never reached the server, the app
 // warns first (Cancel keeps everything), and "Sign out anyway" wipes the device and lands on
-// the welcome screen. The edit is made offline, so nothing reaches the shared devstack.
+// the welcome screen. The edit is made with the network cut, so nothing reaches the shared
+// devstack.
 // Signing out with no network at all signs out too, and the session is revoked on the server
 // once it is reachable.
 import { createClient } from '@supabase/supabase-js';
@@ -19,7 +20,7 @@ import {
   type TestServices,
 } from '@/testing/app-harness';
 
-import { SEEDED_LIST, signedInClient } from '../settings-test-support';
+import { SEEDED_LIST } from '../settings-test-support';
 
 let services: TestServices | undefined;
 
@@ -42,7 +43,8 @@ async function seededListSynced(app: TestServices): Promise<void> {
 
 describe('settings › account, signed in', () => {
   it('warns before signing out with unsynced changes; Cancel keeps them, "Sign out anyway" wipes', async () => {
-    const supabase = await signedInClient('alice');
+    const { supabase, network } = cuttableClient();
+    await signInDemo(supabase, 'alice');
     services = createTestServices({ supabase, online: true, startEngine: true });
     const app = services;
     const user = userEvent.setup();
@@ -54,6 +56,9 @@ describe('settings › account, signed in', () => {
     await seededListSynced(app);
     expect(await within(section('Sync')).findByText(/^Synced/)).toBeInTheDocument();
 
+    // The network goes, not only the signal: a sync already under way (the pull its topics'
+    // joins asked for) must not carry the edits to the shared devstack.
+    network.up = false;
     app.online.set(false);
     const task = await app.sync.db.rows('tasks').where('list_id').equals(SEEDED_LIST).first();
     await app.sync.repos.tasks.update(String(task?.id), { title: 'Edited on the plane' });

@@ -1,0 +1,139 @@
+// What idle realtime subscribers cost everyone else (issue 19): an unrelated user's push +
+// pull on the devstack (Postgres 15), timed with no one else connected and again with 1,000
+// signed-in users each joined to their own private `user:<id>` topic (as the sync engine
+// joins it), side by side. Under the previous design every change was read once per
+// subscriber; broadcast from the database reads it once.
+import { SignJWT } from 'jose';
+import WebSocket from 'ws';
+
+import { signedInDemoClient, SEED, startTestDevstack } from '../support/devstack';
+import { percentiles, type Percentiles } from './percentiles';
+
+const IDLE_USERS = 1_000;
+const SAMPLES = 60;
+const WARM_UP = 5;
+
+export interface FanoutFigures {
+  idleUsers: number;
+  joined: number;
+  /** One patch pushed, then the pull that brings it back (ms). */
+  without: Percentiles;
+  with: Percentiles;
+}
+
+/** A Phoenix socket joined to `user:<id>` as that user; resolves once the join is answered. */
+async function idleSubscriber(
+  url: string,
+  anonKey: string,
+  secret: Uint8Array,
+): Promise<{ ws: WebSocket; ok: boolean }> {
+  const id = crypto.randomUUID();
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(secret);
+  const ws = new WebSocket(`${url}?apikey=${anonKey}&vsn=2.0.0`);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const reply = new Promise<boolean>((resolve) => {
+    ws.on('message', (data: Buffer) => {
+      const [, ref, , event, payload] = JSON.parse(data.toString('utf8')) as [
+        unknown,
+        unknown,
+        string,
+        string,
+        { status?: string },
+      ];
+      if (ref === '1' && event === 'phx_reply') resolve(payload.status === 'ok');
+    });
+  });
+  ws.send(
+    JSON.stringify([
+      '1',
+      '1',
+      `realtime:user:${id}`,
+      'phx_join',
+      {
+        config: {
+          broadcast: { ack: false, self: false },
+          presence: { key: '', enabled: false },
+          postgres_changes: [],
+          private: true,
+        },
+        access_token: token,
+      },
+    ]),
+  );
+  return { ws, ok: await reply };
+}
+
+export async function benchRealtimeFanout(): Promise<FanoutFigures> {
+  const stack = await startTestDevstack('postgres');
+  const sockets: WebSocket[] = [];
+  try {
+    const alice = await signedInDemoClient(stack, 'alice');
+    const clientId = crypto.randomUUID();
+    let seq = 0;
+    let cursor: string | null = null;
+    const pull = async (): Promise<boolean> => {
+      const answer = await alice.rpc('sync_pull', { cursor, max_rows: 1000 });
+      if (answer.error) throw answer.error;
+      const page = answer.data as { cursor: string; has_more: boolean };
+      cursor = page.cursor;
+      return page.has_more;
+    };
+    while (await pull()); // caught up, as a device that has synced
+    // An edit pushed, then the pull that brings it back: a device's sync of one change.
+    const pushThenPull = async (): Promise<number> => {
+      seq += 1;
+      const t0 = performance.now();
+      const pushed = await alice.rpc('sync_push', {
+        client_id: clientId,
+        mutations: [
+          {
+            seq,
+            table: 'tasks',
+            op: 'patch',
+            id: SEED.task(1),
+            data: { title: `Fan-out ${seq}` },
+          },
+        ],
+      });
+      if (pushed.error) throw pushed.error;
+      await pull();
+      return performance.now() - t0;
+    };
+    const sample = async (): Promise<Percentiles> => {
+      for (let i = 0; i < WARM_UP; i++) await pushThenPull();
+      const samples: number[] = [];
+      for (let i = 0; i < SAMPLES; i++) samples.push(await pushThenPull());
+      return percentiles(samples);
+    };
+
+    const without = await sample();
+    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
+    const secret = new TextEncoder().encode(stack.jwtSecret);
+    let joined = 0;
+    // Joined 50 at a time (each join is an authorisation check in the database).
+    for (let start = 0; start < IDLE_USERS; start += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, IDLE_USERS - start) }, () =>
+          idleSubscriber(url, stack.anonKey, secret),
+        ),
+      );
+      for (const { ws, ok } of batch) {
+        sockets.push(ws);
+        if (ok) joined += 1;
+      }
+    }
+    const withIdle = await sample();
+    return { idleUsers: IDLE_USERS, joined, without, with: withIdle };
+  } finally {
+    for (const ws of sockets) ws.terminate();
+    await stack.stop();
+  }
+}
