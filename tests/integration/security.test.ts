@@ -282,6 +282,7 @@ describe.each(ENGINE_KINDS)('security on %s', (kind) => {
         version: '999',
         sync_xid: '1',
         granted_xid: '1',
+        realtime_epoch: '7',
         created_by: victim,
         author_id: victim,
         user_id: victim,

@@ -245,7 +245,7 @@ describe('realtime deltas', () => {
     await addMember(stack.db, listId, SEED.bob, SEED.alice, 'editor');
     const daves = await addMember(stack.db, listId, SEED.bob, dave, 'viewer');
     await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
-    expect(tap.listTopic(listId)).toBe(`list:${listId}:0`);
+    await waitFor(() => tap.listTopic(listId) === `list:${listId}:0`);
     await bob.sync.engine.syncNow();
     const before = pulls();
 
