@@ -544,7 +544,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       return;
     }
     try {
-      if (await serverIsNewer()) {
+      // The bookkeeping a cycle needs, read at once (one transaction, not four in a row): an
+      // earlier pull's news of a newer server contract (then this app version must not push:
+      // APP_OUTDATED), a resync under way, the store's owner and this device's client id. The
+      // engine is their only writer while it leads.
+      const [serverVersion, resync, owner, client] = (
+        await db._meta.bulkGet([SERVER_SCHEMA_VERSION, 'resync', 'userId', 'clientId'])
+      ).map((meta) => meta?.value);
+      if (Number(serverVersion ?? 0) > schemaVersion) {
         retire();
         return;
       }
@@ -556,14 +563,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         return;
       }
       if (userId !== realtimeUserId) resubscribe(userId);
-      const resyncing = (await db.getMeta<number>('resync')) !== undefined;
+      const resyncing = resync !== undefined;
       status.set({
         phase: 'syncing',
         ...(resyncing ? { lastError: new SyncError('CURSOR_EXPIRED', 'Refreshing all data') } : {}),
       });
-      await adopt(userId);
+      await adopt(userId, owner);
       // Push first, so the pull that follows already includes our own changes.
-      await pushAll();
+      await pushAll(typeof client === 'string' ? client : await newClientId());
       await pullAll(userId);
       await followLists(userId);
       attempt = 0;
@@ -586,14 +593,6 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         backOff(unexpected(handlingError));
       }
     }
-  }
-
-  /**
-   * Whether an earlier pull (in this tab or another, before a reload) found the server on a
-   * newer sync contract: then this app version must not push (APP_OUTDATED).
-   */
-  async function serverIsNewer(): Promise<boolean> {
-    return ((await db.getMeta<number>(SERVER_SCHEMA_VERSION)) ?? 0) > schemaVersion;
   }
 
   /**
@@ -691,8 +690,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * changes a different account's sign-in would drop (use-unsynced-guard.ts) and go on only
    * once the person agrees; sign-out wipes only when the outbox is empty or the person agreed.
    */
-  async function adopt(userId: string): Promise<void> {
-    const owner = await db.getMeta<string>('userId');
+  async function adopt(userId: string, owner: unknown): Promise<void> {
     if (owner === userId) return;
     await db.transaction('rw', db.allTables(), async () => {
       if (owner && owner !== LOCAL_USER_ID) {
@@ -704,13 +702,10 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     });
   }
 
-  /** This device's id for sync_push (made once, kept in `_meta`). */
-  async function clientId(): Promise<string> {
-    let id = await db.getMeta<string>('clientId');
-    if (!id) {
-      id = newId();
-      await db.setMeta('clientId', id);
-    }
+  /** This device's id for sync_push, made on its first push and kept in `_meta`. */
+  async function newClientId(): Promise<string> {
+    const id = newId();
+    await db.setMeta('clientId', id);
     return id;
   }
 
@@ -765,8 +760,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     return { entries, wakeAt };
   }
 
-  async function pushAll(): Promise<void> {
-    const client = await clientId();
+  async function pushAll(client: string): Promise<void> {
     for (;;) {
       // Gone offline mid-cycle: no more batches (writes made since stay queued, unfrozen).
       if (!online.isOnline()) throw new SyncError('OFFLINE', 'Offline');
@@ -995,7 +989,15 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     showOutdated();
   }
 
-  return { status, start, follow, stop, requestSync, syncNow, retire };
+  return {
+    status,
+    start,
+    follow,
+    stop,
+    requestSync,
+    syncNow,
+    retire,
+  };
 }
 
 /** Anything thrown that is not a SyncError: a bug or a platform failure, retried as SERVER_ERROR. */

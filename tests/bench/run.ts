@@ -159,7 +159,14 @@ if (only.has('app')) {
     row('search keystroke → list updated (10,000 tasks)', app.keystroke),
     row('status filter click → list updated (10,000 tasks)', app.filterClick),
     row('status filter key (Enter) → list updated (10,000 tasks)', app.filterKey),
-    row("remote edit in bob's browser → visible in alice's", app.remoteEdit),
+    row(
+      "remote edit in bob's browser → visible in alice's (bob's page just loaded)",
+      app.remoteEdit,
+    ),
+    row(
+      "remote edit in bob's browser → visible in alice's (both apps open, synced)",
+      app.remoteEditSteady,
+    ),
   ]);
   console.log(
     'app: offline cold start (browser restarted on its profile, network cut) → first tasks',

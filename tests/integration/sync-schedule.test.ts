@@ -38,6 +38,7 @@ const { device } = deviceSuite((started) => (stack = started));
 const testClock = manualClocksForTests();
 const PUSH = /\/rpc\/sync_push$/;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
+const PUSH_PATH = '/rest/v1/rpc/sync_push';
 const TOKEN_PATH = '/auth/v1/token';
 
 /**
@@ -240,6 +241,26 @@ describe('backoff and sessions', () => {
       [id],
     );
     expect(rows[0]?.created_by).toBe(SEED.bob);
+  });
+});
+
+describe('pushing local writes', () => {
+  it('pushes a lone write at once, and the rest of a burst 30 ms later in one request', async () => {
+    const { clock, net, alice } = await onClock();
+    const pushes = net.count(PUSH_PATH);
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Alone' });
+    await clock.until(() => net.count(PUSH_PATH) === pushes + 1, {
+      quiet: net.idle,
+      maxAdvanceMs: 0,
+    });
+    // Three more within 30 ms of it: one request for the three, after the debounce.
+    for (const n of [3, 4, 5]) {
+      await alice.sync.repos.tasks.update(SEED.task(n), { title: `Burst ${n}` });
+    }
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+    await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
+    expect(net.count(PUSH_PATH)).toBe(pushes + 2);
+    expect(await alice.sync.pendingCount()).toBe(0);
   });
 });
 
