@@ -1,7 +1,7 @@
 // The task detail's "Photos and files": every live attachment of the task from the device
 // database (viewable offline once here), adding photos and files for those who may edit
 // tasks, and removing them with Undo in the toast (product.md §4), as for tasks. Viewers only look.
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 import { UNDO_WINDOW_MS } from '@sync/index';
 import { useListAccess } from '@/hooks/use-list-access';
@@ -24,8 +24,8 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
   const [removedCount, setRemovedCount] = useState(0);
 
   // The removed file's button is gone, so focus lands on the section's heading instead of
-  // the page's top.
-  useEffect(() => {
+  // the page's top, in the commit that removes it (see comment-item.tsx).
+  useLayoutEffect(() => {
     if (removedCount > 0) heading.current?.focus();
   }, [removedCount]);
 

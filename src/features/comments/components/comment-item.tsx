@@ -1,7 +1,7 @@
 // One comment: who wrote it and when, whether it was edited or is still on this device only,
 // its text (line breaks kept, never parsed as HTML), and Edit / Delete for those allowed to
 // (product.md §6: the author; the list's owner for any comment). Editing happens in place.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 import { commentInput, validate } from '@sync/schema';
 import { Avatar } from '@/components/ui/avatar';
@@ -55,11 +55,11 @@ export function CommentItem({
   /** Set by Save or Cancel: focus goes back to Edit as soon as it is on the page. */
   const returnFocus = useRef(false);
 
-  // Back on the Edit button after Save or Cancel, so the keyboard user is where they were.
-  // After every render, not once: the button may come back a render later (the access or
-  // session it depends on re-read meanwhile), and focus must wait for it rather than stay
-  // on the page.
-  useEffect(() => {
+  // Back on the Edit button after Save or Cancel, so the keyboard user is where they were:
+  // in the commit that shows the button (a layout effect: a passive one runs after paint,
+  // and a save ends outside any event, so focus would lag behind what is on screen), and
+  // after every render until the button is there.
+  useLayoutEffect(() => {
     if (!returnFocus.current || !editButton.current) return;
     returnFocus.current = false;
     editButton.current.focus();

@@ -2,7 +2,7 @@
 // writable offline), a composer for every member, and edit/delete for a comment's author
 // and for the list's owner (product.md §6). A delete is undone from its toast (product.md §4), as for
 // tasks and lists. Non-members get nothing to write with.
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 
 import { UNDO_WINDOW_MS } from '@sync/index';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -32,8 +32,8 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
   const [deletedCount, setDeletedCount] = useState(0);
 
   // The deleted comment's buttons are gone: put focus on the section's heading rather than
-  // losing it to the page.
-  useEffect(() => {
+  // losing it to the page (in the commit that removes them: see comment-item.tsx).
+  useLayoutEffect(() => {
     if (deletedCount > 0) heading.current?.focus();
   }, [deletedCount]);
 

@@ -199,7 +199,8 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
   const completed = task.completed_at ? Date.parse(task.completed_at) : NaN;
 
   const wasEditing = useRef(false);
-  useEffect(() => {
+  // In the commit that shows the button again (see comment-item.tsx).
+  useLayoutEffect(() => {
     if (wasEditing.current && !editingTitle) editTitleButton.current?.focus();
     wasEditing.current = editingTitle;
   }, [editingTitle]);
