@@ -7,6 +7,7 @@ import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 
 import { signedInDemoClient, SEED, startTestDevstack } from '../support/devstack';
+import { rawSocket } from '../support/realtime';
 import { percentiles, type Percentiles } from './percentiles';
 
 const IDLE_USERS = 1_000;
@@ -21,12 +22,12 @@ export interface FanoutFigures {
   with: Percentiles;
 }
 
-/** A Phoenix socket joined to `user:<id>` as that user; resolves once the join is answered. */
+/** A bare socket (tests/support/realtime.ts) joined to `user:<id>` as that user. */
 async function idleSubscriber(
-  url: string,
-  anonKey: string,
+  stack: { url: string; anonKey: string },
   secret: Uint8Array,
-): Promise<{ ws: WebSocket; ok: boolean }> {
+  sockets: WebSocket[],
+): Promise<boolean> {
   const id = crypto.randomUUID();
   const now = Math.floor(Date.now() / 1000);
   const token = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' })
@@ -34,41 +35,17 @@ async function idleSubscriber(
     .setIssuedAt(now)
     .setExpirationTime(now + 3600)
     .sign(secret);
-  const ws = new WebSocket(`${url}?apikey=${anonKey}&vsn=2.0.0`);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
+  const socket = await rawSocket(stack, sockets);
+  const reply = await socket.push(`user:${id}`, 'phx_join', {
+    config: {
+      broadcast: { ack: false, self: false },
+      presence: { key: '', enabled: false },
+      postgres_changes: [],
+      private: true,
+    },
+    access_token: token,
   });
-  const reply = new Promise<boolean>((resolve) => {
-    ws.on('message', (data: Buffer) => {
-      const [, ref, , event, payload] = JSON.parse(data.toString('utf8')) as [
-        unknown,
-        unknown,
-        string,
-        string,
-        { status?: string },
-      ];
-      if (ref === '1' && event === 'phx_reply') resolve(payload.status === 'ok');
-    });
-  });
-  ws.send(
-    JSON.stringify([
-      '1',
-      '1',
-      `realtime:user:${id}`,
-      'phx_join',
-      {
-        config: {
-          broadcast: { ack: false, self: false },
-          presence: { key: '', enabled: false },
-          postgres_changes: [],
-          private: true,
-        },
-        access_token: token,
-      },
-    ]),
-  );
-  return { ws, ok: await reply };
+  return reply?.status === 'ok';
 }
 
 export async function benchRealtimeFanout(): Promise<FanoutFigures> {
@@ -115,20 +92,16 @@ export async function benchRealtimeFanout(): Promise<FanoutFigures> {
     };
 
     const without = await sample();
-    const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
     const secret = new TextEncoder().encode(stack.jwtSecret);
     let joined = 0;
     // Joined 50 at a time (each join is an authorisation check in the database).
     for (let start = 0; start < IDLE_USERS; start += 50) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, IDLE_USERS - start) }, () =>
-          idleSubscriber(url, stack.anonKey, secret),
+          idleSubscriber(stack, secret, sockets),
         ),
       );
-      for (const { ws, ok } of batch) {
-        sockets.push(ws);
-        if (ok) joined += 1;
-      }
+      joined += batch.filter(Boolean).length;
     }
     const withIdle = await sample();
     return { idleUsers: IDLE_USERS, joined, without, with: withIdle };
