@@ -36,7 +36,7 @@ async function synced() {
   return { db, repos, listId, taskId, task };
 }
 
-const inAll = (db: SyncDatabase, fn: () => Promise<void>) =>
+const inAll = (db: SyncDatabase, fn: () => Promise<unknown>) =>
   db.transaction('rw', db.allTables(), fn);
 
 describe('a resync from scratch keeps what it delivered', () => {

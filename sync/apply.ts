@@ -49,22 +49,27 @@ function keepsLocal(local: LocalRow | undefined, version: number, mode: ApplyMod
  * replaces (a row a resync already delivered keeps `_r`, or the sweep at the resync's end
  * would take it for a row the server no longer has). An attachment's tombstone is final:
  * the bytes kept for it (uploaded from here, or fetched for offline viewing) go with it;
- * never at a local delete, which Undo can still take back.
+ * never at a local delete, which Undo can still take back. Returns the device's copies as
+ * they were before (undefined where it had none).
  */
 export async function applyServerRows(
   db: SyncDatabase,
   table: string,
   rows: readonly ServerRow[],
   mode: ApplyMode = 'newer',
-): Promise<void> {
-  if (rows.length === 0) return;
-  if (table === 'attachments') {
-    await db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id));
-  }
+): Promise<(LocalRow | undefined)[]> {
+  if (rows.length === 0) return [];
   const local = db.rows(table);
-  const existing = await local.bulkGet(rows.map((row) => row.id));
+  // Requests issued together: one round trip to the store, not one after another.
+  const [existing, queued] = await Promise.all([
+    local.bulkGet(rows.map((row) => row.id)),
+    db._outbox.count(),
+    table === 'attachments'
+      ? db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id))
+      : undefined,
+  ]);
   const pendingByRow = new Map<string, OutboxEntry[]>();
-  if ((await db._outbox.count()) > 0) {
+  if (queued > 0) {
     const keys = rows.map((row): [string, string] => [table, row.id]);
     const entries = await db._outbox.where('[table+rowId]').anyOf(keys).toArray();
     for (const entry of entries.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -81,16 +86,17 @@ export async function applyServerRows(
     puts.push(pending ? rebase(base, pending, mine?.deleted_at) : base);
   });
   await local.bulkPut(puts);
+  return existing;
 }
 
 /** applyServerRows for one row (a push result, a revert, our own membership). */
-export function applyServerRow(
+export async function applyServerRow(
   db: SyncDatabase,
   table: string,
   row: ServerRow,
   mode: ApplyMode = 'newer',
 ): Promise<void> {
-  return applyServerRows(db, table, [row], mode);
+  await applyServerRows(db, table, [row], mode);
 }
 
 /** The log entry of a queued change the device reverts or drops (code: product.md §8). */

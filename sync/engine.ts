@@ -148,6 +148,12 @@ export interface SyncEngine {
   /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */
   requestSync(): void;
   /**
+   * A write in this tab has committed outbox entries (the repositories' onQueued): the
+   * leader pushes at once, without waiting to see the outbox change. Writes of other tabs
+   * are seen in the outbox.
+   */
+  queued(): void;
+  /**
    * Runs sync now and resolves once push and pull have nothing left (or cannot go on). In a
    * follower tab: once the leader says it is done, or after FOLLOWER_SYNC_WAIT_MS.
    */
@@ -197,6 +203,13 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   /** The user whose realtime topics are joined. */
   let realtimeUserId: string | null = null;
   const idleWaiters: (() => void)[] = [];
+  /**
+   * Set by queued() until the next batch is read: that read includes every change committed
+   * before it, so unsent changes seen in the outbox meanwhile wake nothing more (one write,
+   * one cycle, whichever of the two signals comes first).
+   */
+  let batchDue = false;
+  let lastWriteAt = -Infinity;
   /** Follower syncNow calls waiting for the leader's answer, by request id. */
   const followerWaiters = new Map<string, () => void>();
 
@@ -208,12 +221,9 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     if (mode === 'leader') return;
     leave();
     mode = 'leader';
-    let lastWriteAt = -Infinity;
+    batchDue = false;
     watchOutbox((unsent) => {
-      if (unsent === 0) return;
-      const now = clock.now();
-      wake(now - lastWriteAt < PUSH_DEBOUNCE_MS ? PUSH_DEBOUNCE_MS : 0);
-      lastWriteAt = now;
+      if (unsent > 0 && !batchDue) written();
     });
     unsubscribers.push(
       online.subscribe((isOnline) => {
@@ -280,6 +290,22 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     await applying;
     for (const resolve of idleWaiters.splice(0)) resolve();
     for (const done of [...followerWaiters.values()]) done();
+  }
+
+  function queued(): void {
+    if (mode !== 'leader') return;
+    batchDue = true;
+    written();
+  }
+
+  /**
+   * New changes to push: at once for a lone write, PUSH_DEBOUNCE_MS later within a burst
+   * (typing), so a burst goes in few requests.
+   */
+  function written(): void {
+    const now = clock.now();
+    wake(now - lastWriteAt < PUSH_DEBOUNCE_MS ? PUSH_DEBOUNCE_MS : 0);
+    lastWriteAt = now;
   }
 
   /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */
@@ -508,21 +534,23 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         'rw',
         [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
         async () => {
-          if (realtimeUserId !== userId || (await db.getMeta('userId')) !== userId) return false;
-          const member =
-            !listId ||
-            (await db
-              .rows('memberships')
-              .where('[list_id+user_id]')
-              .equals([listId, userId])
-              .filter((m) => !m.deleted_at)
-              .first());
-          if (!member) return false;
-          const local = await db.rows(table).get(row.id);
-          await applyServerRows(db, table, [row]);
+          // Read together (one round trip to the store, not three): the store's owner, a
+          // resync under way, the membership.
+          const [[owner, resync], member] = await Promise.all([
+            db._meta.bulkGet(['userId', 'resync']).then((metas) => metas.map((m) => m?.value)),
+            listId
+              ? db
+                  .rows('memberships')
+                  .where('[list_id+user_id]')
+                  .equals([listId, userId])
+                  .filter((m) => !m.deleted_at)
+                  .first()
+              : true,
+          ]);
+          if (realtimeUserId !== userId || owner !== userId || !member) return false;
+          const [local] = await applyServerRows(db, table, [row]);
           // A resync running: the row is on the server, so its sweep must keep it.
-          const resync = await db.getMeta<number>('resync');
-          if (resync !== undefined) await markDelivered(db, [{ table, row }], resync);
+          if (typeof resync === 'number') await markDelivered(db, [{ table, row }], resync);
           return row.version > (local?._v ?? 0) + 1;
         },
       );
@@ -547,15 +575,16 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       // The bookkeeping a cycle needs, read at once (one transaction, not four in a row): an
       // earlier pull's news of a newer server contract (then this app version must not push:
       // APP_OUTDATED), a resync under way, the store's owner and this device's client id. The
-      // engine is their only writer while it leads.
-      const [serverVersion, resync, owner, client] = (
-        await db._meta.bulkGet([SERVER_SCHEMA_VERSION, 'resync', 'userId', 'clientId'])
-      ).map((meta) => meta?.value);
+      // engine is their only writer while it leads. The session is read meanwhile.
+      const [metas, userId] = await Promise.all([
+        db._meta.bulkGet([SERVER_SCHEMA_VERSION, 'resync', 'userId', 'clientId']),
+        remote.userId(),
+      ]);
+      const [serverVersion, resync, owner, client] = metas.map((meta) => meta?.value);
       if (Number(serverVersion ?? 0) > schemaVersion) {
         retire();
         return;
       }
-      const userId = await remote.userId();
       if (!userId) {
         // Queued work stays; a sign-in (an auth change) wakes the engine again.
         park('signed-out');
@@ -716,6 +745,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    */
   async function nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
     return db.transaction('rw', db._outbox, async () => {
+      // From here on, what this tab's writes committed is read (see batchDue).
+      batchDue = false;
       const batch = await readBatch();
       const seqs = batch.entries.map((e) => e.seq).filter((s): s is number => s !== undefined);
       // Once taken, an entry is frozen: the server may apply it even if we never hear back.
@@ -995,6 +1026,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     follow,
     stop,
     requestSync,
+    queued,
     syncNow,
     retire,
   };

@@ -235,6 +235,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     userId: () => userId,
     newId,
     ready: ownerKnown,
+    onQueued: () => engine.queued(),
   });
   const stopAuthWatch = remote.onAuthChange((id) => {
     if (id) userId = id;

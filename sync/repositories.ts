@@ -1,6 +1,7 @@
 // The only write API of the app (sync-design.md "Write path"). Each method validates with the shared
 // schema, then writes the row and queues the change in ONE Dexie transaction, so the screen
 // sees it at once (liveQuery) and it survives a reload before any network call (I4).
+import Dexie, { type Transaction } from 'dexie';
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
 import { CASCADES, hideChildren, listIdOf, unhideChildren } from './apply';
@@ -61,6 +62,11 @@ export interface RepoContext {
    * and never claimed.
    */
   ready?: Promise<unknown>;
+  /**
+   * Called once a write that queued changes has committed: the engine pushes at once instead
+   * of waiting to see the outbox change (sync/engine.ts).
+   */
+  onQueued?: () => void;
 }
 
 /** How long after a delete "Undo" still works: the engine holds the delete back this long. */
@@ -119,20 +125,36 @@ export function createRepositories(ctx: RepoContext) {
     }
   }
 
+  /** The open write transactions that queued a change (see queue). */
+  const queuedIn = new WeakSet<Transaction>();
+
   async function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
     await ctx.ready;
-    return db.transaction('rw', [...tables.map((t) => db.table(t)), db._outbox], fn);
+    let outer: Transaction | undefined;
+    const result = await db.transaction(
+      'rw',
+      [...tables.map((t) => db.table(t)), db._outbox],
+      // An async function: Dexie keeps the transaction open across native awaits only then.
+      async (tx) => {
+        // Nested in another write's transaction: that one commits, and tells.
+        if (!tx.parent) outer = tx;
+        return await fn();
+      },
+    );
+    // Committed: only now may the engine read what it queued.
+    if (outer && queuedIn.has(outer)) ctx.onQueued?.();
+    return result;
   }
 
   /** Queues a change of a row (inside the write's transaction). */
-  function queue(
+  async function queue(
     table: string,
     rowId: string,
     op: MutationOp,
     data: Record<string, unknown>,
     listId: string | undefined,
   ): Promise<void> {
-    return enqueue(db, {
+    await enqueue(db, {
       table,
       rowId,
       op,
@@ -140,6 +162,10 @@ export function createRepositories(ctx: RepoContext) {
       createdAt: ctx.now(),
       ...(listId ? { listId } : {}),
     });
+    // Recorded on the outermost transaction: the one whose commit makes it readable.
+    let tx: Transaction | undefined = Dexie.currentTransaction;
+    while (tx?.parent) tx = tx.parent;
+    if (tx) queuedIn.add(tx);
   }
 
   /** A new row as the device keeps it until the server has it (`_v` 0). */

@@ -112,6 +112,7 @@ if (only.has('engine') || only.has('realtime')) {
       'p95 ms': fmt(r.visible.p95, 1),
       'alice requests / edit': fmt(r.requestsPerEdit, 2),
       'alice pulls / edit': fmt(r.pullsPerEdit, 2),
+      'bob requests / edit': fmt(r.bobRequestsPerEdit, 2),
     })),
   );
 }

@@ -140,6 +140,8 @@ export interface RemoteEditFigures {
   /** Requests alice's device made per remote edit (all paths), and pulls among them. */
   requestsPerEdit: number;
   pullsPerEdit: number;
+  /** Requests bob's device made per edit (a push and the pull after it: one cycle). */
+  bobRequestsPerEdit: number;
 }
 
 /** Resolves once `device` holds `title` for task `id` (a liveQuery, no polling). */
@@ -197,7 +199,10 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
         supabase,
         ...(mode === 'poke' ? { wrapRemote: pokeDesign(supabase) } : {}),
       });
-      const bob = await startDevice(stack, 'bob@example.com');
+      const bobNet = new FaultyNetwork();
+      const bobSupabase = clientFor(stack, bobNet.fetch);
+      await signIn(bobSupabase, 'bob@example.com');
+      const bob = await startDevice(stack, null, { supabase: bobSupabase });
       await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
       const id = SEED.task(1);
       // Warm-up: channels joined and the pulls their joins asked for done.
@@ -208,8 +213,11 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
         await shown;
       }
       await settled(alice);
-      const requests = () => [...net.forwarded.values()].reduce((a, b) => a + b, 0);
+      const requestsOf = (of: FaultyNetwork) =>
+        [...of.forwarded.values()].reduce((a, b) => a + b, 0);
+      const requests = () => requestsOf(net);
       const requestsBefore = requests();
+      const bobRequestsBefore = requestsOf(bobNet);
       const pullsBefore = net.count(PULL_PATH);
       const samples: number[] = [];
       for (let i = 0; i < REMOTE_EDITS; i++) {
@@ -228,6 +236,7 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
         visible: percentiles(samples),
         requestsPerEdit: (requests() - requestsBefore) / REMOTE_EDITS,
         pullsPerEdit: (net.count(PULL_PATH) - pullsBefore) / REMOTE_EDITS,
+        bobRequestsPerEdit: (requestsOf(bobNet) - bobRequestsBefore) / REMOTE_EDITS,
       });
       await alice.close();
       await bob.close();
