@@ -534,6 +534,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         'rw',
         [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
         async () => {
+          if (realtimeUserId !== userId) return false;
           // Read together (one round trip to the store, not three): the store's owner, a
           // resync under way, the membership.
           const [[owner, resync], member] = await Promise.all([
@@ -547,7 +548,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
                   .first()
               : true,
           ]);
-          if (realtimeUserId !== userId || owner !== userId || !member) return false;
+          if (owner !== userId || !member) return false;
           const [local] = await applyServerRows(db, table, [row]);
           // A resync running: the row is on the server, so its sweep must keep it.
           if (typeof resync === 'number') await markDelivered(db, [{ table, row }], resync);

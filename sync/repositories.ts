@@ -130,19 +130,18 @@ export function createRepositories(ctx: RepoContext) {
 
   async function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
     await ctx.ready;
-    let outer: Transaction | undefined;
+    let tx: Transaction | undefined;
     const result = await db.transaction(
       'rw',
       [...tables.map((t) => db.table(t)), db._outbox],
       // An async function: Dexie keeps the transaction open across native awaits only then.
-      async (tx) => {
-        // Nested in another write's transaction: that one commits, and tells.
-        if (!tx.parent) outer = tx;
+      async (current) => {
+        tx = current;
         return await fn();
       },
     );
     // Committed: only now may the engine read what it queued.
-    if (outer && queuedIn.has(outer)) ctx.onQueued?.();
+    if (tx && queuedIn.has(tx)) ctx.onQueued?.();
     return result;
   }
 
@@ -162,10 +161,7 @@ export function createRepositories(ctx: RepoContext) {
       createdAt: ctx.now(),
       ...(listId ? { listId } : {}),
     });
-    // Recorded on the outermost transaction: the one whose commit makes it readable.
-    let tx: Transaction | undefined = Dexie.currentTransaction;
-    while (tx?.parent) tx = tx.parent;
-    if (tx) queuedIn.add(tx);
+    queuedIn.add(Dexie.currentTransaction);
   }
 
   /** A new row as the device keeps it until the server has it (`_v` 0). */
