@@ -198,6 +198,15 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   let realtimeOff: (() => void) | undefined;
   /** The realtime topics joined, each with its leave. */
   const topics = new Map<string, () => void>();
+  /** Topics subscribed and not lost since: while all are, realtime brings others' changes. */
+  const liveTopics = new Set<string>();
+  /**
+   * A pull was asked for (start, a sign-in, the network back, focus, realtime news, the
+   * safety schedule, a retry, the user) and has not started since. A cycle woken only by
+   * local writes pushes without pulling while every topic is live: the push's answer carries
+   * the rows it changed, and realtime the rest (a topic lost and joined again asks for a pull).
+   */
+  let pullDue = true;
   /** Realtime row messages are applied one at a time, in the order they came. */
   let applying: Promise<void> = Promise.resolve();
   /** The user whose realtime topics are joined. */
@@ -300,11 +309,15 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
 
   /**
    * New changes to push: at once for a lone write, PUSH_DEBOUNCE_MS later within a burst
-   * (typing), so a burst goes in few requests.
+   * (typing), so a burst goes in few requests. A burst is writes less than PUSH_DEBOUNCE_MS
+   * apart while the engine is still busy or about to run: once everything before is sent and
+   * the engine is idle, there is nothing for a write to wait for.
    */
   function written(): void {
     const now = clock.now();
-    wake(now - lastWriteAt < PUSH_DEBOUNCE_MS ? PUSH_DEBOUNCE_MS : 0);
+    const busy = running !== undefined || wakeDueAt !== null;
+    const burst = busy && now - lastWriteAt < PUSH_DEBOUNCE_MS;
+    schedule(burst ? PUSH_DEBOUNCE_MS : 0, false, false);
     lastWriteAt = now;
   }
 
@@ -389,8 +402,9 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     schedule(0, true);
   }
 
-  function schedule(delayMs: number, forcing: boolean): void {
+  function schedule(delayMs: number, forcing: boolean, pulling = true): void {
     if (mode !== 'leader') return;
+    if (pulling) pullDue = true;
     if (parked && !forcing) return;
     if (forcing) {
       parked = null;
@@ -445,6 +459,13 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     }
   }
 
+  /** Every topic followed is subscribed and has not been lost since. */
+  function realtimeLive(): boolean {
+    if (topics.size === 0) return false;
+    for (const topic of topics.keys()) if (!liveTopics.has(topic)) return false;
+    return true;
+  }
+
   function resubscribe(userId: string | null): void {
     realtimeUserId = userId;
     realtimeOff?.();
@@ -464,13 +485,18 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       if (wanted.has(topic)) continue;
       leaveTopic();
       topics.delete(topic);
+      liveTopics.delete(topic);
     }
     for (const topic of wanted) {
       if (topics.has(topic)) continue;
       topics.set(
         topic,
         remote.subscribeTopic(topic, {
-          onSubscribed: () => wake(REALTIME_DEBOUNCE_MS),
+          onSubscribed: () => {
+            liveTopics.add(topic);
+            wake(REALTIME_DEBOUNCE_MS);
+          },
+          onLost: () => liveTopics.delete(topic),
           onRow: (message) => {
             const userId = realtimeUserId;
             applying = applying.then(() => applyRealtimeRow(message, topic, userId));
@@ -601,8 +627,16 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       await adopt(userId, owner);
       // Push first, so the pull that follows already includes our own changes.
       await pushAll(typeof client === 'string' ? client : await newClientId());
-      await pullAll(userId);
-      await followLists(userId);
+      if (pullDue || resyncing || !realtimeLive()) {
+        pullDue = false;
+        try {
+          await pullAll(userId);
+        } catch (error) {
+          pullDue = true;
+          throw error;
+        }
+        await followLists(userId);
+      }
       attempt = 0;
       refreshedSinceSuccess = false;
       const pending = await db._outbox.count();

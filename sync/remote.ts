@@ -95,6 +95,8 @@ export interface TopicListener {
    * meanwhile are gone, so the caller pulls.
    */
   onSubscribed(): void;
+  /** The channel was closed, failed or timed out: messages may be lost until it rejoins. */
+  onLost(): void;
 }
 
 /** What happened to the session: a new sign-in, a token refresh, or anything else. */
@@ -123,7 +125,8 @@ export interface Remote {
    * broadcasts each committed change of a synced row there as a `row` message, and RLS on
    * realtime.messages lets only members join) and reports its row messages and each
    * (re)join to `listener`. A payload that does not fit RowMessage is dropped, logged and
-   * counted (`malformed`). Returns leave; joining the same topic again waits for the leave.
+   * counted (`malformed`). Returns leave, after which nothing more is reported; joining the
+   * same topic again waits for the leave.
    */
   subscribeTopic(topic: string, listener: TopicListener): () => void;
   /** Realtime messages dropped at the edge as malformed, since this Remote was made. */
@@ -262,7 +265,9 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
               }
             })
             .subscribe((state) => {
+              if (left) return;
               if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) listener.onSubscribed();
+              else listener.onLost();
             });
         })
         .catch((error: unknown) => console.warn('[sync] realtime join failed', topic, error));

@@ -19,6 +19,7 @@ import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { cuttableWebSocket, FaultyNetwork } from '../support/faults';
+import { RealtimeTap } from '../support/realtime-tap';
 import { ManualClock, manualClocksForTests } from '../support/manual-clock';
 import {
   liveRows,
@@ -261,6 +262,60 @@ describe('pushing local writes', () => {
     await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
     expect(net.count(PUSH_PATH)).toBe(pushes + 2);
     expect(await alice.sync.pendingCount()).toBe(0);
+  });
+
+  it('sends a write at once when the one before it is already sent: nothing is left to wait for', async () => {
+    const { clock, net, alice } = await onClock();
+    const pushes = net.count(PUSH_PATH);
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'First' });
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 0 });
+    // No time has passed (well within 30 ms of the first), but the engine is idle.
+    await alice.sync.repos.tasks.update(SEED.task(3), { title: 'Second' });
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect(net.count(PUSH_PATH)).toBe(pushes + 2);
+    expect(await serverTitle(SEED.task(3))).toBe('Second');
+  });
+
+  it('pushes a write without a pull while realtime is live, and pulls after it while a topic is lost', async () => {
+    const sockets = cuttableWebSocket();
+    const clock = testClock();
+    const net = new FaultyNetwork({ clock });
+    const client = createClient<unknown>(stack.url, stack.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: {
+        transport: sockets.transport as unknown as typeof globalThis.WebSocket,
+        reconnectAfterMs: () => 20,
+      },
+      global: { fetch: net.fetch },
+    });
+    await signIn(client, 'alice@example.com');
+    const tap = new RealtimeTap();
+    const alice = await device('alice@example.com', {
+      supabase: client,
+      clock,
+      wrapRemote: () => tap.wrap(supabaseRemote(client, { clock })),
+    });
+    await syncOn(alice, clock, net);
+    // user:<alice> and the seeded list's topic joined; the pulls their joins asked for run.
+    await waitFor(() => tap.joined.size === 2);
+    await clock.runTo(clock.now() + REALTIME_DEBOUNCE_MS, { quiet: net.idle });
+    await syncOn(alice, clock, net);
+
+    const pulls = net.count(PULL_PATH);
+    await alice.sync.repos.tasks.update(SEED.task(6), { title: 'Heard by everyone' });
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect(await serverTitle(SEED.task(6))).toBe('Heard by everyone');
+    // The push's answer carried the row; what others change, realtime brings.
+    expect(net.count(PULL_PATH)).toBe(pulls);
+
+    // The socket goes: what others change now reaches no one, so a push is followed by a pull.
+    expect(sockets.cutAndHold()).toBeGreaterThanOrEqual(1);
+    await waitFor(() => tap.joined.size === 0);
+    await alice.sync.repos.tasks.update(SEED.task(7), { title: 'Heard by no one' });
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 0 });
+    expect(await serverTitle(SEED.task(7))).toBe('Heard by no one');
+    expect(net.count(PULL_PATH)).toBe(pulls + 1);
+    sockets.restore();
   });
 });
 

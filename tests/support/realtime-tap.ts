@@ -39,6 +39,10 @@ export class RealtimeTap {
             this.joins.set(topic, (this.joins.get(topic) ?? 0) + 1);
             listener.onSubscribed();
           },
+          onLost: () => {
+            this.joined.delete(topic);
+            listener.onLost();
+          },
           onRow: (message) => {
             this.received.push({ topic, message });
             const fate = this.fault(message, topic);
