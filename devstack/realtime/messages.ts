@@ -1,11 +1,15 @@
 // Broadcast from the database without logical replication: the devstack (never the
-// migrations) puts an AFTER INSERT trigger on realtime.messages that NOTIFYs only the new
-// row's id (NOTIFY payloads stop at 8000 bytes). Each announced message is then read once,
-// as the admin, and handed to the hub, which fans it out to the topic's subscribers on its
-// cached join-time permissions: no per-subscriber database work. Rows older than 3 days are
-// deleted on the devstack's clock, as hosted drops its daily partitions.
+// migrations) puts an AFTER INSERT trigger on realtime.messages that NOTIFYs the new row
+// itself when it fits well inside NOTIFY's 8000 bytes (a row as a device needs it does),
+// and only its id otherwise, for the relay to read once, as the admin. Either way the
+// message is handed to the hub, which fans it out to the topic's subscribers on its cached
+// join-time permissions: no per-subscriber database work. NOTIFY is sent at commit, so a
+// rolled-back message is never heard. Rows older than 3 days are deleted on the devstack's
+// clock, as hosted drops its daily partitions. Only SQL can NOTIFY, and no API caller has
+// SQL (PostgREST reaches the public schema's tables and functions, nothing else), so what
+// arrives on the channel is the trigger's.
 import type { DevstackClock } from '../clock';
-import { jsonNestsDeeperThan } from '../context';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../context';
 import { execRacingDdl, type SqlEngine } from '../sql-engine';
 import { BatchQueue } from './batch-queue';
 import type { Json } from './protocol';
@@ -17,6 +21,8 @@ export const MESSAGE_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 /** Messages read per query; bigger bursts are taken in several rounds. */
 const MAX_BATCH = 500;
+/** A message up to this many bytes rides in its NOTIFY (whose payload stops at 8000). */
+const INLINE_MAX_BYTES = 7000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RELAY_SQL = `
@@ -27,11 +33,18 @@ create or replace function devstack_realtime.announce_message() returns trigger
 language plpgsql
 set search_path = pg_catalog, pg_temp
 as $fn$
+declare
+  message text;
 begin
   -- Authorisation probes carry no event or payload (and are rolled back anyway).
-  if new.event is not null and new.payload is not null then
-    perform pg_notify('${MESSAGES_NOTIFY_CHANNEL}', new.id::text);
+  if new.event is null or new.payload is null or new.private is null then
+    return null;
   end if;
+  message := json_build_object('id', new.id, 'topic', new.topic, 'event', new.event,
+                               'payload', new.payload, 'private', new.private)::text;
+  perform pg_notify('${MESSAGES_NOTIFY_CHANNEL}',
+                    case when octet_length(message) <= ${INLINE_MAX_BYTES} then message
+                         else new.id::text end);
   return null;
 end
 $fn$;
@@ -52,9 +65,13 @@ export interface DbMessage {
 export class MessageRelay {
   /** Resolves once the trigger is in place and the listener runs. */
   readonly ready: Promise<void>;
-  /** Rows read from realtime.messages for delivery: one per message, whoever listens. */
+  /**
+   * Messages taken from the database for delivery (in their NOTIFY, or read back): one per
+   * message, whoever listens.
+   */
   messagesRead = 0;
-  private readonly queue = new BatchQueue<string>(
+  /** Each announcement in order: a message that came whole, or the id of one to read. */
+  private readonly queue = new BatchQueue<DbMessage | string>(
     MAX_BATCH,
     (ids) => this.relay(ids),
     'broadcasting database messages',
@@ -124,12 +141,28 @@ export class MessageRelay {
     } while (this.cleanAgain && !this.closed);
   }
 
-  private onNotify(id: string): void {
-    if (this.closed || !UUID.test(id)) return;
-    this.queue.push(id);
+  private onNotify(announced: string): void {
+    if (this.closed) return;
+    if (UUID.test(announced)) this.queue.push(announced);
+    else {
+      const message = inlineMessage(announced);
+      if (message) this.queue.push(message);
+    }
   }
 
-  private async relay(ids: string[]): Promise<void> {
+  /** Delivers a batch of announcements in order, reading the ids among them in one query. */
+  private async relay(batch: (DbMessage | string)[]): Promise<void> {
+    const ids = batch.filter((item) => typeof item === 'string');
+    const read = ids.length > 0 ? await this.read(ids) : new Map<string, DbMessage>();
+    for (const item of batch) {
+      const message = typeof item === 'string' ? read.get(item.toLowerCase()) : item;
+      if (!message || this.closed) continue;
+      this.messagesRead += 1;
+      this.deliver(message);
+    }
+  }
+
+  private async read(ids: string[]): Promise<Map<string, DbMessage>> {
     const { rows } = await this.db.query<{
       id: string;
       topic: string;
@@ -143,14 +176,11 @@ export class MessageRelay {
          and event is not null and payload is not null and private is not null`,
       [`{${ids.join(',')}}`],
     );
-    this.messagesRead += rows.length;
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const id of ids) {
-      const row = byId.get(id.toLowerCase());
-      if (!row || this.closed) continue;
+    const read = new Map<string, DbMessage>();
+    for (const row of rows) {
       // Re-serialising recurses per level: absurdly nested payloads are not relayed.
       if (jsonNestsDeeperThan(row.payload)) continue;
-      this.deliver({
+      read.set(row.id, {
         id: row.id,
         topic: row.topic,
         event: row.event,
@@ -158,5 +188,24 @@ export class MessageRelay {
         private: row.private === true,
       });
     }
+    return read;
   }
+}
+
+/** A message the trigger sent whole in its NOTIFY, or undefined if it is not one. */
+function inlineMessage(text: string): DbMessage | undefined {
+  // The wrapper is one level more than the payload.
+  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH + 1)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { id, topic, event, payload, private: isPrivate } = parsed as Record<string, unknown>;
+  if (typeof id !== 'string' || !UUID.test(id)) return undefined;
+  if (typeof topic !== 'string' || typeof event !== 'string') return undefined;
+  if (payload === undefined || payload === null || typeof isPrivate !== 'boolean') return undefined;
+  return { id, topic, event, payload: payload as Json, private: isPrivate };
 }

@@ -277,6 +277,31 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     expect(ids.size).toBe(1);
   });
 
+  it('delivers a message too big to ride in its NOTIFY whole, in commit order with small ones', async () => {
+    const topic = 'room-big';
+    const u = await user();
+    await member(u.id, topic);
+    const l = listener(u.client, topic, { private: true });
+    await subscribed(l.channel);
+    // ~20 kB: past NOTIFY's 8000 bytes, so the relay reads it back; the small ones around it
+    // come whole in their NOTIFY, and must not overtake it.
+    const text = 'é'.repeat(10_000);
+    await stack.db.query(
+      `select realtime.send('{"n":1}'::jsonb, 'seq', $1),
+              realtime.send(jsonb_build_object('n', 2, 'text', $2::text), 'seq', $1),
+              realtime.send('{"n":3}'::jsonb, 'seq', $1)`,
+      [topic, text],
+    );
+    await waitFor(
+      () => l.heard.filter((h) => h.event === 'seq').length === 3,
+      REALTIME_WAIT_MS,
+      'the three messages',
+    );
+    const seq = l.heard.filter((h) => h.event === 'seq').map((h) => h.payload);
+    expect(seq.map((p) => (p as { n: number }).n)).toEqual([1, 2, 3]);
+    expect((seq[1] as { text: string }).text).toBe(text);
+  });
+
   it('drops a broadcast from a member without write permission; a writer reaches the others', async () => {
     const topic = 'room-write';
     const writer = await user();
