@@ -373,8 +373,11 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
 
   /** Keeps `pending` current (every tab counts the shared outbox) and reports unsent changes. */
   function watchOutbox(onUnsent: (unsent: number) => void): void {
+    // Both counts in one transaction: every read here queues ahead of the next push's.
     const watch = liveQuery(() =>
-      Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).count()]),
+      db.transaction('r', db._outbox, () =>
+        Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).count()]),
+      ),
     ).subscribe({
       next: ([pending, unsent]) => {
         status.set({ pending });
@@ -783,15 +786,12 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       // From here on, what this tab's writes committed is read (see batchDue).
       batchDue = false;
       const batch = await readBatch();
-      const seqs = batch.entries.map((e) => e.seq).filter((s): s is number => s !== undefined);
       // Once taken, an entry is frozen: the server may apply it even if we never hear back.
-      await db._outbox
-        .where('seq')
-        .anyOf(seqs)
-        .modify((entry) => {
-          entry.sent = 1;
-          entry.attempts += 1;
-        });
+      // Written back in one bulk request (as the batch was read in one): each round trip to
+      // IndexedDB waits for the page's main thread, busy drawing the write just made.
+      await db._outbox.bulkPut(
+        batch.entries.map((entry) => ({ ...entry, sent: 1, attempts: entry.attempts + 1 })),
+      );
       return batch;
     });
   }
@@ -802,27 +802,24 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     const entries: OutboxEntry[] = [];
     let bytes = 2; // "[]"
     let wakeAt: number | undefined;
-    await db._outbox
-      .orderBy('seq')
-      .until(() => entries.length >= max || wakeAt !== undefined)
-      .each((entry) => {
-        if (entries.length >= max || wakeAt !== undefined) return;
-        if (
-          entry.op === 'delete' &&
-          entry.sent === 0 &&
-          clock.now() - entry.createdAt < undoWindowMs
-        ) {
-          wakeAt = entry.createdAt + undoWindowMs;
-          return;
-        }
-        const size = jsonbTextBytes(wireMutation(entry)) + 2; // + ", "
-        if (entries.length > 0 && bytes + size > PUSH_BATCH_MAX_BYTES) {
-          wakeAt = clock.now();
-          return;
-        }
-        bytes += size;
-        entries.push(entry);
-      });
+    // The first `max` entries in one request (getAll), not a cursor step per entry.
+    for (const entry of await db._outbox.orderBy('seq').limit(max).toArray()) {
+      if (
+        entry.op === 'delete' &&
+        entry.sent === 0 &&
+        clock.now() - entry.createdAt < undoWindowMs
+      ) {
+        wakeAt = entry.createdAt + undoWindowMs;
+        break;
+      }
+      const size = jsonbTextBytes(wireMutation(entry)) + 2; // + ", "
+      if (entries.length > 0 && bytes + size > PUSH_BATCH_MAX_BYTES) {
+        wakeAt = clock.now();
+        break;
+      }
+      bytes += size;
+      entries.push(entry);
+    }
     return { entries, wakeAt };
   }
 
