@@ -100,7 +100,8 @@ describe('AttachmentsPanel', () => {
     expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
 
     const user = userEvent.setup();
-    const camera = screen.getByLabelText('Take photo');
+    // The pickers wait for the list's access (its own live query), not for the empty box.
+    const camera = await screen.findByLabelText('Take photo');
     // The allowed image types by name: `image/*` would let a picker offer HEIC or SVG.
     expect(camera).toHaveAttribute('accept', 'image/jpeg,image/png,image/webp,image/gif');
     expect(camera).toHaveAttribute('capture', 'environment');
@@ -135,7 +136,7 @@ describe('AttachmentsPanel', () => {
     await screen.findByText('No photos or files yet');
     // A picker's "All files" lets people choose anything, whatever `accept` says.
     const user = userEvent.setup({ applyAccept: false });
-    const input = screen.getByLabelText('Add file');
+    const input = await screen.findByLabelText('Add file');
     expect(input).toHaveAttribute('multiple');
     expect(input.getAttribute('accept')).toBe(
       'image/jpeg,image/png,image/webp,image/gif,application/pdf',
@@ -178,7 +179,7 @@ describe('AttachmentsPanel', () => {
     expect(await screen.findByText(/19 of 20/)).toBeInTheDocument();
 
     const user = userEvent.setup();
-    await user.upload(screen.getByLabelText('Add file'), [
+    await user.upload(await screen.findByLabelText('Add file'), [
       png('last.png'),
       png('one-too-many.png'),
     ]);

@@ -1,0 +1,98 @@
+// One live query for every component that asks the same question, on fake-indexeddb: it
+// follows writes, stops when the last component goes, and starts afresh for the next one.
+import 'fake-indexeddb/auto';
+
+import { render, screen } from '@testing-library/react';
+import Dexie from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { useSharedLiveQuery } from './use-shared-live-query';
+
+let db: Dexie | undefined;
+
+afterEach(async () => {
+  db?.close();
+  if (db) await Dexie.delete(db.name);
+  db = undefined;
+});
+
+async function open(): Promise<Dexie> {
+  db = new Dexie(`shared-live-query-${crypto.randomUUID()}`);
+  db.version(1).stores({ items: 'id' });
+  await db.open();
+  return db;
+}
+
+describe('useSharedLiveQuery', () => {
+  it('reads once for three components asking the same key, and each shows every write', async () => {
+    const store = await open();
+    let reads = 0;
+    const count = () => {
+      reads += 1;
+      return store.table('items').count();
+    };
+    function Count({ label }: { label: string }) {
+      const n = useSharedLiveQuery(store, 'items', count);
+      return <p>{`${label}: ${n ?? '…'}`}</p>;
+    }
+    render(
+      <>
+        <Count label="a" />
+        <Count label="b" />
+        <Count label="c" />
+      </>,
+    );
+    for (const label of ['a', 'b', 'c']) await screen.findByText(`${label}: 0`);
+    expect(reads).toBe(1);
+
+    const before = reads;
+    await store.table('items').put({ id: 1 });
+    for (const label of ['a', 'b', 'c']) await screen.findByText(`${label}: 1`);
+    // However often Dexie re-runs the query after a write, it is one query, not three.
+    const perWrite = reads - before;
+    expect(perWrite).toBeGreaterThanOrEqual(1);
+    expect(perWrite).toBeLessThan(3);
+  });
+
+  it('stops reading when the last component goes, and reads afresh for the next', async () => {
+    const store = await open();
+    let reads = 0;
+    const count = () => {
+      reads += 1;
+      return store.table('items').count();
+    };
+    function Count() {
+      const n = useSharedLiveQuery(store, 'items', count);
+      return <p>{`count: ${n ?? '…'}`}</p>;
+    }
+    const first = render(<Count />);
+    await screen.findByText('count: 0');
+    first.unmount();
+    const afterUnmount = reads;
+    await store.table('items').bulkPut([{ id: 1 }, { id: 2 }]);
+    // A later write round trip: any re-run the first write caused has had its chance.
+    await store.table('items').count();
+    expect(reads).toBe(afterUnmount);
+
+    render(<Count />);
+    await screen.findByText('count: 2');
+    expect(reads).toBe(afterUnmount + 1);
+  });
+
+  it('shows nothing and reads nothing while the key is null', async () => {
+    const store = await open();
+    let reads = 0;
+    function Count() {
+      const n = useSharedLiveQuery(store, null, () => {
+        reads += 1;
+        return store.table('items').count();
+      });
+      return <p>{`count: ${n ?? 'none'}`}</p>;
+    }
+    render(<Count />);
+    await screen.findByText('count: none');
+    await store.table('items').put({ id: 1 });
+    await store.table('items').count();
+    expect(reads).toBe(0);
+  });
+});
