@@ -161,12 +161,17 @@ if (only.has('app')) {
     row('status filter click → list updated (10,000 tasks)', app.filterClick),
     row('status filter key (Enter) → list updated (10,000 tasks)', app.filterKey),
     row(
-      "remote edit in bob's browser → visible in alice's (bob's page just loaded)",
+      "remote edit in bob's browser → visible in alice's (bob's page just loaded; from his Enter keydown)",
       app.remoteEdit,
     ),
+    row("  same, from before Playwright's press (earlier definition)", app.remoteEditFromPress),
     row(
-      "remote edit in bob's browser → visible in alice's (both apps open, synced)",
+      "remote edit in bob's browser → visible in alice's (both apps open, synced; from his Enter keydown)",
       app.remoteEditSteady,
+    ),
+    row(
+      "  same, from before Playwright's press (earlier definition)",
+      app.remoteEditSteadyFromPress,
     ),
   ]);
   console.log(
