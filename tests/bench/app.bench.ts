@@ -6,7 +6,8 @@
 // - status filter change (To do / Doing / Done / All, by click and by keyboard) → list
 //   updated on screen, on the same list;
 // - a remote edit made in bob's browser → visible in alice's (50 edits with bob's task screen
-//   loaded anew before each, 50 with both apps open and synced);
+//   loaded anew before each, 50 with both apps open and synced), timed from bob's Enter
+//   keydown and, as before, from just before Playwright is asked to press it;
 // - offline cold start → first tasks rendered: the browser is started afresh on the same
 //   profile with the network cut, 20 times (issue 6).
 // Times are taken inside the pages (performance.now(), navigation start = 0; wall-clock
