@@ -18,15 +18,21 @@ export function isApiRole(role: unknown): role is ApiRole {
   return typeof role === 'string' && (API_ROLES as readonly string[]).includes(role);
 }
 
-/** Sets role, claims and request settings for the rest of the current transaction. */
+/**
+ * Sets role, claims and request settings for the rest of the current transaction. With
+ * `also`, a scalar SQL expression read in the same statement (one round trip), its text is
+ * returned.
+ */
 export async function setRequestContext(
   tx: SqlRunner,
   role: ApiRole,
   claims: Claims,
   request?: RequestInfo,
-): Promise<void> {
-  await tx.query(
-    `select set_config('role', $1, true),
+  also?: string,
+): Promise<string | undefined> {
+  const { rows } = await tx.query<{ also: string | null }>(
+    `select ${also ?? 'null::text'} as also,
+            set_config('role', $1, true),
             set_config('request.jwt.claims', $2, true),
             set_config('request.jwt.claim.sub', $3, true),
             set_config('request.jwt.claim.role', $1, true),
@@ -43,24 +49,25 @@ export async function setRequestContext(
       JSON.stringify(request?.headers ?? {}),
     ],
   );
+  return rows[0]?.also ?? undefined;
 }
 
 /**
  * Runs `fn` in one transaction as the caller; commits unless it throws. `readOnly` makes it a
  * READ ONLY transaction, as PostgREST runs GET and HEAD (rpc included): a write in it fails
- * with 25006.
+ * with 25006. `also` is read with the settings (setRequestContext) and handed to `fn`.
  */
 export function runAsCaller<T>(
   db: SqlEngine,
   role: ApiRole,
   claims: Claims,
   request: RequestInfo | undefined,
-  fn: (tx: SqlRunner) => Promise<T>,
-  options: { readOnly?: boolean } = {},
+  fn: (tx: SqlRunner, also: string | undefined) => Promise<T>,
+  options: { readOnly?: boolean; also?: string } = {},
 ): Promise<T> {
   return db.transaction(async (tx) => {
     if (options.readOnly) await tx.query('set transaction read only');
-    await setRequestContext(tx, role, claims, request);
-    return fn(tx);
+    const also = await setRequestContext(tx, role, claims, request, options.also);
+    return fn(tx, also);
   });
 }

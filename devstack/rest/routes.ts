@@ -14,7 +14,13 @@ import {
 import type { Claims } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import type { SqlParam, SqlRunner } from '../sql-engine';
-import { findFunctions, findTable, matchFunction, type TableInfo } from './catalog';
+import {
+  matchFunction,
+  SCHEMA_GENERATION_SELECT,
+  SchemaCache,
+  type Catalog,
+  type TableInfo,
+} from './catalog';
 import { PgrstError, pgrstError, toPgrstError } from './errors';
 import {
   ColumnResolver,
@@ -154,8 +160,8 @@ function contentRange(offset: number, shown: number, total: number | undefined):
   return shown === 0 ? `*/${totalText}` : `${offset}-${offset + shown - 1}/${totalText}`;
 }
 
-async function requireTable(tx: SqlRunner, name: string): Promise<TableInfo> {
-  const table = await findTable(tx, name);
+async function requireTable(catalog: Catalog, name: string): Promise<TableInfo> {
+  const table = await catalog.table(name);
   if (!table) {
     throw pgrstError(
       404,
@@ -406,6 +412,7 @@ const RPC_RESERVED = new Set(['select', 'order', 'limit', 'offset', 'columns', '
 
 async function callFunction(
   tx: SqlRunner,
+  catalog: Catalog,
   c: Context,
   name: string,
   args: Record<string, unknown>,
@@ -413,7 +420,7 @@ async function callFunction(
   maxRows: number,
 ): Promise<Reply> {
   const keys = Object.keys(args);
-  const fn = matchFunction(await findFunctions(tx, name), keys);
+  const fn = matchFunction(await catalog.functions(name), keys);
   if (!fn) {
     const sorted = [...keys].sort();
     const signature = sorted.length === 0 ? ' without parameters' : `(${sorted.join(', ')})`;
@@ -511,9 +518,14 @@ function errorReply(error: PgrstError): Reply {
   };
 }
 
-type Handler = (tx: SqlRunner) => Promise<Reply>;
+type Handler = (tx: SqlRunner, catalog: Catalog) => Promise<Reply>;
 
-async function serve(ctx: DevstackContext, c: Context, handler: Handler): Promise<Response> {
+async function serve(
+  ctx: DevstackContext,
+  schema: SchemaCache,
+  c: Context,
+  handler: Handler,
+): Promise<Response> {
   // The gateway's key rule first (Kong on hosted): no project key, no PostgREST.
   const key = checkApiKey(ctx, c);
   if (!key.ok) {
@@ -550,14 +562,18 @@ async function serve(ctx: DevstackContext, c: Context, handler: Handler): Promis
   try {
     checkProfile(c);
     if (c.req.method === 'POST' || c.req.method === 'PATCH') checkContentType(c);
+    const cached = await schema.ready;
     const reply = await runAsCaller(
       ctx.db,
       role,
       claims,
       { method: c.req.method, path: new URL(c.req.url).pathname, headers: requestHeaders(c) },
-      handler,
-      // PostgREST runs GET and HEAD (rpc too) in a READ ONLY transaction: writes get 25006.
-      { readOnly: c.req.method === 'GET' || c.req.method === 'HEAD' },
+      (tx, generation) => handler(tx, schema.forRequest(tx, generation)),
+      {
+        // PostgREST runs GET and HEAD (rpc too) in a READ ONLY transaction: writes get 25006.
+        readOnly: c.req.method === 'GET' || c.req.method === 'HEAD',
+        ...(cached ? { also: SCHEMA_GENERATION_SELECT } : {}),
+      },
     );
     return send(c, reply);
   } catch (error) {
@@ -575,6 +591,7 @@ function requestHeaders(c: Context): Record<string, string> {
 
 export function restRoutes(ctx: DevstackContext): Hono {
   const app = new Hono();
+  const schema = new SchemaCache(ctx.db);
 
   app.on(['GET', 'HEAD', 'POST'], '/rpc/:fn', async (c) => {
     const name = c.req.param('fn');
@@ -595,9 +612,17 @@ export function restRoutes(ctx: DevstackContext): Hono {
         if (!RPC_RESERVED.has(key)) args[key] = value;
       }
     }
-    return serve(ctx, c, async (tx) => {
+    return serve(ctx, schema, c, async (tx, catalog) => {
       if (bodyError || !args) throw bodyError ?? INVALID_BODY();
-      const reply = await callFunction(tx, c, name, args, method === 'POST', ctx.settings.maxRows);
+      const reply = await callFunction(
+        tx,
+        catalog,
+        c,
+        name,
+        args,
+        method === 'POST',
+        ctx.settings.maxRows,
+      );
       return method === 'HEAD' ? { ...reply, body: null } : reply;
     });
   });
@@ -616,8 +641,8 @@ export function restRoutes(ctx: DevstackContext): Hono {
     // Read the body before the transaction starts: PGlite has one connection, and a slow
     // upload must not hold it. Hono caches the text for readJson.
     if (method === 'POST' || method === 'PATCH') await c.req.text();
-    return serve(ctx, c, async (tx) => {
-      const table = await requireTable(tx, name);
+    return serve(ctx, schema, c, async (tx, catalog) => {
+      const table = await requireTable(catalog, name);
       switch (method) {
         case 'GET':
           return readTable(tx, c, table, search, false, ctx.settings.maxRows);

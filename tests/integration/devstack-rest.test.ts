@@ -344,6 +344,38 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
     });
   });
 
+  it('sees a function or table created, changed or dropped since its schema cache was filled', async () => {
+    // Each step is answered right after the DDL commits: no reload to wait for.
+    const call = (args: Record<string, number>) => alice.rpc('test_cached', args);
+    expect((await call({ a: 1 })).status).toBe(404);
+    await stack.db.exec(
+      `create function public.test_cached(a integer) returns integer language sql as 'select a'`,
+    );
+    expect((await call({ a: 1 })).data).toBe(1);
+    expect((await call({ a: 1 })).data).toBe(1);
+    await stack.db.exec(
+      `drop function public.test_cached(integer);
+       create function public.test_cached(b integer) returns integer language sql as 'select b * 10'`,
+    );
+    expect((await call({ a: 1 })).status).toBe(404);
+    expect((await call({ b: 2 })).data).toBe(20);
+    await stack.db.exec(`drop function public.test_cached(integer)`);
+    expect((await call({ b: 2 })).status).toBe(404);
+
+    const read = (select: string) => service.from('test_cached_t').select(select);
+    expect((await read('*')).status).toBe(404);
+    await stack.db.exec(
+      `create table public.test_cached_t (id integer primary key);
+       insert into public.test_cached_t values (1);
+       grant all on public.test_cached_t to service_role;`,
+    );
+    expect((await read('*')).data).toEqual([{ id: 1 }]);
+    await stack.db.exec(`alter table public.test_cached_t add column note text default 'n'`);
+    expect((await read('id, note')).data).toEqual([{ id: 1, note: 'n' }]);
+    await stack.db.exec(`drop table public.test_cached_t`);
+    expect((await read('*')).status).toBe(404);
+  });
+
   it('answers malformed bodies, operators and logic with 400', async () => {
     const jwt = await userJwt(SEED.alice, 'alice@example.com');
     const auth = { Authorization: `Bearer ${jwt}` };
