@@ -16,6 +16,18 @@ afterEach(async () => {
   db = undefined;
 });
 
+/** A query of the store's item count, and how many times it has read. */
+function counting(store: Dexie) {
+  const counter = {
+    reads: 0,
+    query: (): Promise<number> => {
+      counter.reads += 1;
+      return store.table('items').count();
+    },
+  };
+  return counter;
+}
+
 async function open(): Promise<Dexie> {
   db = new Dexie(`shared-live-query-${crypto.randomUUID()}`);
   db.version(1).stores({ items: 'id' });
@@ -26,13 +38,9 @@ async function open(): Promise<Dexie> {
 describe('useSharedLiveQuery', () => {
   it('reads once for three components asking the same key, and each shows every write', async () => {
     const store = await open();
-    let reads = 0;
-    const count = () => {
-      reads += 1;
-      return store.table('items').count();
-    };
+    const count = counting(store);
     function Count({ label }: { label: string }) {
-      const n = useSharedLiveQuery(store, 'items', count);
+      const n = useSharedLiveQuery(store, 'items', count.query);
       return <p>{`${label}: ${n ?? '…'}`}</p>;
     }
     render(
@@ -43,56 +51,49 @@ describe('useSharedLiveQuery', () => {
       </>,
     );
     for (const label of ['a', 'b', 'c']) await screen.findByText(`${label}: 0`);
-    expect(reads).toBe(1);
+    expect(count.reads).toBe(1);
 
-    const before = reads;
+    const before = count.reads;
     await store.table('items').put({ id: 1 });
     for (const label of ['a', 'b', 'c']) await screen.findByText(`${label}: 1`);
     // However often Dexie re-runs the query after a write, it is one query, not three.
-    const perWrite = reads - before;
+    const perWrite = count.reads - before;
     expect(perWrite).toBeGreaterThanOrEqual(1);
     expect(perWrite).toBeLessThan(3);
   });
 
   it('stops reading when the last component goes, and reads afresh for the next', async () => {
     const store = await open();
-    let reads = 0;
-    const count = () => {
-      reads += 1;
-      return store.table('items').count();
-    };
+    const count = counting(store);
     function Count() {
-      const n = useSharedLiveQuery(store, 'items', count);
+      const n = useSharedLiveQuery(store, 'items', count.query);
       return <p>{`count: ${n ?? '…'}`}</p>;
     }
     const first = render(<Count />);
     await screen.findByText('count: 0');
     first.unmount();
-    const afterUnmount = reads;
+    const afterUnmount = count.reads;
     await store.table('items').bulkPut([{ id: 1 }, { id: 2 }]);
     // A later write round trip: any re-run the first write caused has had its chance.
     await store.table('items').count();
-    expect(reads).toBe(afterUnmount);
+    expect(count.reads).toBe(afterUnmount);
 
     render(<Count />);
     await screen.findByText('count: 2');
-    expect(reads).toBe(afterUnmount + 1);
+    expect(count.reads).toBe(afterUnmount + 1);
   });
 
   it('shows nothing and reads nothing while the key is null', async () => {
     const store = await open();
-    let reads = 0;
+    const count = counting(store);
     function Count() {
-      const n = useSharedLiveQuery(store, null, () => {
-        reads += 1;
-        return store.table('items').count();
-      });
+      const n = useSharedLiveQuery(store, null, count.query);
       return <p>{`count: ${n ?? 'none'}`}</p>;
     }
     render(<Count />);
     await screen.findByText('count: none');
     await store.table('items').put({ id: 1 });
     await store.table('items').count();
-    expect(reads).toBe(0);
+    expect(count.reads).toBe(0);
   });
 });

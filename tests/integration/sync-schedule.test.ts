@@ -58,6 +58,28 @@ async function serverTitle(id: string): Promise<string | undefined> {
   return rows[0]?.title;
 }
 
+/**
+ * A client signed in as `email` on a manual clock and a fault network, whose realtime
+ * socket the test can cut. Realtime-js reconnects on its own timers (1 s, 2 s, 5 s…), not
+ * the engine's clock: here it tries again at once, and the test decides when the server is
+ * back.
+ */
+async function cuttableClient(email: string) {
+  const sockets = cuttableWebSocket();
+  const clock = testClock();
+  const net = new FaultyNetwork({ clock });
+  const client = createClient<unknown>(stack.url, stack.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: {
+      transport: sockets.transport as unknown as typeof globalThis.WebSocket,
+      reconnectAfterMs: () => 20,
+    },
+    global: { fetch: net.fetch },
+  });
+  await signIn(client, email);
+  return { sockets, clock, net, client };
+}
+
 /** Alice's device on a manual clock, with a fault network on it, synced once. */
 async function onClock(options: DeviceOptions = {}) {
   const clock = testClock();
@@ -277,18 +299,7 @@ describe('pushing local writes', () => {
   });
 
   it('pushes a write without a pull while realtime is live, and pulls after it while a topic is lost', async () => {
-    const sockets = cuttableWebSocket();
-    const clock = testClock();
-    const net = new FaultyNetwork({ clock });
-    const client = createClient<unknown>(stack.url, stack.anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      realtime: {
-        transport: sockets.transport as unknown as typeof globalThis.WebSocket,
-        reconnectAfterMs: () => 20,
-      },
-      global: { fetch: net.fetch },
-    });
-    await signIn(client, 'alice@example.com');
+    const { sockets, clock, net, client } = await cuttableClient('alice@example.com');
     const tap = new RealtimeTap();
     const alice = await device('alice@example.com', {
       supabase: client,
@@ -378,20 +389,7 @@ describe('realtime wake-ups', () => {
   });
 
   it('pulls what changed while the realtime socket was down as soon as it is back', async () => {
-    const sockets = cuttableWebSocket();
-    const clock = testClock();
-    const net = new FaultyNetwork({ clock });
-    // Realtime-js reconnects on its own timers (1 s, 2 s, 5 s…), not the engine's clock: here
-    // it tries again at once, and the test decides when the server is back.
-    const bobClient = createClient<unknown>(stack.url, stack.anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      realtime: {
-        transport: sockets.transport as unknown as typeof globalThis.WebSocket,
-        reconnectAfterMs: () => 20,
-      },
-      global: { fetch: net.fetch },
-    });
-    await signIn(bobClient, 'bob@example.com');
+    const { sockets, clock, net, client: bobClient } = await cuttableClient('bob@example.com');
     // Bob's realtime (re)joins, counted: his topics user:<bob> and list:<the seeded list>.
     let wakeUps = 0;
     const counted = (real: Remote): Remote => ({
