@@ -464,9 +464,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
 
   /** Every topic followed is subscribed and has not been lost since. */
   function realtimeLive(): boolean {
-    if (topics.size === 0) return false;
-    for (const topic of topics.keys()) if (!liveTopics.has(topic)) return false;
-    return true;
+    return topics.size > 0 && [...topics.keys()].every((topic) => liveTopics.has(topic));
   }
 
   function resubscribe(userId: string | null): void {
@@ -888,7 +886,11 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
         const entry = bySeq.get(result.seq);
         if (!entry || entry.seq === undefined) continue;
         await db._outbox.delete(entry.seq);
-        const code = codeForSqlState(result.code, { op: entry.op, message: result.message });
+        const code = codeForSqlState(result.code, {
+          op: entry.op,
+          table: entry.table,
+          constraint: result.constraint,
+        });
         if (result.status === 'applied' || code === 'DUPLICATE') {
           if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
@@ -911,12 +913,14 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     entry: OutboxEntry,
     code: SyncErrorCode,
     message: string,
-    server: Pick<PushResult, 'code' | 'column' | 'row'> = {},
+    server: Pick<PushResult, 'code' | 'column' | 'hint' | 'constraint' | 'row'> = {},
   ): Promise<void> {
     const serverRow = server.row;
     const rejection = rejectionOf(entry, code, message, clock.now());
     if (server.code) rejection.sqlState = server.code;
     if (server.column) rejection.column = server.column;
+    if (server.hint) rejection.rule = server.hint;
+    if (server.constraint) rejection.constraint = server.constraint;
     await db._rejections.add(rejection);
     // The children hidden with a refused delete come back with their parent.
     if (entry.op === 'delete') await unhideChildren(db, entry.table, entry.rowId);

@@ -18,15 +18,21 @@ describe('codeForSqlState (a refused mutation)', () => {
   });
 
   it('reads a replayed insert (its primary key taken) as DUPLICATE, any other clash as a refusal', () => {
-    const pkey = 'duplicate key value violates unique constraint "tasks_pkey"';
-    expect(codeForSqlState('23505', { op: 'insert', message: pkey })).toBe('DUPLICATE');
-    expect(codeForSqlState('23505', { op: 'patch', message: pkey })).toBe('VALIDATION_FAILED');
+    const pkey = { table: 'tasks', constraint: 'tasks_pkey' };
+    expect(codeForSqlState('23505', { op: 'insert', ...pkey })).toBe('DUPLICATE');
+    expect(codeForSqlState('23505', { op: 'patch', ...pkey })).toBe('VALIDATION_FAILED');
+    // Another table's key, another unique constraint, or none named: a real conflict.
+    expect(
+      codeForSqlState('23505', { op: 'insert', table: 'tasks', constraint: 'lists_pkey' }),
+    ).toBe('VALIDATION_FAILED');
     expect(
       codeForSqlState('23505', {
         op: 'insert',
-        message: 'duplicate key value violates unique constraint "memberships_list_id_user_id_key"',
+        table: 'memberships',
+        constraint: 'memberships_list_id_user_id_key',
       }),
     ).toBe('VALIDATION_FAILED');
+    expect(codeForSqlState('23505', { op: 'insert', table: 'tasks' })).toBe('VALIDATION_FAILED');
   });
 });
 

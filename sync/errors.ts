@@ -59,18 +59,19 @@ export const BATCH_TOO_LARGE_SQLSTATE = '54000';
 
 /**
  * The product.md §8 code of a mutation the server refused, from its SQLSTATE. A unique violation
- * of an insert's primary key is a replay of a row the server already has (DUPLICATE: treat
- * as applied); any other unique violation is a real conflict.
+ * of an insert's primary key (the constraint the server names: `{table}_pkey`) is a replay of
+ * a row the server already has (DUPLICATE: treat as applied); any other unique violation is a
+ * real conflict.
  */
 export function codeForSqlState(
   sqlState: string | undefined,
-  context: { op?: string; message?: string | undefined } = {},
+  context?: { op: string; table: string; constraint?: string | undefined },
 ): SyncErrorCode {
   switch (sqlState) {
     case 'DUPLICATE':
       return 'DUPLICATE';
     case '23505':
-      return context.op === 'insert' && /_pkey\b/.test(context.message ?? '')
+      return context?.op === 'insert' && context.constraint === `${context.table}_pkey`
         ? 'DUPLICATE'
         : 'VALIDATION_FAILED';
     case '42501':

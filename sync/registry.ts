@@ -75,6 +75,10 @@ export interface Rejection {
   sqlState?: string;
   /** The column the database named, when it named one (the UI explains by its rule). */
   column?: string;
+  /** The rule code a database trigger raised (LAST_OWNER, MEMBER_LIMIT…). */
+  rule?: string;
+  /** The constraint the database named (tasks_title_check…). */
+  constraint?: string;
   /** The server's own words (never shown as is: the UI explains by code and field). */
   message: string;
   /** When it was refused (ms since epoch). */

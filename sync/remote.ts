@@ -35,6 +35,10 @@ export interface PushResult {
   message?: string;
   /** The column the database named in its refusal, when it named one. */
   column?: string;
+  /** The rule code a database trigger raised with its refusal (HINT: LAST_OWNER…). */
+  hint?: string;
+  /** The constraint the database named in its refusal (tasks_title_check, tasks_pkey…). */
+  constraint?: string;
   /** True when the server had applied this seq already (a lost response's replay). */
   replayed?: boolean;
   /** The row as the server now has it (applied), or as it stays (refused); none if unseen. */

@@ -1,7 +1,9 @@
 // A refused change is explained by the rule it broke (product.md §8 VALIDATION_FAILED: "the
-// field's rule"), never by the database's SQL: from the shared schema when it refuses the
-// change too, else from the constraint, column or trigger the message names, else a plain
-// generic sentence.
+// field's rule"), chosen by values the server sends, never by its SQL: from the shared schema
+// when it refuses the change too, else by the trigger's rule code, the constraint or column
+// the database named, or the kind of error, else a plain generic sentence. Every check
+// constraint of the synced tables has its sentence (held to the database's own list in
+// tests/integration/rejection-rules.test.ts).
 import { describe, expect, it } from 'vitest';
 
 import {
@@ -14,20 +16,19 @@ import {
 
 const refused = (
   table: string,
-  message: string,
-  data: Record<string, unknown> = {},
-): RejectionFacts => ({ table, op: 'patch', code: 'VALIDATION_FAILED', message, data });
+  facts: Omit<RejectionFacts, 'table' | 'op' | 'code'> = {},
+): RejectionFacts => ({ table, op: 'patch', code: 'VALIDATION_FAILED', ...facts });
 
 /** Words of Postgres's messages that must never reach a person. */
-const SQL_WORDS = /relation|constraint|violates|column|varying|domain|null value|"/;
+const SQL_WORDS = /relation|constraint|violates|column|varying|domain|null value|_check|"/;
 
 describe('the rule a refused change broke', () => {
-  it("says the schema's rule for the field, not the check constraint's SQL", () => {
-    const rejection = refused(
-      'tasks',
-      'new row for relation "tasks" violates check constraint "tasks_title_check"',
-      { title: 'x'.repeat(201) },
-    );
+  it("says the schema's rule for the field, not the check constraint's name", () => {
+    const rejection = refused('tasks', {
+      sqlState: '23514',
+      constraint: 'tasks_title_check',
+      data: { title: 'x'.repeat(201) },
+    });
     expect(rejectionRule(rejection)).toBe('Title can be at most 200 characters.');
     const sentence = describeRejection(rejection, '“Fix the door”');
     expect(sentence).toBe(
@@ -36,14 +37,11 @@ describe('the rule a refused change broke', () => {
   });
 
   it("explains a profile picture outside the user's own folder (the rules trigger, 23514)", () => {
-    const rejection: RejectionFacts = {
-      table: 'profiles',
-      op: 'patch',
-      code: 'VALIDATION_FAILED',
-      message: 'avatar_path must be a file in the folder 0b/ of the avatars bucket',
+    const rejection = refused('profiles', {
+      sqlState: '23514',
       column: 'avatar_path',
       data: { avatar_path: 'someone-else/avatar-1.png' },
-    };
+    });
     expect(rejectionRule(rejection)).toBe(
       'The picture must be one you uploaded to your own profile.',
     );
@@ -52,103 +50,83 @@ describe('the rule a refused change broke', () => {
 
   it("names the constrained field's rule when the schema accepts what was sent", () => {
     // The server's row broke the rule, or its rules are newer than this app's.
-    expect(
-      rejectionRule(
-        refused(
-          'tasks',
-          'new row for relation "tasks" violates check constraint "tasks_title_check"',
-          { title: 'Fine here' },
-        ),
-      ),
-    ).toBe('Title must be 1 to 200 characters, with no spaces at either end.');
-    expect(
-      rejectionRule(
-        refused('tasks', 'new row for relation "tasks" violates check constraint "tasks_check"', {
-          status: 'done',
-        }),
-      ),
-    ).toBe('Only done tasks have a completion time.');
-    expect(
-      rejectionRule(
-        refused(
-          'comments',
-          'new row for relation "comments" violates check constraint "comments_body_check1"',
-        ),
-      ),
-    ).toBe('A comment must be 1 to 4,000 characters, with no spaces at either end.');
+    const check = (table: string, constraint: string, data: Record<string, unknown> = {}) =>
+      rejectionRule(refused(table, { sqlState: '23514', constraint, data }));
+    expect(check('tasks', 'tasks_title_check', { title: 'Fine here' })).toBe(
+      'Title must be 1 to 200 characters, with no spaces at either end.',
+    );
+    expect(check('tasks', 'tasks_check', { status: 'done' })).toBe(
+      'Only done tasks have a completion time.',
+    );
+    expect(check('comments', 'comments_body_check')).toBe(
+      'A comment must be 1 to 4,000 characters, with no spaces at either end.',
+    );
+    expect(check('lists', 'list_color_check')).toBe('Pick one of the palette colours.');
   });
 
-  it('reads a not-null column, a domain and a type out of the message', () => {
-    expect(
-      rejectionRule(
-        refused(
-          'lists',
-          'null value in column "name" of relation "lists" violates not-null constraint',
-        ),
-      ),
-    ).toBe('List name must be 1 to 80 characters, with no spaces at either end.');
-    expect(
-      rejectionRule(
-        refused(
-          'lists',
-          'value for domain list_color violates check constraint "list_color_check"',
-        ),
-      ),
-    ).toBe('Pick one of the palette colours.');
-    expect(
-      rejectionRule(refused('tasks', 'invalid input syntax for type date: "2026-13-45"')),
-    ).toBe('Use a date like 2026-01-31.');
+  it('explains a not-null column and a bad date by their kind of error', () => {
+    expect(rejectionRule(refused('lists', { sqlState: '23502', column: 'name' }))).toBe(
+      'List name must be 1 to 80 characters, with no spaces at either end.',
+    );
+    expect(rejectionRule(refused('lists', { sqlState: '23502', column: 'mystery' }))).toBe(
+      'A required field was left empty.',
+    );
+    expect(rejectionRule(refused('tasks', { sqlState: '22007' }))).toBe(
+      'Use a date like 2026-01-31.',
+    );
+    // No other synced table takes a date from the client.
+    expect(rejectionRule(refused('comments', { sqlState: '22007' }))).toBe(GENERIC_RULE);
   });
 
   it('uses the column the database named with its refusal, when it named one', () => {
-    // A trigger's message says nothing of the field; the server's column field does.
-    const rejection = {
-      ...refused('tasks', 'value refused by a newer rule', { notes: 'fine here' }),
+    // A trigger's refusal says nothing of the field; the server's column field does.
+    const rejection = refused('tasks', {
+      sqlState: 'P0001',
       column: 'notes',
-    };
+      data: { notes: 'ok' },
+    });
     expect(rejectionRule(rejection)).toBe(
-      rejectionRule(refused('tasks', 'x', { notes: 'y'.repeat(10_001) })),
+      rejectionRule(refused('tasks', { data: { notes: 'y'.repeat(10_001) } })),
     );
     expect(rejectionRule(rejection)).not.toBe(GENERIC_RULE);
   });
 
-  it("turns the database's own rules (triggers) into sentences", () => {
-    expect(
-      rejectionRule(
-        refused('tasks', 'the assignee must be a member of the list', { assignee_id: null }),
-      ),
-    ).toBe('Tasks can only be assigned to members of the list.');
-    expect(rejectionRule(refused('memberships', 'a list must keep at least one owner'))).toBe(
-      'A list must keep at least one owner.',
+  it("turns the database's own rules (triggers) into sentences by their rule code", () => {
+    const rule = (table: string, code: string) =>
+      rejectionRule(refused(table, { sqlState: 'P0001', rule: code }));
+    expect(rule('tasks', 'ASSIGNEE_NOT_MEMBER')).toBe(
+      'Tasks can only be assigned to members of the list.',
     );
+    expect(rule('memberships', 'LAST_OWNER')).toBe('A list must keep at least one owner.');
+    expect(rule('memberships', 'MEMBER_LIMIT')).toBe('A list can have at most 50 members.');
+    expect(rule('attachments', 'ATTACHMENT_LIMIT')).toBe('A task can have at most 20 files.');
   });
 
   it('falls back to a plain sentence, never SQL, for anything else', () => {
-    const messages = [
-      'duplicate key value violates unique constraint "attachments_object_path_key"',
-      'value too long for type character varying(80)',
-      'null value in column "mystery" of relation "lists" violates not-null constraint',
-      'column "secret" of tasks is not writable',
-      '',
+    const unknown: Omit<RejectionFacts, 'table' | 'op' | 'code'>[] = [
+      { sqlState: '23505', constraint: 'attachments_object_path_key' },
+      { sqlState: '22001' },
+      { sqlState: 'P0001', rule: 'A_RULE_FROM_A_NEWER_SERVER' },
+      { sqlState: '23514', constraint: 'lists_newer_check' },
+      { sqlState: '42703', column: 'secret' },
+      {},
     ];
-    for (const message of messages) {
-      const rule = rejectionRule(refused('lists', message, { name: 'Fine' }));
-      expect(rule, message).not.toMatch(SQL_WORDS);
-      expect(describeRejection(refused('lists', message)), message).not.toMatch(SQL_WORDS);
+    for (const facts of unknown) {
+      const label = JSON.stringify(facts);
+      expect(rejectionRule(refused('lists', { ...facts, data: { name: 'Fine' } })), label).toBe(
+        GENERIC_RULE,
+      );
+      expect(describeRejection(refused('lists', facts)), label).not.toMatch(SQL_WORDS);
     }
-    expect(rejectionRule(refused('lists', messages[0] ?? ''))).toBe(GENERIC_RULE);
-    expect(rejectionRule(refused('lists', messages[2] ?? ''))).toBe(
-      'A required field was left empty.',
-    );
   });
 
   it('only blames fields the change carried (a rename is not missing its colour)', () => {
     expect(
-      rejectionRule(
-        refused('lists', 'value too long for type character varying(80)', { name: 'x'.repeat(81) }),
-      ),
+      rejectionRule(refused('lists', { sqlState: '22001', data: { name: 'x'.repeat(81) } })),
     ).toBe('List name can be at most 80 characters.');
-    expect(rejectionRule(refused('lists', 'something else', { name: 'Fine' }))).toBe(GENERIC_RULE);
+    expect(rejectionRule(refused('lists', { sqlState: '22001', data: { name: 'Fine' } }))).toBe(
+      GENERIC_RULE,
+    );
   });
 });
 
@@ -157,7 +135,7 @@ describe('the sentences of product.md §8', () => {
     expect(errorMessage('PERMISSION_DENIED')).toBe("You can't edit this any more");
     expect(
       describeRejection(
-        { table: 'tasks', op: 'patch', code: 'PERMISSION_DENIED', message: '' },
+        { table: 'tasks', op: 'patch', code: 'PERMISSION_DENIED' },
         '“Fix the door”',
       ),
     ).toMatch(/^You can't edit the task “Fix the door” any more/);

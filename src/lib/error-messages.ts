@@ -60,12 +60,16 @@ export interface RejectionFacts {
   table: string;
   op: string;
   code: string;
-  /** The database's own words: read for which rule broke, never shown. */
-  message: string;
   /** What the device sent (full row on insert, changed columns on patch). */
   data?: Record<string, unknown>;
+  /** The server's SQLSTATE. */
+  sqlState?: string;
   /** The column the database named, when it named one. */
   column?: string;
+  /** The rule code a database trigger raised (its HINT: LAST_OWNER…). */
+  rule?: string;
+  /** The constraint the database named (tasks_title_check, list_color_check…). */
+  constraint?: string;
 }
 
 /**
@@ -92,17 +96,19 @@ export const GENERIC_RULE = "It doesn't meet the server's rules for this item.";
 
 /**
  * The rule a VALIDATION_FAILED change broke, as a sentence for people (product.md §8 "the field's
- * rule"). The database's message is SQL ("new row for relation … violates check constraint
- * …"), so it is only read, never shown: first the change is checked again with the shared
- * schema (which says exactly what is wrong when this app knows the rule), then the
- * constraint, column or trigger the message names picks that field's rule, and otherwise a
- * plain generic sentence.
+ * rule"). Chosen by values, never by reading the database's message (SQL, in English): first
+ * the change is checked again with the shared schema (which says exactly what is wrong when
+ * this app knows the rule), then the rule code a trigger sent, the constraint or the column
+ * the database named, the kind of error, and otherwise a plain generic sentence.
  */
 export function rejectionRule(rejection: RejectionFacts): string {
+  const field = rejection.constraint ? CONSTRAINT_FIELDS[rejection.constraint] : undefined;
   return (
     (rejection.data ? schemaRule(rejection.table, rejection.data) : undefined) ??
+    (rejection.rule ? TRIGGER_RULES[rejection.rule] : undefined) ??
+    (field ? COLUMN_RULES[field] : undefined) ??
     (rejection.column ? COLUMN_RULES[`${rejection.table}.${rejection.column}`] : undefined) ??
-    databaseRule(rejection.table, rejection.message) ??
+    (rejection.sqlState ? sqlStateRule(rejection.table, rejection.sqlState) : undefined) ??
     GENERIC_RULE
   );
 }
@@ -139,7 +145,7 @@ function schemaRule(table: string, data: Record<string, unknown>): string | unde
  * rules triggers), for when the schema passed the change: the row on the server broke the
  * rule, or the server's rules are newer than this app's. Keyed `table.column`.
  */
-const COLUMN_RULES: Readonly<Record<string, string>> = {
+export const COLUMN_RULES: Readonly<Record<string, string>> = {
   'lists.name': 'List name must be 1 to 80 characters, with no spaces at either end.',
   'lists.color': 'Pick one of the palette colours.',
   'tasks.title': 'Title must be 1 to 200 characters, with no spaces at either end.',
@@ -167,35 +173,49 @@ const COLUMN_RULES: Readonly<Record<string, string>> = {
   'memberships.role': 'Role must be owner, editor or viewer.',
 };
 
-/** The rules the database's triggers raise (P0001), by their message. */
-const TRIGGER_RULES: readonly (readonly [pattern: RegExp, rule: string])[] = [
-  [/at most 50 members/i, 'A list can have at most 50 members.'],
-  [/at least one owner/i, 'A list must keep at least one owner.'],
-  [/assignee must be a member/i, 'Tasks can only be assigned to members of the list.'],
-  [/at most 20 attachments/i, 'A task can have at most 20 files.'],
-];
+/** The rules the database's triggers raise (P0001), by the code they send as HINT. */
+export const TRIGGER_RULES: Readonly<Record<string, string>> = {
+  MEMBER_LIMIT: 'A list can have at most 50 members.',
+  LAST_OWNER: 'A list must keep at least one owner.',
+  ASSIGNEE_NOT_MEMBER: COLUMN_RULES['tasks.assignee_id'] ?? '',
+  ATTACHMENT_LIMIT: 'A task can have at most 20 files.',
+};
 
-/** The rule named by the database's message (constraint, column, domain or trigger). */
-function databaseRule(table: string, message: string): string | undefined {
-  for (const [pattern, rule] of TRIGGER_RULES) if (pattern.test(message)) return rule;
-  const relation = /relation "([^"]+)"/.exec(message)?.[1] ?? table;
-  const constraint = /constraint "([^"]+)"/.exec(message)?.[1];
-  // A check constraint Postgres named itself: `{table}_{column}_check`, `{table}_check`.
-  if (constraint?.startsWith(`${relation}_`) && /_check\d*$/.test(constraint)) {
-    const column = constraint.slice(relation.length + 1).replace(/_?check\d*$/, '');
-    const rule = COLUMN_RULES[`${relation}.${column}`];
-    if (rule) return rule;
+/**
+ * The field (a COLUMN_RULES key) each check constraint of the synced tables guards, by its
+ * name in the database (supabase/migrations: a column's check is `{table}_{column}_check`,
+ * a table's own `{table}_check`, the colour domain's `list_color_check`). A test holds this
+ * to the database's own list.
+ */
+export const CONSTRAINT_FIELDS: Readonly<Record<string, string>> = {
+  lists_name_check: 'lists.name',
+  list_color_check: 'lists.color',
+  tasks_title_check: 'tasks.title',
+  tasks_notes_check: 'tasks.notes',
+  tasks_status_check: 'tasks.status',
+  tasks_priority_check: 'tasks.priority',
+  tasks_position_check: 'tasks.position',
+  tasks_check: 'tasks.',
+  comments_body_check: 'comments.body',
+  attachments_file_name_check: 'attachments.file_name',
+  attachments_mime_type_check: 'attachments.mime_type',
+  attachments_size_bytes_check: 'attachments.size_bytes',
+  attachments_width_check: 'attachments.width',
+  attachments_height_check: 'attachments.height',
+  attachments_check: 'attachments.',
+  profiles_display_name_check: 'profiles.display_name',
+  profiles_avatar_path_check: 'profiles.avatar_path',
+  memberships_role_check: 'memberships.role',
+};
+
+/** The rule of an error the database names no rule for, by its kind (SQLSTATE). */
+function sqlStateRule(table: string, sqlState: string): string | undefined {
+  // not_null_violation without a known column.
+  if (sqlState === '23502') return 'A required field was left empty.';
+  // invalid_datetime_format, datetime_field_overflow: a task's due date is its only date.
+  if (table === 'tasks' && (sqlState === '22007' || sqlState === '22008')) {
+    return COLUMN_RULES['tasks.due_on'];
   }
-  // A domain's check: list_color is lists.color's.
-  if (/domain "?list_color"?/.test(message)) return COLUMN_RULES['lists.color'];
-  const column = /column "([^"]+)"/.exec(message)?.[1];
-  if (column) {
-    const rule = COLUMN_RULES[`${relation}.${column}`];
-    // A column named but no rule known for it: not-null means it was left empty.
-    if (rule) return rule;
-    if (/not-null/.test(message)) return 'A required field was left empty.';
-  }
-  if (/type date\b/.test(message)) return COLUMN_RULES['tasks.due_on'];
   return undefined;
 }
 

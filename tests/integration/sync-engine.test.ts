@@ -158,6 +158,30 @@ describe('sync engine', () => {
     expect(await carol.sync.db._rejections.count()).toBe(2);
   });
 
+  it('logs the rule a refused change broke as the server names it (code, column), not as text', async () => {
+    // Someone with an account but no place on the list: the rules trigger refuses them as
+    // an assignee, which this device cannot know beforehand.
+    const signup = stack.client();
+    const { data } = await signup.auth.signUp({
+      email: `dora-${Date.now()}@example.com`,
+      password: 'secret-123',
+    });
+    const outsider = data.user?.id ?? '';
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    await alice.sync.repos.tasks.update(SEED.task(3), { assignee_id: outsider });
+    await alice.sync.engine.syncNow();
+    const rejections = await alice.sync.db._rejections.toArray();
+    expect(rejections).toHaveLength(1);
+    expect(rejections[0]).toMatchObject({
+      table: 'tasks',
+      code: 'VALIDATION_FAILED',
+      sqlState: 'P0001',
+      rule: 'ASSIGNEE_NOT_MEMBER',
+      column: 'assignee_id',
+    });
+  });
+
   it('purges a list from a device when its membership is revoked (I5)', async () => {
     const alice = await device('alice@example.com');
     const listId = await alice.sync.repos.lists.create({ name: 'Short-lived share', color: 'red' });

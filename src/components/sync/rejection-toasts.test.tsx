@@ -69,6 +69,7 @@ describe('rejection toasts', () => {
       ...refusal('x'.repeat(201)),
       code: 'VALIDATION_FAILED',
       sqlState: '23514',
+      constraint: 'tasks_title_check',
       message: 'new row for relation "tasks" violates check constraint "tasks_title_check"',
     });
     const toast = await within(notifications()).findByText(/The server refused your change/);
