@@ -3,12 +3,9 @@
 // tasks, and removing them with Undo in the toast (product.md §4), as for tasks. Viewers only look.
 import { useLayoutEffect, useRef, useState } from 'react';
 
-import { UNDO_WINDOW_MS } from '@sync/index';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useListAccess } from '@/hooks/use-list-access';
 import { usePendingRows } from '@/hooks/use-pending-rows';
-import { useServices } from '@/lib/services';
-import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
 
 import '../attachments.css';
 import { useTaskAttachments, type Attachment } from '../hooks/use-task-attachments';
@@ -16,7 +13,7 @@ import { AttachmentItem } from './attachment-item';
 import { AttachmentPicker } from './attachment-picker';
 
 export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: string }) {
-  const { sync } = useServices();
+  const deleteWithUndo = useDeleteWithUndo();
   const attachments = useTaskAttachments(taskId);
   const pending = usePendingRows(listId);
   const { canEditTasks } = useListAccess(listId);
@@ -30,31 +27,9 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
   }, [removedCount]);
 
   async function remove(attachment: Attachment) {
-    const result = await attempt(() => sync.repos.attachments.delete(attachment.id));
-    if (!result.ok) {
-      showToast({
-        message: result.errors._ ?? Object.values(result.errors)[0] ?? "Couldn't remove the file.",
-        tone: 'error',
-      });
-      return;
+    if (await deleteWithUndo('attachments', attachment.id, attachment.fileName)) {
+      setRemovedCount((n) => n + 1);
     }
-    setRemovedCount((n) => n + 1);
-    showToast({
-      message: `Removed “${attachment.fileName}”`,
-      // As long as the delete is held back on this device; after that it is final.
-      durationMs: UNDO_WINDOW_MS,
-      action: {
-        label: 'Undo',
-        run: async () => {
-          if (!(await sync.repos.attachments.undoDelete(attachment.id))) {
-            showToast({
-              message: 'Too late to undo: the file was already removed.',
-              tone: 'error',
-            });
-          }
-        },
-      },
-    });
   }
 
   return (

@@ -4,16 +4,13 @@
 // tasks and lists. Non-members get nothing to write with.
 import { useLayoutEffect, useRef, useState } from 'react';
 
-import { UNDO_WINDOW_MS } from '@sync/index';
 import { EmptyState } from '@/components/ui/empty-state';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useNow } from '@/hooks/use-now';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { displayName, useProfiles } from '@/hooks/use-profiles';
-import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
 
 import '../comments.css';
 import { useTaskComments, type Comment } from '../hooks/use-task-comments';
@@ -21,7 +18,7 @@ import { CommentComposer } from './comment-composer';
 import { CommentItem } from './comment-item';
 
 export function CommentsPanel({ taskId, listId }: { taskId: string; listId: string }) {
-  const { sync } = useServices();
+  const deleteWithUndo = useDeleteWithUndo();
   const { userId } = useSession();
   const comments = useTaskComments(taskId);
   const profiles = useProfiles();
@@ -41,31 +38,7 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
     access.canComment && (comment.authorId === userId || access.role === 'owner');
 
   async function remove(comment: Comment) {
-    const result = await attempt(() => sync.repos.comments.delete(comment.id));
-    if (!result.ok) {
-      showToast({
-        message: result.errors._ ?? Object.values(result.errors)[0] ?? "Couldn't delete it.",
-        tone: 'error',
-      });
-      return;
-    }
-    setDeletedCount((n) => n + 1);
-    showToast({
-      message: 'Comment deleted',
-      // As long as the delete is held back on this device; after that it is final.
-      durationMs: UNDO_WINDOW_MS,
-      action: {
-        label: 'Undo',
-        run: async () => {
-          if (!(await sync.repos.comments.undoDelete(comment.id))) {
-            showToast({
-              message: 'Too late to undo: the comment was already deleted.',
-              tone: 'error',
-            });
-          }
-        },
-      },
-    });
+    if (await deleteWithUndo('comments', comment.id, '')) setDeletedCount((n) => n + 1);
   }
 
   const headingId = `comments-${taskId}`;

@@ -9,11 +9,8 @@ import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
 import { Dialog } from '@/components/ui/dialog';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import type { SessionMode } from '@/lib/session';
-import { useServices } from '@/lib/services';
-import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
-import { UNDO_WINDOW_MS } from '@sync/index';
 
 import type { ListMemberSummary, ListOverview } from '../hooks/use-lists-overview';
 import { EditListDialog } from './edit-list-dialog';
@@ -39,7 +36,7 @@ function SyncBadge({ pending, mode }: { pending: number; mode: SessionMode }) {
 }
 
 export function ListCard({ list, mode }: { list: ListOverview; mode: SessionMode }) {
-  const { sync } = useServices();
+  const deleteWithUndo = useDeleteWithUndo();
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const canEdit = list.myRole === 'owner' || list.myRole === 'editor';
@@ -49,23 +46,7 @@ export function ListCard({ list, mode }: { list: ListOverview; mode: SessionMode
 
   async function remove() {
     setConfirmDelete(false);
-    const result = await attempt(() => sync.repos.lists.delete(list.id));
-    if (!result.ok) {
-      showToast({ message: result.errors._ ?? "Couldn't delete the list.", tone: 'error' });
-      return;
-    }
-    showToast({
-      message: `Deleted “${list.name}”`,
-      durationMs: UNDO_WINDOW_MS,
-      action: {
-        label: 'Undo',
-        run: async () => {
-          if (!(await sync.repos.lists.undoDelete(list.id))) {
-            showToast({ message: 'Too late to undo: the delete already reached the server.' });
-          }
-        },
-      },
-    });
+    await deleteWithUndo('lists', list.id, list.name);
   }
 
   return (

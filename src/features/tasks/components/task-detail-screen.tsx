@@ -22,13 +22,13 @@ import { useMembers } from '@/hooks/use-members';
 import { useNow } from '@/hooks/use-now';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { displayName, useProfiles } from '@/hooks/use-profiles';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';
 import { relativeTime } from '@/utils/format';
 
 import '../tasks.css';
-import { useDeleteTask } from '../hooks/use-task-actions';
 import { useSyncedDraft } from '../hooks/use-synced-draft';
 import { useTask } from '../hooks/use-task';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
@@ -53,17 +53,17 @@ export function TaskDetailScreen({
   const access = useListAccess(listId);
   const firstSyncDone = useFirstSyncDone();
   const navigate = useNavigate();
-  const deleteTask = useDeleteTask();
+  const deleteWithUndo = useDeleteWithUndo();
   // Set while this screen deletes the task, so its own delete never reads as someone else's.
   const [leaving, setLeaving] = useState(false);
 
   const onDelete = useCallback(
     async (title: string) => {
       setLeaving(true);
-      if (await deleteTask(taskId, title)) void navigate(`/lists/${listId}`);
+      if (await deleteWithUndo('tasks', taskId, title)) void navigate(`/lists/${listId}`);
       else setLeaving(false);
     },
-    [deleteTask, navigate, listId, taskId],
+    [deleteWithUndo, navigate, listId, taskId],
   );
 
   if (list === undefined || lookup === undefined || access.role === undefined || leaving)

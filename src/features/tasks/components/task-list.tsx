@@ -25,11 +25,11 @@ import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from '
 import { taskPatch, validate, type TaskStatus } from '@sync/schema';
 import { useNow } from '@/hooks/use-now';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
-import { useDeleteTask } from '../hooks/use-task-actions';
 import { neighboursAfterMove, type TaskRow } from '../task-filter';
 import {
   ROW_HEIGHT_PX,
@@ -90,7 +90,7 @@ export function TaskList({
 }: TaskListProps) {
   const { sync } = useServices();
   const now = useNow(60_000);
-  const deleteTask = useDeleteTask();
+  const deleteWithUndo = useDeleteWithUndo();
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   const [edit, setEdit] = useState<TitleEdit | null>(null);
@@ -260,7 +260,7 @@ export function TaskList({
       const index = list.findIndex((t) => t.id === task.id);
       const next = list[index + 1] ?? list[index - 1];
       pendingFocus.current = next?.id ?? null;
-      void deleteTask(task.id, task.title).then((ok) => {
+      void deleteWithUndo('tasks', task.id, task.title).then((ok) => {
         if (!ok) pendingFocus.current = null;
       });
     },
