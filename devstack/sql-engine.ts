@@ -140,8 +140,9 @@ class PostgresEngine implements SqlEngine {
   async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('begin');
-      const result = await fn(clientRunner(client));
+      // Not awaited alone: pg sends queries in order, so `fn`'s first statement follows the
+      // BEGIN without a turn of its own (if BEGIN fails, so does everything after it).
+      const [, result] = await Promise.all([client.query('begin'), fn(clientRunner(client))]);
       await client.query('commit');
       return result;
     } catch (error) {
