@@ -268,22 +268,38 @@ describe('backoff and sessions', () => {
 });
 
 describe('pushing local writes', () => {
-  it('pushes a lone write at once, and the rest of a burst 30 ms later in one request', async () => {
-    const { clock, net, alice } = await onClock();
-    const pushes = net.count(PUSH_PATH);
-    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Alone' });
-    await clock.until(() => net.count(PUSH_PATH) === pushes + 1, {
-      quiet: net.idle,
-      maxAdvanceMs: 0,
+  it('pushes a lone write at once, and writes made while it is on the wire 30 ms later in one request', async () => {
+    let pushes = 0;
+    let hold = true;
+    let release: () => void = () => undefined;
+    const { clock, net, alice } = await onClock({
+      wrapRemote: (real) => ({
+        ...real,
+        async push(client, mutations) {
+          pushes += 1;
+          // The first push waits on the wire until the test lets it through.
+          if (hold) await new Promise<void>((resolve) => (release = resolve));
+          return real.push(client, mutations);
+        },
+      }),
     });
-    // Three more within 30 ms of it: one request for the three, after the debounce.
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Alone' });
+    await clock.until(() => pushes === 1, { quiet: net.idle, maxAdvanceMs: 0 });
+    hold = false;
+    // Three more while it is being sent (the engine is busy): one request for the three,
+    // after the debounce, not one each.
     for (const n of [3, 4, 5]) {
       await alice.sync.repos.tasks.update(SEED.task(n), { title: `Burst ${n}` });
     }
-    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+    const burstAt = clock.now();
+    release();
+    await clock.runTo(burstAt + PUSH_DEBOUNCE_MS - 1, { quiet: net.idle });
+    expect(pushes).toBe(1);
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 1 });
     await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
-    expect(net.count(PUSH_PATH)).toBe(pushes + 2);
+    expect(pushes).toBe(2);
     expect(await alice.sync.pendingCount()).toBe(0);
+    expect(await serverTitle(SEED.task(5))).toBe('Burst 5');
   });
 
   it('sends a write at once when the one before it is already sent: nothing is left to wait for', async () => {
