@@ -80,6 +80,28 @@ async function cuttableClient(email: string) {
   return { sockets, clock, net, client };
 }
 
+/**
+ * A Remote whose first push waits on the wire until `release()`; `pushes` counts them and
+ * `sizes` says how many mutations each carried.
+ */
+function firstPushHeld() {
+  const held = {
+    pushes: 0,
+    sizes: [] as number[],
+    release: () => undefined as void,
+    wrapRemote: (real: Remote): Remote => ({
+      ...real,
+      async push(client, mutations) {
+        held.pushes += 1;
+        held.sizes.push(mutations.length);
+        if (held.pushes === 1) await new Promise<void>((resolve) => (held.release = resolve));
+        return real.push(client, mutations);
+      },
+    }),
+  };
+  return held;
+}
+
 /** Alice's device on a manual clock, with a fault network on it, synced once. */
 async function onClock(options: DeviceOptions = {}) {
   const clock = testClock();
@@ -268,36 +290,19 @@ describe('backoff and sessions', () => {
 });
 
 describe('pushing local writes', () => {
-  it('pushes a lone write at once, and writes made while it is on the wire 30 ms later in one request', async () => {
-    let pushes = 0;
-    let hold = true;
-    let release: () => void = () => undefined;
-    const { clock, net, alice } = await onClock({
-      wrapRemote: (real) => ({
-        ...real,
-        async push(client, mutations) {
-          pushes += 1;
-          // The first push waits on the wire until the test lets it through.
-          if (hold) await new Promise<void>((resolve) => (release = resolve));
-          return real.push(client, mutations);
-        },
-      }),
-    });
+  it('pushes a lone write at once, and the writes made while it is on the wire together in one request', async () => {
+    const held = firstPushHeld();
+    const { clock, net, alice } = await onClock({ wrapRemote: held.wrapRemote });
     await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Alone' });
-    await clock.until(() => pushes === 1, { quiet: net.idle, maxAdvanceMs: 0 });
-    hold = false;
-    // Three more while it is being sent (the engine is busy): one request for the three,
-    // after the debounce, not one each.
+    await clock.until(() => held.pushes === 1, { quiet: net.idle, maxAdvanceMs: 0 });
+    // Three more while it is being sent (the engine is busy): one request for the three.
     for (const n of [3, 4, 5]) {
       await alice.sync.repos.tasks.update(SEED.task(n), { title: `Burst ${n}` });
     }
-    const burstAt = clock.now();
-    release();
-    await clock.runTo(burstAt + PUSH_DEBOUNCE_MS - 1, { quiet: net.idle });
-    expect(pushes).toBe(1);
-    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 1 });
+    held.release();
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
     await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
-    expect(pushes).toBe(2);
+    expect(held.sizes).toEqual([1, 3]);
     expect(await alice.sync.pendingCount()).toBe(0);
     expect(await serverTitle(SEED.task(5))).toBe('Burst 5');
   });
@@ -348,28 +353,17 @@ describe('pushing local writes', () => {
 
 describe('going offline mid-sync', () => {
   it('sends no more batches once the device says it is offline; writes made since stay queued', async () => {
-    let pushes = 0;
-    let release: () => void = () => undefined;
-    const { clock, net, alice } = await onClock({
-      wrapRemote: (real) => ({
-        ...real,
-        async push(client, mutations) {
-          pushes += 1;
-          // The first push waits on the wire until the test lets it through.
-          if (pushes === 1) await new Promise<void>((resolve) => (release = resolve));
-          return real.push(client, mutations);
-        },
-      }),
-    });
+    const held = firstPushHeld();
+    const { clock, net, alice } = await onClock({ wrapRemote: held.wrapRemote });
     await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Sent before' });
-    await clock.until(() => pushes === 1, { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
+    await clock.until(() => held.pushes === 1, { quiet: net.idle, maxAdvanceMs: PUSH_DEBOUNCE_MS });
 
     alice.online.set(false);
     await alice.sync.repos.tasks.update(SEED.task(3), { title: 'Made offline' });
-    release();
+    held.release();
     await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
 
-    expect(pushes).toBe(1);
+    expect(held.pushes).toBe(1);
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
     const queued = await alice.sync.db._outbox.toArray();
     expect(queued.map((entry) => [entry.rowId, entry.sent])).toEqual([[SEED.task(3), 0]]);
