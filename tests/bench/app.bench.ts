@@ -397,7 +397,8 @@ async function renameSeen(alice: Page, bob: Page, title: string): Promise<Remote
   const field = bob.getByLabel('Title', { exact: true });
   await field.fill(title);
   const seen = shownAt(alice, title);
-  await bob.evaluate(() => {
+  // One trip to the page: the keydown listener goes in, and the press is timed from here.
+  const pressAt = await bob.evaluate(() => {
     const w = window as unknown as { __enterAt?: Promise<number> };
     w.__enterAt = new Promise<number>((resolve) => {
       const onKey = (event: KeyboardEvent) => {
@@ -407,8 +408,8 @@ async function renameSeen(alice: Page, bob: Page, title: string): Promise<Remote
       };
       addEventListener('keydown', onKey, true);
     });
+    return performance.timeOrigin + performance.now();
   });
-  const pressAt = await bob.evaluate(() => performance.timeOrigin + performance.now());
   await field.press('Enter');
   const shown = await seen;
   const keydownAt = await bob.evaluate(

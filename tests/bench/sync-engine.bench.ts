@@ -140,7 +140,7 @@ export interface RemoteEditFigures {
   /** Requests alice's device made per remote edit (all paths), and pulls among them. */
   requestsPerEdit: number;
   pullsPerEdit: number;
-  /** Requests bob's device made per edit (a push and the pull after it: one cycle). */
+  /** Requests bob's device made per edit (its push; a pull too unless realtime is live). */
   bobRequestsPerEdit: number;
 }
 
