@@ -7,14 +7,14 @@ import { OUTPOST_TABLES } from './outpost';
 import { createRepositories } from './repositories';
 
 /** A fresh device database and its repositories; `name` prefixes the database's name. */
-export function memoryDevice(name: string, userId = 'user-1') {
+export function memoryDevice(name: string, userId = 'user-1', now = () => Date.now()) {
   const db = new SyncDatabase(`${name}-${crypto.randomUUID()}`, OUTPOST_TABLES, {
     indexedDB: new IDBFactory(),
     IDBKeyRange,
   });
   const repos = createRepositories({
     db,
-    now: () => Date.now(),
+    now,
     userId: () => userId,
     newId: () => crypto.randomUUID(),
   });

@@ -70,3 +70,20 @@ describe('a device out of space', () => {
     expect(entries.some((e) => e.table === 'comments' && e.op === 'insert')).toBe(true);
   });
 });
+
+describe('time stamps', () => {
+  it('are strictly increasing on a device, so rows made in one millisecond keep their order', async () => {
+    const frozen = Date.parse('2026-11-27T10:00:00.000Z');
+    const { db, repos } = memoryDevice('stamps', 'user-1', () => frozen);
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const first = await repos.tasks.create(listId, { title: 'First' });
+    const second = await repos.tasks.create(listId, { title: 'Second' });
+    const stamps = [listId, first, second].map(
+      async (id) => (await db.rows(id === listId ? 'lists' : 'tasks').get(id))?.created_at,
+    );
+    const made = (await Promise.all(stamps)) as string[];
+    expect(made[0]).toBe('2026-11-27T10:00:00.000Z');
+    expect([...made].sort()).toEqual(made);
+    expect(new Set(made).size).toBe(3);
+  });
+});

@@ -64,7 +64,7 @@ export interface RepoContext {
   ready?: Promise<unknown>;
   /**
    * Called once a write that queued changes has committed: the engine pushes at once instead
-   * of waiting to see the outbox change (sync/engine.ts).
+   * of waiting to see the outbox change (sync/schedule.ts).
    */
   onQueued?: () => void;
 }
@@ -90,7 +90,10 @@ type Row = LocalRow;
  */
 export function createRepositories(ctx: RepoContext) {
   const { db } = ctx;
-  const iso = () => new Date(ctx.now()).toISOString();
+  // Strictly increasing on this device, so two rows made in one millisecond (two files from one
+  // picker) keep the order they were made in wherever rows sort by time.
+  let lastStamp = 0;
+  const iso = () => new Date((lastStamp = Math.max(ctx.now(), lastStamp + 1))).toISOString();
 
   async function live(table: string, id: string): Promise<Row> {
     const row = await db.rows(table).get(id);
