@@ -43,6 +43,14 @@ const SHARED = ['./src/components', './src/hooks', './src/lib', './src/types', '
 const importBoundaries = [
   // sync/ is a library the app uses, never the other way round.
   { target: './sync', from: './src', message: 'sync/ must not import from src/.' },
+  // ... and a closed one: the app sees its public entry (its tests also the testing kit),
+  // never its modules or its Dexie tables (issue 15).
+  {
+    target: './src',
+    from: './sync',
+    except: ['./index.ts', './testing.ts'],
+    message: 'src/ uses the sync library only through @sync/index (tests: also @sync/testing).',
+  },
   {
     target: './devstack',
     from: ['./src', './sync'],
@@ -120,5 +128,32 @@ export default defineConfig([
     files: ['src/**/*.{ts,tsx}'],
     extends: [reactHooks.configs.flat.recommended],
     languageOptions: { globals: globals.browser },
+  },
+
+  // The app's own code reads the device through `sync.queries`: no Dexie, and the testing
+  // kit (which hands tests the raw database) only in tests.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/testing/**', 'src/**/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'dexie', message: 'Read the device through sync.queries (@sync/index).' },
+            {
+              name: '@sync/testing',
+              message: 'The testing kit is for tests; the app reads through sync.queries.',
+            },
+          ],
+          patterns: [
+            {
+              regex: '^@sync/(?!index$)',
+              message: 'src/ uses the sync library only through @sync/index.',
+            },
+          ],
+        },
+      ],
+    },
   },
 ]);

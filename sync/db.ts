@@ -99,3 +99,9 @@ export class SyncDatabase extends Dexie {
     await this._meta.put({ key, value });
   }
 }
+
+/**
+ * Where an OutpostSync keeps its database: a symbol only the library and its testing kit
+ * (sync/testing.ts) can name, so the app reads through `queries` and never the tables.
+ */
+export const DEVICE_DB: unique symbol = Symbol('deviceDb');

@@ -86,24 +86,32 @@ export function codeForSqlState(
   }
 }
 
-/** What a supabase-js rpc error (PostgREST JSON + HTTP status) means for the engine. */
+/** The names a fetch's error has when the request was aborted or timed out, not refused. */
+const ABORTED: ReadonlySet<string> = new Set(['AbortError', 'TimeoutError']);
+
+/**
+ * What a supabase-js rpc error (PostgREST JSON + HTTP status) means for the engine, by its
+ * status and PostgREST code; never by its message. With no answer at all (status 0: the fetch
+ * failed), `cause`, the fetch's own error where supabase-js keeps it (storage-js's
+ * originalError, functions-js's context), tells a request aborted or timed out by its name
+ * (AbortError, TimeoutError) from one that never reached the server.
+ */
 export function classifyRpcError(
-  error: { code?: string; message?: string } | null | undefined,
+  error: { code?: string | undefined; message?: string | undefined } | null | undefined,
   status: number | undefined,
+  cause?: unknown,
 ): SyncError {
   const message = error?.message ?? 'request failed';
   const code = error?.code ?? '';
   const make = (kind: SyncErrorCode, text = message) =>
     new SyncError(kind, text, status, code || undefined);
-  if (code === 'PT410' || message === 'CURSOR_EXPIRED') {
-    return make('CURSOR_EXPIRED', 'Refreshing all data');
-  }
+  if (code === 'PT410') return make('CURSOR_EXPIRED', 'Refreshing all data');
   if (status === 401 || code === 'PGRST301' || code === 'PGRST303') return make('AUTH_EXPIRED');
   if (status === 429) return make('RATE_LIMITED');
   if (status === 408 || status === 504) return make('TIMEOUT');
-  // supabase-js reports a failed fetch with status 0 and the fetch error's text; an aborted
-  // request (our request timeout) says AbortError / TimeoutError.
-  if (!status) return make(/abort|timeout/i.test(message) ? 'TIMEOUT' : 'OFFLINE');
+  if (!status) {
+    return make(cause instanceof Error && ABORTED.has(cause.name) ? 'TIMEOUT' : 'OFFLINE');
+  }
   // A batch over the server's limits is not the data's fault: the engine sends less.
   if (status >= 500 || code === BATCH_TOO_LARGE_SQLSTATE) return make('SERVER_ERROR');
   if (status === 403 || code === '42501') return make('PERMISSION_DENIED');
@@ -111,10 +119,12 @@ export function classifyRpcError(
 }
 
 /**
- * A storage-js error as the engine receives it: storage answers HTTP 400 with the real status
- * as a string in the body's `statusCode` (wire reference §5), and storage-js keeps that in
+ * A storage-js error as the engine receives it. Storage answers HTTP 400 with the real status
+ * as a string in the body's `statusCode` (wire reference §5); storage-js keeps that in
  * `statusCode` (or the body's `code` when there is no statusCode), the HTTP status in
  * `status`, and the body's message. `code` and `error` are read too, when an error has them.
+ * A request that got no answer (StorageUnknownError) has none of these, and the fetch's own
+ * error in `originalError`.
  */
 export interface StorageFailure {
   message: string;
@@ -122,60 +132,42 @@ export interface StorageFailure {
   statusCode?: unknown;
   code?: unknown;
   error?: unknown;
+  originalError?: unknown;
 }
 
 /** Storage refusals that are about the file itself (product.md §8), by status or storage's code. */
-const FILE_REFUSALS: Readonly<Record<string, SyncErrorCode>> = {
-  '413': 'FILE_TOO_LARGE',
-  '415': 'FILE_TYPE',
-  EntityTooLarge: 'FILE_TOO_LARGE',
-  InvalidMimeType: 'FILE_TYPE',
-};
-
-/** Storage's own code for a token it could not verify. */
-const STORAGE_JWT_CODE = 'InvalidJWT';
+const FILE_REFUSALS: ReadonlyMap<string, SyncErrorCode> = new Map([
+  ['413', 'FILE_TOO_LARGE'],
+  ['415', 'FILE_TYPE'],
+  ['EntityTooLarge', 'FILE_TOO_LARGE'],
+  ['InvalidMimeType', 'FILE_TYPE'],
+]);
 
 /**
- * What storage says of a token it could not verify, expired or not. Hosted storage answers
- * it as AccessDenied with the status of a refusal (403), like a row-level security refusal,
- * and storage-js drops the code that tells the two apart: only these words are left
- * ("jwt expired", "jwt malformed", "invalid signature"; jose's "JWS…", '"exp" claim…',
- * "signature verification failed"). A row-level security refusal names none of them.
- */
-const STORAGE_JWT_MESSAGE =
-  /\bjwt\b|\bjws\b|json web token|"exp" claim|invalid signature|signature verification/i;
-
-/**
- * What a storage error (upload, signed URL) means for the engine. A token storage could
- * not verify is AUTH_EXPIRED, never PERMISSION_DENIED: a refused file is thrown away, a
- * session is refreshed and the file kept. Structured fields decide first (status, storage's
- * code); the message only where storage-js left nothing else.
+ * What a storage error (upload, signed URL) means for the engine, by its fields only: the
+ * body's statusCode (else the HTTP status) and storage's code names. A 401, or storage's
+ * InvalidJWT, is AUTH_EXPIRED. A token storage could not verify, expired or not, is answered
+ * by hosted storage exactly as a policy's refusal (403 AccessDenied; only the English message
+ * differs), so a 403 is PERMISSION_DENIED here and sync/remote.ts's storageRequest tells the
+ * two apart by asking again with a renewed token.
  */
 export function classifyStorageError(error: StorageFailure): SyncError {
   const httpStatus = Number(error.status) || undefined;
-  const statusCode = typeof error.statusCode === 'string' ? error.statusCode : '';
-  const names = [statusCode, error.code, error.error].filter(
+  const names = [error.statusCode, error.code, error.error].filter(
     (name): name is string => typeof name === 'string' && name !== '',
   );
-  const status = Number(statusCode) || httpStatus;
-  const message = error.message;
-  const storageCode = names.find((name) => !/^\d+$/.test(name));
-  const make = (code: SyncErrorCode) => new SyncError(code, message, status, storageCode);
+  // The body's status wins: storage sends its refusals with HTTP 400.
+  const status = Number(error.statusCode) || httpStatus;
+  const storageCode = names.find((name) => !(Number(name) > 0));
+  const make = (code: SyncErrorCode) => new SyncError(code, error.message, status, storageCode);
 
   // The status first, then storage's names.
-  const fileCode = [String(status), ...names].map((name) => FILE_REFUSALS[name]).find(Boolean);
+  const fileCode = [String(status), ...names].map((name) => FILE_REFUSALS.get(name)).find(Boolean);
   if (fileCode) return make(fileCode);
-  if (
-    status === 401 ||
-    httpStatus === 401 ||
-    names.includes(STORAGE_JWT_CODE) ||
-    ((status === 400 || status === 403) && STORAGE_JWT_MESSAGE.test(message))
-  ) {
-    return make('AUTH_EXPIRED');
-  }
-  // Older storage versions name a refused file only in words.
-  const words = `${names.join(' ')} ${message}`;
-  if (/EntityTooLarge|too large/i.test(words)) return make('FILE_TOO_LARGE');
-  if (/mime type|InvalidMimeType/i.test(words)) return make('FILE_TYPE');
-  return classifyRpcError({ message }, status);
+  if (names.includes('InvalidJWT')) return make('AUTH_EXPIRED');
+  return classifyRpcError(
+    { message: error.message, code: storageCode },
+    status,
+    error.originalError,
+  );
 }

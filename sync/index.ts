@@ -1,32 +1,23 @@
 // Public API of the sync library: `createOutpostSync` wires the Dexie store, the
 // repositories (the only write API) and the engine over the app's supabase-js client.
 // The app reads `db` with liveQuery, writes through `repos`, and shows `engine.status`.
-// In a browser, one tab leads (Web Locks) and runs the engine; the others follow it. A
-// sign-out takes the lock before it wipes, so no tab's engine writes into the wiped store.
+// The engine's rooms (platform.ts lists them) are wired here and nothing more. In a browser,
+// one tab leads (Web Locks, leadership.ts) and runs the engine; the others follow it. A
+// sign-out (account.ts) takes the lock before it wipes, so no tab's engine writes into the
+// wiped store.
 import type { SupabaseClient } from '@supabase/supabase-js';
 
-import { SyncDatabase, type IndexedDbDeps } from './db';
-import {
-  ATTACHMENTS_BUCKET,
-  createSyncEngine,
-  LOCAL_USER_ID,
-  realClock,
-  type Clock,
-  type OnlineSignal,
-  type SyncEngine,
-} from './engine';
-import { SyncError } from './errors';
+import { createAccount } from './account';
+import { DEVICE_DB, SyncDatabase, type FileRecord, type IndexedDbDeps } from './db';
+import { realClock, type Clock, type OnlineSignal } from './platform';
+import { createAttachmentBlob } from './files';
+import { createLeader, webLocksLeadership, type Leadership } from './leadership';
 import { OUTPOST_SCHEMA_VERSION, OUTPOST_TABLES } from './outpost';
 import { pendingCount } from './outbox';
-import {
-  REQUEST_TIMEOUT_MS,
-  supabaseRemote,
-  TRANSFER_TIMEOUT_FACTOR,
-  withTimeout,
-  type Remote,
-} from './remote';
+import { createQueries, type Queries } from './queries';
+import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote } from './remote';
 import { createRepositories, type Repositories } from './repositories';
-import { endLocalSession } from './session-end';
+import { createSyncEngine, type SyncEngine } from './schedule';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
 /** How the sync library is wired; everything but `supabase` has a browser default. */
@@ -59,7 +50,7 @@ export interface OutpostSyncOptions {
    * Runs the engine only while `acquire` holds leadership (Web Locks in browsers: one tab
    * syncs, the others only write). Default: navigator.locks when present, else always leader.
    */
-  leadership?: (onLeader: () => void) => () => void;
+  leadership?: Leadership;
   /**
    * The other tabs of this device, so followers show the leader's status and pass it their
    * sync requests. Default: a BroadcastChannel when leadership is the Web Locks default.
@@ -83,8 +74,10 @@ export interface OutpostSyncOptions {
 
 /** The sync library for one device database: read `db`, write `repos`, watch `engine`. */
 export interface OutpostSync {
-  /** The device's database; screens read it with liveQuery. */
-  readonly db: SyncDatabase;
+  /** The device's database: the library's own (tests reach it through sync/testing.ts). */
+  readonly [DEVICE_DB]: SyncDatabase;
+  /** The read API: every question a screen asks of the device (run them in liveQuery). */
+  readonly queries: Queries;
   /** The only write API: validate, write and queue in one transaction. */
   readonly repos: Repositories;
   /** Push, pull and their schedule; `engine.status` for the UI. */
@@ -151,46 +144,11 @@ function browserFocus(): OutpostSyncOptions['focus'] {
   };
 }
 
-/** One tab holds the lock and syncs; when it closes, another takes over. */
-function webLocksLeadership(name: string): OutpostSyncOptions['leadership'] {
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  if (!locks) return undefined;
-  return (onLeader) => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const controller = new AbortController();
-    locks
-      .request(`outpost-sync:${name}`, { signal: controller.signal }, () => {
-        // Granted just as the tab gave up its place: the abort came too late to cancel the
-        // request, and `held` is already settled, so the lock goes straight back.
-        if (!controller.signal.aborted) onLeader();
-        return held;
-      })
-      .catch(() => undefined);
-    return () => {
-      controller.abort();
-      release();
-    };
-  };
-}
-
-/** Lifetime of the signed URL used to fetch an attachment once (s). */
-const SIGNED_URL_TTL_SEC = 60;
-
-/**
- * How long a sign-out waits for the lock (ms): the leading tab first finishes its sync in
- * flight, whose requests give up after 30–60 s each. A tab that never lets go (an older
- * version of the app, which does not know the request) makes the sign-out fail, not hang.
- */
-const SIGN_OUT_LOCK_WAIT_MS = 90_000;
-
 /**
  * Opens the device's database and wires the repositories and the engine over the app's
  * supabase-js client. Call `start()` to begin syncing.
  */
 export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
-  const fetchImpl =
-    options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const dbName = options.dbName ?? 'outpost';
   const db = new SyncDatabase(dbName, OUTPOST_TABLES, options.indexedDb);
   const clock = options.clock ?? realClock;
@@ -202,15 +160,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
   const tabs =
     options.tabs ??
     (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
-  const focus = options.focus ?? browserFocus();
-  let userId = LOCAL_USER_ID;
-  // Writes wait for this (RepoContext.ready); closing the database before it settles is fine.
-  const ownerKnown = db
-    .getMeta<string>('userId')
-    .then((id) => {
-      if (id && userId === LOCAL_USER_ID) userId = id;
-    })
-    .catch(() => undefined);
+  const account = createAccount(db, remote, tabs);
   const engine = createSyncEngine({
     db,
     remote,
@@ -220,211 +170,49 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
     newId,
     schemaVersion: OUTPOST_SCHEMA_VERSION,
     undoWindowMs: options.undoWindowMs,
-    focus,
+    focus: options.focus ?? browserFocus(),
     tabs,
-    // Closed for good under the running engine (Dexie reopens a database closed any other
-    // way): let another tab lead, and show its status instead of a sync that stopped.
-    onDatabaseClosed: () =>
-      void vacate().then(() => {
-        if (started && !retired && !seat) engine.follow();
-      }),
+    onDatabaseClosed: () => leader.closed(),
+    account,
+  });
+  const leader = createLeader(engine, db, clock, leadership, tabs);
+  // What the other tabs tell the account and leadership (the engine listens while it runs).
+  const stopTabWatch = tabs?.subscribe((message) => {
+    if (message.type === 'wiped') account.wiped();
+    if (message.type === 'yield') leader.yield();
   });
   const repos = createRepositories({
     db,
     now: () => clock.now(),
-    userId: () => userId,
+    userId: account.userId,
     newId,
-    ready: ownerKnown,
+    ready: account.ready,
     onQueued: () => engine.queued(),
-  });
-  const stopAuthWatch = remote.onAuthChange((id) => {
-    if (id) userId = id;
-  });
-  remote
-    .userId()
-    .then((id) => {
-      if (id) userId = id;
-    })
-    .catch(() => undefined);
-
-  // Leadership. `seat` is this tab's place in the lock's queue, or its hold on the lock once
-  // `leading`; `started` is what the app asked for (start/stop). Another tab's sign-out makes
-  // this one give up its seat and queue again behind it ('yield'); a newer version of the app
-  // opening the database retires this tab for good (it says "Update available").
-  interface Seat {
-    resign: () => void;
-    leading: boolean;
-  }
-  let seat: Seat | undefined;
-  let started = false;
-  let retired = false;
-  /** Set while this tab's sign-out waits for the lock: the grant is for it. */
-  let onGranted: (() => void) | undefined;
-  /** While this tab signs out it keeps the lock: a request to step aside waits till then. */
-  let signingOut = false;
-  let stepAsideLater = false;
-
-  /** Queues this tab for leadership, following the leader meanwhile. */
-  function campaign(): Seat {
-    const mine: Seat = { resign: () => undefined, leading: !leadership };
-    seat = mine;
-    if (!leadership) engine.start();
-    else {
-      engine.follow();
-      mine.resign = leadership(() => {
-        if (seat !== mine) return; // given up before the lock came
-        mine.leading = true;
-        const waiting = onGranted;
-        onGranted = undefined;
-        if (waiting) waiting();
-        else engine.start();
-      });
-    }
-    return mine;
-  }
-
-  /** Stops the engine, then gives up the seat: its push in flight finishes while it leads. */
-  async function vacate(): Promise<void> {
-    const mine = seat;
-    seat = undefined;
-    await engine.stop();
-    mine?.resign();
-  }
-
-  /** Lets another tab's sign-out (or a newer app) have the lock; queues again unless retired. */
-  async function stepAside(): Promise<void> {
-    if (signingOut) {
-      stepAsideLater = true;
-      return;
-    }
-    await vacate();
-    if (retired) engine.retire();
-    else if (started && !seat) campaign();
-  }
-
-  const stopTabWatch = tabs?.subscribe((message) => {
-    // Writes from now on are local-only, claimed by whoever signs in next.
-    if (message.type === 'wiped') userId = LOCAL_USER_ID;
-    if (message.type === 'yield' && leadership && !retired) void stepAside();
-  });
-  // Another tab opened the database with a newer schema (a new deploy): Dexie reopens it
-  // here at that version, but this tab's engine is the old one and must not keep the lock.
-  db.on('versionchange', (event) => {
-    if (!event.newVersion || retired) return;
-    retired = true;
-    void stepAside();
   });
 
   const sync: OutpostSync = {
-    db,
+    [DEVICE_DB]: db,
+    queries: createQueries(db, account.owner),
     repos,
     engine,
     pendingCount: () => pendingCount(db),
-    async attachmentBlob(attachmentId) {
-      const kept = await db._files.get(attachmentId);
-      if (kept) return kept.blob;
-      const row = await db.rows('attachments').get(attachmentId);
-      const objectPath = row?.object_path;
-      const listId = row?.list_id;
-      if (typeof objectPath !== 'string' || typeof listId !== 'string') return undefined;
-      try {
-        const url = await remote.signedUrl(ATTACHMENTS_BUCKET, objectPath, SIGNED_URL_TTL_SEC);
-        // A download that never answers would leave the screen waiting for good: the answer
-        // gets a request's time, its bytes as long as an upload's (a 10 MiB photo on a slow
-        // link). Either timer aborts the whole download (one controller for both).
-        const download = new AbortController();
-        const response = await withTimeout(
-          requestTimeoutMs,
-          (signal) => fetchImpl(url, { signal }),
-          download,
-          clock,
-        );
-        if (!response.ok) return undefined;
-        const blob = await withTimeout(
-          requestTimeoutMs * TRANSFER_TIMEOUT_FACTOR,
-          () => response.blob(),
-          download,
-          clock,
-        );
-        // Kept only while its row is still here: the list may have been purged (or the
-        // attachment deleted) during the download, and nothing would ever remove it then.
-        await db.transaction('rw', [db.rows('attachments'), db._files], async () => {
-          const current = await db.rows('attachments').get(attachmentId);
-          if (!current || current.deleted_at || (await db._files.get(attachmentId))) return;
-          await db._files.put({
-            id: attachmentId,
-            blob,
-            objectPath,
-            state: 'cached',
-            attempts: 0,
-            listId,
-          });
-        });
-        return blob;
-      } catch {
-        return undefined; // offline or gone: the screen shows a placeholder
-      }
-    },
+    attachmentBlob: createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch),
     async dismissRejection(id) {
       await db._rejections.delete(id);
     },
     async clearRejections() {
       await db._rejections.clear();
     },
-    start() {
-      started = true;
-      if (seat || retired) return;
-      campaign();
-    },
-    async stop() {
-      // The engine first: its push in flight finishes while this tab still leads, or another
-      // tab would take over and send the same entries again.
-      started = false;
-      await vacate();
-    },
+    start: leader.start,
+    stop: leader.stop,
     async signOut({ force = false } = {}) {
       const pending = await pendingCount(db);
       if (pending > 0 && !force) return { signedOut: false, pending };
-      signingOut = started = true;
-      const mine = seat ?? campaign();
-      try {
-        if (!mine.leading) {
-          // Asked after this tab queued, so the tabs that let go queue again behind it.
-          await new Promise<void>((resolve, reject) => {
-            const timer = clock.setTimeout(() => {
-              onGranted = undefined;
-              reject(new SyncError('TIMEOUT', 'Another tab is still syncing: close it and retry'));
-            }, SIGN_OUT_LOCK_WAIT_MS);
-            onGranted = () => {
-              clock.clearTimeout(timer);
-              resolve();
-            };
-            tabs?.post({ type: 'yield' });
-          });
-        }
-        // No engine runs in any tab now, until this one starts its own again.
-        await engine.stop();
-        // Not supabase-js's signOut alone: with no network it keeps the session (and the
-        // account came back). The token is handed over to be revoked, then the session leaves.
-        await endLocalSession(options.supabase, options.keepForRevocation);
-        await db.transaction('rw', db.allTables(), async () => {
-          for (const table of db.allTables()) await table.clear();
-        });
-        userId = LOCAL_USER_ID;
-        tabs?.post({ type: 'wiped' });
-        await options.onWipe?.();
-      } finally {
-        signingOut = false;
-        // Leads, ready for the next sign-in (which wakes it), unless asked to step aside.
-        if (stepAsideLater || retired) {
-          stepAsideLater = false;
-          void stepAside();
-        } else if (seat === mine && mine.leading) engine.start();
-      }
+      await leader.alone(() => account.signOut(options));
       return { signedOut: true, pending };
     },
     async close() {
-      stopAuthWatch();
+      account.close();
       stopTabWatch?.();
       await sync.stop();
       if (!options.tabs) tabs?.close();
@@ -435,11 +223,33 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
 }
 
 export { SyncDatabase } from './db';
-export { LOCAL_USER_ID } from './engine';
-export type { Clock, OnlineSignal, SyncEngine } from './engine';
-export { isSyncError, SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
-export type { FieldErrors } from './schema';
+export { LOCAL_USER_ID } from './account';
+export { realClock, type Clock, type OnlineSignal } from './platform';
+export type { SyncEngine } from './schedule';
+export {
+  classifyStorageError,
+  isSyncError,
+  SyncError,
+  SYNC_ERROR_CODES,
+  type SyncErrorCode,
+} from './errors';
+export * from './schema';
 export type { SyncPhase, SyncStatus } from './status';
 export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
 export type { LocalRow, OutboxEntry, Rejection } from './registry';
+export type {
+  DeviceRows,
+  ListSummary,
+  MemberRow,
+  Queries,
+  RejectionRow,
+  TaskLookup,
+} from './queries';
+export type { Attachment, Comment, List, Membership, Profile, Task } from './rows';
+export { OUTPOST_SCHEMA_VERSION } from './outpost';
+export { backoffDelayMs } from './backoff';
+export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout } from './remote';
+export { liveQuery } from 'dexie';
+/** Where an attachment's bytes are on this device. */
+export type FileState = FileRecord['state'];
 export type { TabChannel, TabMessage } from './tabs';

@@ -1,13 +1,16 @@
 // The engine's only door to the server: a small port over the app's supabase-js client.
 // All network I/O goes through supabase-js, so tests inject faults by handing it a faulty
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
-import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+import {
+  FunctionsError,
+  REALTIME_SUBSCRIBE_STATES,
+  type SupabaseClient,
+} from '@supabase/supabase-js';
 import * as v from 'valibot';
 
-import { classifyRpcError, classifyStorageError, SyncError } from './errors';
-import { realClock, type Clock } from './engine';
+import { classifyRpcError, classifyStorageError, SyncError, type StorageFailure } from './errors';
+import { realClock, type Clock } from './platform';
 import type { MutationOp } from './registry';
-import type { ServerRow } from './apply';
 
 /** One outbox entry as sync_push receives it (sync-design.md "Push"). */
 export interface WireMutation {
@@ -23,71 +26,112 @@ export interface WireMutation {
   data: Record<string, unknown>;
 }
 
-/** What sync_push says of one mutation. */
-export interface PushResult {
-  /** The mutation's seq. */
-  seq: number;
-  /** Applied (now, or before: a replay), or refused by the database. */
-  status: 'applied' | 'rejected';
-  /** The SQLSTATE of a refusal ('DUPLICATE' for a replayed insert). */
-  code?: string;
-  /** The database's message of a refusal. */
-  message?: string;
-  /** The column the database named in its refusal, when it named one. */
-  column?: string;
-  /** The rule code a database trigger raised with its refusal (HINT: LAST_OWNER…). */
-  hint?: string;
-  /** The constraint the database named in its refusal (tasks_title_check, tasks_pkey…). */
-  constraint?: string;
-  /** True when the server had applied this seq already (a lost response's replay). */
-  replayed?: boolean;
-  /** The row as the server now has it (applied), or as it stays (refused); none if unseen. */
-  row?: ServerRow;
-}
-
-/** sync_push's answer: one result per mutation sent. */
-export interface PushResponse {
-  /** The highest seq of this client the server has applied. */
-  last_seq: number;
-  /** One result per mutation, in seq order. */
-  results: PushResult[];
-}
-
-/** One sync_pull page (sync-design.md "Pull"). */
-export interface PullResponse {
-  /** Changed rows (tombstones included) the caller may see, in the server's order. */
-  rows: { table: string; row: ServerRow }[];
-  /** Where the next pull starts; stored once the page is applied. */
-  cursor: string;
-  /** More rows wait past this page. */
-  has_more: boolean;
-  /** The server's sync contract version: newer than the app's means APP_OUTDATED. */
-  schema_version: number;
-}
+// What the server answers is checked here, at the edge, against the schemas below; the types
+// the engine reads are made from them, so the check and the type cannot drift apart. A
+// malformed answer is a SERVER_ERROR now (retried with backoff), never a crash later.
 
 /**
- * A realtime `row` message as the database broadcasts it (sync-design.md "When sync runs"):
- * the changed row exactly as sync_pull returns it. Checked at the edge; whatever does not fit
- * is ignored. (The message's own `id` and `xid` are not used.)
+ * A synced row as the server sends it (sync_pull, sync_push, realtime): its id and its
+ * version (a positive integer) are checked, its other columns go on as they came (the
+ * repositories' schemas judge those).
+ */
+const RowSchema = v.looseObject({
+  id: v.string(),
+  version: v.pipe(
+    v.number(),
+    v.check((n) => Number.isInteger(n) && n > 0),
+  ),
+});
+
+/**
+ * One changed row with its table, as sync_pull lists it and a realtime `row` message carries
+ * it (sync-design.md "When sync runs"). A realtime message's own `id` and `xid` are not used.
  */
 const RowMessageSchema = v.object({
+  /** The synced table. */
   table: v.string(),
-  // Checked: the row's id and version; the rest goes on as it came (v.is does not copy).
-  row: v.object({
-    id: v.string(),
-    version: v.pipe(
-      v.number(),
-      v.check((n) => Number.isInteger(n) && n > 0),
-    ),
-  }),
+  /** The row with its version, as sync_pull returns it. */
+  row: RowSchema,
 });
 
 /** One realtime delta: a synced table's row, as sync_pull would return it. */
-export interface RowMessage {
-  /** The synced table. */
-  table: string;
-  /** The row with its version, as sync_pull returns it. */
-  row: ServerRow;
+export type RowMessage = v.InferOutput<typeof RowMessageSchema>;
+
+/** A text the server may leave out of a result. */
+const maybeText = v.optional(v.string());
+
+/** What sync_push says of one mutation. */
+const PushResultSchema = v.object({
+  /** The mutation's seq. */
+  seq: v.number(),
+  /** Applied (now, or before: a replay), or refused by the database. */
+  status: v.picklist(['applied', 'rejected']),
+  /** The SQLSTATE of a refusal ('DUPLICATE' for a replayed insert). */
+  code: maybeText,
+  /** The database's message of a refusal. */
+  message: maybeText,
+  /** The column the database named in its refusal, when it named one. */
+  column: maybeText,
+  /** The rule code a database trigger raised with its refusal (HINT: LAST_OWNER…). */
+  hint: maybeText,
+  /** The constraint the database named in its refusal (tasks_title_check, tasks_pkey…). */
+  constraint: maybeText,
+  /** True when the server had applied this seq already (a lost response's replay). */
+  replayed: v.optional(v.boolean()),
+  /** The row as the server now has it (applied), or as it stays (refused); none if unseen. */
+  row: v.nullish(RowSchema),
+});
+
+/** What sync_push says of one mutation. */
+export type PushResult = v.InferOutput<typeof PushResultSchema>;
+
+/** sync_push's answer: one result per mutation sent. */
+const PushResponseSchema = v.object({
+  /** The highest seq of this client the server has applied. */
+  last_seq: v.number(),
+  /** One result per mutation, in seq order. */
+  results: v.array(PushResultSchema),
+});
+
+/** sync_push's answer: one result per mutation sent. */
+export type PushResponse = v.InferOutput<typeof PushResponseSchema>;
+
+/** One sync_pull page (sync-design.md "Pull"). */
+const PullResponseSchema = v.object({
+  /** Changed rows (tombstones included) the caller may see, in the server's order. */
+  rows: v.array(RowMessageSchema),
+  /** Where the next pull starts; stored once the page is applied. */
+  cursor: v.string(),
+  /** More rows wait past this page. */
+  has_more: v.boolean(),
+  /** The server's sync contract version: newer than the app's means APP_OUTDATED. */
+  schema_version: v.number(),
+});
+
+/** One sync_pull page (sync-design.md "Pull"). */
+export type PullResponse = v.InferOutput<typeof PullResponseSchema>;
+
+/** The signed-in user's id, as the auth client's session holds it (none: signed out). */
+const UserIdSchema = v.nullish(v.string());
+
+/**
+ * `answer` as `schema` describes it, or a SERVER_ERROR naming `what` answered and where it did
+ * not fit: whatever the server sends, the engine gets either the shape it reads or an error.
+ */
+function checked<S extends v.GenericSchema>(
+  schema: S,
+  answer: unknown,
+  what: string,
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, answer);
+  if (result.success) return result.output;
+  const [issue] = result.issues;
+  // Where it did not fit, as a dotted path (rows.3.row.version); the whole answer has none.
+  const where = issue.path?.map((item) => String(item.key)).join('.') ?? 'answer';
+  throw new SyncError(
+    'SERVER_ERROR',
+    `${what} answered in an unexpected shape (${where}: ${issue.message})`,
+  );
 }
 
 /** What a topic subscription reports (Remote.subscribeTopic). */
@@ -137,9 +181,15 @@ export interface Remote {
   malformed?(): number;
   /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
-  /** Writes a file to `bucket/path`, replacing what is there (a retry rewrites the same object). */
+  /**
+   * Writes a file to `bucket/path`, replacing what is there (a retry rewrites the same object).
+   * A refusal (403) is believed only once a renewed session gets it too (storageRequest).
+   */
   upload(bucket: string, path: string, blob: Blob): Promise<void>;
-  /** A URL that fetches `bucket/path` without a session for `expiresInSec` seconds. */
+  /**
+   * A URL that fetches `bucket/path` without a session for `expiresInSec` seconds; a refusal
+   * is believed as upload's is.
+   */
   signedUrl(bucket: string, path: string, expiresInSec: number): Promise<string>;
   /**
    * Asks the server to remove the objects of deleted attachments now. Deleting a row queues
@@ -212,6 +262,36 @@ function throwIfNetworkFailed(error: unknown): void {
   }
 }
 
+/** What storage-js answers a call: its data, or its error. */
+export type StorageAnswer<T> = { data: T; error: null } | { data: unknown; error: StorageFailure };
+
+/**
+ * Makes a storage request (`send`), believing a refusal only when a renewed token gets it.
+ * Storage refuses a token it cannot verify (expired by its clock, or signed with a retired
+ * key) with the very answer of a policy's refusal: hosted storage-api throws its AccessDenied
+ * for both (HTTP 400 with statusCode "403", code "AccessDenied", error "Unauthorized"), and
+ * storage-js keeps only the statusCode of those, so the two differ in English only. After a
+ * 403 the session is renewed once (`refresh`: false when it cannot be) and the request sent
+ * again; a second 403 is the policy's. Resolves to the answer's data; throws the SyncError of
+ * a failure, AUTH_EXPIRED when the session could not be renewed.
+ */
+export async function storageRequest<T>(
+  send: () => PromiseLike<StorageAnswer<T>>,
+  refresh: () => Promise<boolean>,
+): Promise<T> {
+  let answer = await send();
+  if (answer.error) {
+    const failure = classifyStorageError(answer.error);
+    if (failure.code !== 'PERMISSION_DENIED') throw failure;
+    if (!(await refresh())) {
+      throw new SyncError('AUTH_EXPIRED', failure.message, failure.status, failure.serverCode);
+    }
+    answer = await send();
+  }
+  if (answer.error) throw classifyStorageError(answer.error);
+  return answer.data;
+}
+
 /**
  * The Remote over the app's supabase-js client: its session is the engine's session, and
  * every request goes through its fetch (tests hand it a faulty one).
@@ -223,33 +303,42 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
   /** Topics being left: realtime-js keeps one channel per topic until its leave is done. */
   const leaving = new Map<string, Promise<unknown>>();
   let malformed = 0;
+
+  /**
+   * Calls the database function `name` and checks its answer against `schema`. A failed
+   * request is classified by its status and PostgREST code. (A request this Remote gives up
+   * on is TIMEOUT already: withTimeout answers before the aborted fetch does.)
+   */
+  async function rpc<S extends v.GenericSchema>(
+    name: string,
+    args: Record<string, unknown>,
+    ms: number,
+    schema: S,
+  ): Promise<v.InferOutput<S>> {
+    const response = await timed(ms, (signal) => supabase.rpc(name, args).abortSignal(signal));
+    if (response.error) throw classifyRpcError(response.error, response.status);
+    const data: unknown = response.data; // untyped: no generated database types here
+    return checked(schema, data, name);
+  }
+
+  async function refresh(): Promise<boolean> {
+    const { data, error } = await timed(timeoutMs, () => supabase.auth.refreshSession());
+    throwIfNetworkFailed(error);
+    return !error && Boolean(data.session);
+  }
+
   return {
     async userId() {
       const { data, error } = await timed(timeoutMs, () => supabase.auth.getSession());
       if (!data.session) throwIfNetworkFailed(error);
-      return data.session?.user.id ?? null;
+      return checked(UserIdSchema, data.session?.user.id, 'auth') ?? null;
     },
-    async push(clientId, mutations) {
-      const response = await timed(timeoutMs * 2, (signal) =>
-        supabase.rpc('sync_push', { client_id: clientId, mutations }).abortSignal(signal),
-      );
-      const data: unknown = response.data; // untyped: no generated database types here
-      if (response.error) throw classifyRpcError(response.error, response.status);
-      return data as PushResponse;
-    },
-    async pull(cursor, maxRows) {
-      const response = await timed(timeoutMs, (signal) =>
-        supabase.rpc('sync_pull', { cursor, max_rows: maxRows }).abortSignal(signal),
-      );
-      const data: unknown = response.data; // untyped: no generated database types here
-      if (response.error) throw classifyRpcError(response.error, response.status);
-      return data as PullResponse;
-    },
-    async refresh() {
-      const { data, error } = await timed(timeoutMs, () => supabase.auth.refreshSession());
-      throwIfNetworkFailed(error);
-      return !error && Boolean(data.session);
-    },
+    // The push carries up to 1 MiB and applies it in one transaction: twice a request's time.
+    push: (clientId, mutations) =>
+      rpc('sync_push', { client_id: clientId, mutations }, timeoutMs * 2, PushResponseSchema),
+    pull: (cursor, maxRows) =>
+      rpc('sync_pull', { cursor, max_rows: maxRows }, timeoutMs, PullResponseSchema),
+    refresh,
     subscribeTopic(topic, listener) {
       let left = false;
       let channel: ReturnType<SupabaseClient['channel']> | undefined;
@@ -262,6 +351,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
             .channel(topic, { config: { private: true } })
             .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
               const payload = message.payload;
+              // Checked, not copied: the row goes on with every column it came with.
               if (v.is(RowMessageSchema, payload)) listener.onRow(payload);
               else {
                 malformed += 1;
@@ -289,24 +379,34 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       const { data } = supabase.auth.onAuthStateChange((event, session) => {
         const change: AuthChange =
           event === 'SIGNED_IN' ? 'signed-in' : event === 'TOKEN_REFRESHED' ? 'refreshed' : 'other';
-        onChange(session?.user.id ?? null, change);
+        // Checked like userId's: an id that is not text joins nothing (the cycle's userId()
+        // then says what is wrong).
+        const id = session?.user.id;
+        onChange(v.is(v.string(), id) ? id : null, change);
       });
       return () => data.subscription.unsubscribe();
     },
     async upload(bucket, path, blob) {
       // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
       // signal, so only the timer ends it; a retry rewrites the same object (upsert).
-      const { error } = await timed(timeoutMs * TRANSFER_TIMEOUT_FACTOR, () =>
-        supabase.storage.from(bucket).upload(path, blob, { upsert: true, contentType: blob.type }),
+      await storageRequest(
+        () =>
+          timed(timeoutMs * TRANSFER_TIMEOUT_FACTOR, () =>
+            supabase.storage
+              .from(bucket)
+              .upload(path, blob, { upsert: true, contentType: blob.type }),
+          ),
+        refresh,
       );
-      if (error) throw classifyStorageError(error);
     },
     async signedUrl(bucket, path, expiresInSec) {
-      // Takes no signal either: only the timer ends a request that never answers.
-      const { data, error } = await timed(timeoutMs, () =>
-        supabase.storage.from(bucket).createSignedUrl(path, expiresInSec),
+      // Takes no signal either: only the timer ends a request that never answers. (storage-js
+      // makes the URL itself from the answer's path.)
+      const data = await storageRequest<{ signedUrl: string }>(
+        () =>
+          timed(timeoutMs, () => supabase.storage.from(bucket).createSignedUrl(path, expiresInSec)),
+        refresh,
       );
-      if (error) throw classifyStorageError(error);
       return data.signedUrl;
     },
     async cleanupDeletedFiles() {
@@ -314,13 +414,14 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
         supabase.functions.invoke(CLEANUP_FUNCTION, { method: 'POST', signal }),
       );
       const failure: unknown = response.error; // typed `any` by functions-js
-      if (failure) {
-        const { message, context } = failure as { message?: unknown; context?: unknown };
-        throw classifyRpcError(
-          { message: String(message) },
-          context instanceof Response ? context.status : undefined,
-        );
-      }
+      if (!failure) return;
+      // An HTTP or relay error carries the function's Response; a failed fetch, its error.
+      const context: unknown = failure instanceof FunctionsError ? failure.context : undefined;
+      throw classifyRpcError(
+        { message: failure instanceof Error ? failure.message : 'request failed' },
+        context instanceof Response ? context.status : undefined,
+        context,
+      );
     },
   };
 }

@@ -5,7 +5,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { SyncDatabase } from './db';
-import { createSyncEngine, realClock, type SyncEngine } from './engine';
+import { realClock } from './platform';
+import { createSyncEngine, type SyncEngine } from './schedule';
 import { BATCH_TOO_LARGE_SQLSTATE, SyncError } from './errors';
 import { switchableOnline } from './switchable-online';
 import { memoryDevice } from './memory-device';

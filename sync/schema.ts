@@ -164,15 +164,15 @@ export const taskPatch = v.partial(taskInput);
 /** A new or edited comment. */
 export const commentInput = object({ body: text('Comment', COMMENT_BODY_MAX) });
 
+/** A profile: display name and avatar path. */
+export const profileInput = object({
+  display_name: text('Name', DISPLAY_NAME_MAX),
+  avatar_path: v.nullable(
+    v.pipe(v.string(), notEmpty('Avatar path'), atMost('Avatar path', AVATAR_PATH_MAX)),
+  ),
+});
 /** A profile edit: display name and/or avatar path. */
-export const profilePatch = v.partial(
-  object({
-    display_name: text('Name', DISPLAY_NAME_MAX),
-    avatar_path: v.nullable(
-      v.pipe(v.string(), notEmpty('Avatar path'), atMost('Avatar path', AVATAR_PATH_MAX)),
-    ),
-  }),
-);
+export const profilePatch = v.partial(profileInput);
 
 /** A role given to a member. */
 export const roleInput = v.picklist(ROLES, 'Role must be owner, editor or viewer.');

@@ -79,6 +79,24 @@ describe('ending the session with no network', () => {
     expect(requests).toEqual([]);
   });
 
+  // What storage holds is checked, not cast: anything but a session with a text refresh token
+  // keeps nothing, and is removed all the same.
+  it.each(['not json', 'null', '{}', '{"refresh_token":42}', '{"refresh_token":null}'])(
+    'removes an unreadable stored session (%s) and keeps no token',
+    async (stored) => {
+      const storage = memoryStorage();
+      storage.setItem(STORAGE_KEY, stored);
+      const { fetch, requests } = scriptedFetch();
+      const kept: string[] = [];
+      expect(await endLocalSession(client(storage, fetch), (token) => kept.push(token))).toBe(
+        false,
+      );
+      expect(kept).toEqual([]);
+      expect(storage.getItem(STORAGE_KEY)).toBeNull();
+      expect(requests).toEqual([]);
+    },
+  );
+
   it('keeps the session when its token cannot be kept', async () => {
     const storage = memoryStorage();
     storage.setItem(STORAGE_KEY, storedSession('refresh-1'));

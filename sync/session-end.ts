@@ -6,6 +6,7 @@
 // handed to the caller first, to be revoked once the server is reachable (the app does that:
 // src/lib/revocations.ts).
 import type { SupabaseClient } from '@supabase/supabase-js';
+import * as v from 'valibot';
 
 /**
  * Where supabase-js's auth client (auth-js GoTrueClient, `protected` in its types) stores
@@ -19,6 +20,9 @@ interface AuthStorageParts {
   };
   storageKey?: unknown;
 }
+
+/** The part of a stored session kept: its refresh token (the auth server's, stored as it came). */
+const StoredSession = v.object({ refresh_token: v.string() });
 
 /**
  * Ends the session on this device now, without a request: `keep` receives its refresh token
@@ -39,10 +43,8 @@ export async function endLocalSession(
   const stored = await storage.getItem(storageKey);
   let token: string | undefined;
   try {
-    const { refresh_token: found } = (JSON.parse(stored ?? '{}') ?? {}) as {
-      refresh_token?: unknown;
-    };
-    if (typeof found === 'string') token = found;
+    const session: unknown = JSON.parse(stored ?? 'null');
+    if (v.is(StoredSession, session)) token = session.refresh_token;
   } catch {
     // Unreadable: no token to keep; the session is removed all the same.
   }

@@ -1,7 +1,7 @@
 // An online signal set by hand, for tests (and apps with their own connectivity checks).
 // Its own module, not index.ts: the library's entry is what the app ships and what the
 // sync engine's bundle budget measures (scripts/bundle-sync.mjs).
-import type { OnlineSignal } from './engine';
+import type { OnlineSignal } from './platform';
 
 /** An online signal set by hand (tests; apps with their own connectivity checks). */
 export interface SwitchableOnline extends OnlineSignal {

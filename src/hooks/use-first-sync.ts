@@ -16,11 +16,7 @@ export function useFirstSyncDone(): boolean | undefined {
   const { sync } = useServices();
   const { mode } = useSession();
   const online = useOnline();
-  const cursor = useLiveQuery(
-    async () => (await sync.db.getMeta<string>('cursor')) ?? null,
-    [sync],
-  );
+  const pulled = useLiveQuery(() => sync.queries.pulled(), [sync]);
   if (mode !== 'signed-in' || !online) return true;
-  if (cursor === undefined) return undefined;
-  return cursor !== null;
+  return pulled;
 }

@@ -2,7 +2,7 @@
 // role may not do; RLS still enforces it on the server.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { Role } from '@sync/schema';
+import type { Role } from '@sync/index';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -29,17 +29,9 @@ export function accessFor(role: Role | null | undefined): ListAccess {
 export function useListAccess(listId: string | undefined): ListAccess {
   const { sync } = useServices();
   const { userId } = useSession();
-  const role = useLiveQuery(async () => {
-    if (!listId) return null;
-    const rows = await sync.db
-      .rows('memberships')
-      .where('[list_id+user_id]')
-      .equals([listId, userId])
-      .toArray();
-    const live = rows.filter((row) => !row.deleted_at);
-    // The server's row wins over the stand-in made when the list was created offline.
-    const mine = live.find((row) => !row._standIn) ?? live[0];
-    return (mine?.role as Role | undefined) ?? null;
-  }, [sync, listId, userId]);
+  const role = useLiveQuery(
+    async () => (listId ? sync.queries.role(listId, userId) : null),
+    [sync, listId, userId],
+  );
   return accessFor(role);
 }

@@ -3,7 +3,8 @@
 // picker and the tasks' assignee chips.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { Role } from '@sync/schema';
+import type { MemberRow } from '@sync/index';
+import type { Role } from '@sync/index';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -31,32 +32,26 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** How the screens name a member: their profile's name, else "You" or "Member". */
+export function toMember({ membership, profile, standIn }: MemberRow, me: string): Member {
+  const named = Boolean(profile?.display_name);
+  return {
+    id: membership.id,
+    userId: membership.user_id,
+    role: membership.role,
+    name: named ? profile!.display_name : membership.user_id === me ? 'You' : 'Member',
+    named,
+    avatarPath: profile?.avatar_path ?? null,
+    standIn,
+  };
+}
+
 export function useMembers(listId: string | undefined): Member[] | undefined {
   const { sync } = useServices();
   const { userId: me } = useSession();
   return useLiveQuery(async () => {
     if (!listId) return [];
-    const rows = (
-      await sync.db.rows('memberships').where('list_id').equals(listId).toArray()
-    ).filter((row) => !row.deleted_at);
-    // A stand-in is dropped as soon as the server's membership of the same user is here.
-    const real = new Set(rows.filter((row) => !row._standIn).map((row) => String(row.user_id)));
-    const live = rows.filter((row) => !row._standIn || !real.has(String(row.user_id)));
-    const profiles = await sync.db.rows('profiles').bulkGet(live.map((row) => String(row.user_id)));
-    const members = live.map((row, i): Member => {
-      const profile = profiles[i];
-      const userId = String(row.user_id);
-      const named = typeof profile?.display_name === 'string' && profile.display_name !== '';
-      return {
-        id: row.id,
-        userId,
-        role: row.role as Role,
-        name: named ? String(profile.display_name) : userId === me ? 'You' : 'Member',
-        named,
-        avatarPath: typeof profile?.avatar_path === 'string' ? profile.avatar_path : null,
-        standIn: Boolean(row._standIn),
-      };
-    });
+    const members = (await sync.queries.members(listId)).map((row) => toMember(row, me));
     return members.sort(
       (a, b) =>
         ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||

@@ -13,12 +13,8 @@ const NONE: ReadonlySet<string> = new Set();
 export function usePendingRows(listId: string | undefined): ReadonlySet<string> {
   const { sync } = useServices();
   return (
-    useSharedLiveQuery(sync, listId ? `pending-rows:${listId}` : null, async () => {
-      const ids = await sync.db._outbox
-        .where('listId')
-        .equals(listId ?? '')
-        .toArray();
-      return new Set(ids.map((entry) => entry.rowId));
-    }) ?? NONE
+    useSharedLiveQuery(sync, listId ? `pending-rows:${listId}` : null, () =>
+      sync.queries.pendingRows(listId ?? ''),
+    ) ?? NONE
   );
 }

@@ -1,33 +1,14 @@
 // Profiles of the people the user shares lists with (synced as peers), by user id.
 import { useLiveQuery } from 'dexie-react-hooks';
 
+import type { Profile } from '@sync/index';
 import { useServices } from '@/lib/services';
 
-export interface Profile {
-  id: string;
-  display_name: string;
-  avatar_path: string | null;
-}
+export type { Profile };
 
 export function useProfiles(): ReadonlyMap<string, Profile> {
   const { sync } = useServices();
-  return (
-    useLiveQuery(async () => {
-      const rows = await sync.db.rows('profiles').toArray();
-      return new Map(
-        rows
-          .filter((row) => !row.deleted_at)
-          .map((row) => [
-            row.id,
-            {
-              id: row.id,
-              display_name: typeof row.display_name === 'string' ? row.display_name : '',
-              avatar_path: typeof row.avatar_path === 'string' ? row.avatar_path : null,
-            },
-          ]),
-      );
-    }, [sync]) ?? EMPTY
-  );
+  return useLiveQuery(() => sync.queries.profiles(), [sync]) ?? EMPTY;
 }
 
 const EMPTY: ReadonlyMap<string, Profile> = new Map();

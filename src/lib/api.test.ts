@@ -3,7 +3,7 @@
 // avatar upload wrapper against the devstack's avatars bucket: a picture lands in the
 // user's own folder; the bucket's limits, another's folder and no connection come back as
 // codes, never as thrown errors.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { AuthRetryableFetchError, createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 
@@ -105,6 +105,47 @@ describe('reading a function error', () => {
     expect(codeForStatus(504)).toBe('TIMEOUT');
     expect(codeForStatus(403)).toBe('PERMISSION_DENIED');
     expect(codeForStatus(405)).toBe('VALIDATION_FAILED');
+  });
+
+  it('reads only fields of the right type, and only codes it knows', async () => {
+    const odd = await failureFromResponse(
+      jsonResponse({ error: { code: 'constructor', message: 42, list_id: 7 } }, 409),
+    );
+    expect(odd).toEqual({ ok: false, code: 'VALIDATION_FAILED', message: 'HTTP 409' });
+    // An `error` that is not an object: the body itself is the detail.
+    const flat = await failureFromResponse(
+      jsonResponse({ error: 'Conflict', code: 'ALREADY_MEMBER', message: 'Already in.' }, 409),
+    );
+    expect(flat).toEqual({ ok: false, code: 'ALREADY_MEMBER', message: 'Already in.' });
+  });
+
+  it('says SERVER_ERROR for answers of an unexpected shape, and exports JSON as it came', async () => {
+    // One client whose functions answer `body` (one auth client: no second one on its key).
+    let body: unknown;
+    const api = createClient('http://api.test', 'anon', {
+      global: { fetch: () => Promise.resolve(jsonResponse(body, 200)) },
+      auth: { persistSession: false, autoRefreshToken: false },
+    });
+    const answering = (answer: unknown) => {
+      body = answer;
+      return api;
+    };
+    const malformed = { ok: false, code: 'SERVER_ERROR' };
+    expect(await createInvite(answering({ url: 'u', token: 't' }), LIST, 'viewer')).toMatchObject(
+      malformed,
+    );
+    expect(await acceptInvite(answering({ list_id: LIST, role: 'owner' }), 't')).toMatchObject(
+      malformed,
+    );
+    expect(await exportList(answering('text'), LIST, 'json')).toMatchObject(malformed);
+
+    const exported = { list: { id: LIST, name: 'Site', color: 'blue' }, tasks: [{ id: 't' }] };
+    const json = await exportList(answering(exported), LIST, 'json');
+    if (!json.ok) throw new Error(json.code);
+    expect(JSON.parse(await json.blob.text())).toEqual(exported);
+    expect(json.fileName).toBe('Site.json');
+    const nameless = await exportList(answering({ list: { name: 7 } }), LIST, 'json');
+    expect(nameless).toMatchObject({ ok: true, fileName: 'list.json' });
   });
 
   it('reads file names from Content-Disposition, else makes a safe one', () => {
@@ -259,24 +300,117 @@ describe('uploading a profile picture', () => {
   });
 
   it('reads the body\'s statusCode before the HTTP status (hosted RLS refusals are 400 "403")', () => {
-    const apiError = (status: number, statusCode: string, message: string) =>
-      Object.assign(new Error(message), { status, statusCode });
-    expect(
-      failureFromStorageError(apiError(400, '403', 'new row violates row-level security')),
-    ).toMatchObject({
-      code: 'PERMISSION_DENIED',
-    });
-    expect(failureFromStorageError(apiError(400, 'InvalidJWT', 'jwt expired'))).toMatchObject({
-      code: 'AUTH_EXPIRED',
-    });
-    expect(failureFromStorageError(apiError(413, '413', 'Payload too large'))).toMatchObject({
-      code: 'FILE_TOO_LARGE',
-    });
-    expect(failureFromStorageError(apiError(503, '503', 'down'))).toMatchObject({
-      code: 'SERVER_ERROR',
-    });
-    expect(failureFromStorageError(new Error('Failed to fetch'))).toMatchObject({
+    const apiError = (status: number, statusCode: string, message: string, more = {}) =>
+      Object.assign(new Error(message), { status, statusCode, ...more });
+    const codeOf = (error: unknown) => failureFromStorageError(error).code;
+    expect(codeOf(apiError(400, '403', 'new row violates row-level security'))).toBe(
+      'PERMISSION_DENIED',
+    );
+    // Hosted storage's answer to an expired token is that same 403: the words decide nothing
+    // (uploadAvatar asks again with a renewed token).
+    expect(codeOf(apiError(400, '403', 'jwt expired'))).toBe('PERMISSION_DENIED');
+    expect(codeOf(apiError(400, '400', 'jwt malformed'))).toBe('VALIDATION_FAILED');
+    expect(codeOf(apiError(400, 'InvalidJWT', 'jwt expired'))).toBe('AUTH_EXPIRED');
+    expect(codeOf(apiError(400, '400', 'x', { error: 'InvalidJWT' }))).toBe('AUTH_EXPIRED');
+    expect(codeOf(apiError(401, '401', 'Unauthorized'))).toBe('AUTH_EXPIRED');
+    expect(codeOf(apiError(413, '413', 'Payload too large'))).toBe('FILE_TOO_LARGE');
+    expect(codeOf(apiError(400, 'EntityTooLarge', 'x'))).toBe('FILE_TOO_LARGE');
+    expect(codeOf(apiError(400, '400', 'x', { code: 'InvalidMimeType' }))).toBe('FILE_TYPE');
+    expect(codeOf(apiError(400, '400', 'Payload too large, mime type'))).toBe('VALIDATION_FAILED');
+    expect(codeOf(apiError(503, '503', 'down'))).toBe('SERVER_ERROR');
+    expect(codeOf(new Error('Failed to fetch'))).toBe('OFFLINE');
+    expect(codeOf('jwt expired')).toBe('OFFLINE');
+  });
+
+  it("is OFFLINE when the renewal after storage's 403 could not reach the server", async () => {
+    let uploads = 0;
+    const standIn = {
+      storage: {
+        from: () => ({
+          upload: () => {
+            uploads += 1;
+            const error = Object.assign(new Error('jwt expired'), {
+              status: 400,
+              statusCode: '403',
+            });
+            return Promise.resolve({ data: null, error });
+          },
+        }),
+      },
+      auth: {
+        refreshSession: () =>
+          Promise.resolve({
+            data: { session: null, user: null },
+            error: new AuthRetryableFetchError('Failed to fetch', 0),
+          }),
+      },
+    } as unknown as SupabaseClient;
+    expect(await uploadAvatar(standIn, 'me/a.png', new Blob([PNG]))).toMatchObject({
+      ok: false,
       code: 'OFFLINE',
     });
+    expect(uploads).toBe(1);
+  });
+
+  it("renews the session on storage's 403 and uploads again: an expired token is no refusal", async () => {
+    // Hosted storage's own answer to an expired token, once, in front of the devstack.
+    const expired = JSON.stringify({
+      statusCode: '403',
+      code: 'AccessDenied',
+      error: 'Unauthorized',
+      message: 'jwt expired',
+    });
+    const paths: string[] = [];
+    let refuseUploads = 1;
+    let refuseRefresh = false;
+    const { url, anonKey } = inject('devstack');
+    const me = createClient(url, anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      global: {
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          const path = new URL(request.url).pathname;
+          paths.push(path);
+          if (path.startsWith('/storage/v1/object/avatars/') && refuseUploads > 0) {
+            refuseUploads -= 1;
+            return Promise.resolve(new Response(expired, { status: 400 }));
+          }
+          if (path === '/auth/v1/token' && refuseRefresh) {
+            return Promise.resolve(
+              jsonResponse(
+                { code: 'refresh_token_not_found', message: 'Invalid Refresh Token' },
+                400,
+              ),
+            );
+          }
+          return fetch(request);
+        },
+      },
+    });
+    const { data, error } = await me.auth.signUp({
+      email: `api-${crypto.randomUUID()}@example.com`,
+      password: 'secret-123',
+    });
+    if (error || !data.user) throw error ?? new Error('no user');
+    const path = `${data.user.id}/avatar-renewed.png`;
+    paths.length = 0;
+
+    expect(await uploadAvatar(me, path, new Blob([PNG], { type: 'image/png' }))).toEqual({
+      ok: true,
+      path,
+    });
+    const upload = `/storage/v1/object/avatars/${path}`;
+    expect(paths).toEqual([upload, '/auth/v1/token', upload]);
+
+    // A session that cannot be renewed: sign in again, not "you can't change this picture".
+    refuseUploads = 1;
+    refuseRefresh = true;
+    paths.length = 0;
+    const again = `${data.user.id}/avatar-again.png`;
+    expect(await uploadAvatar(me, again, new Blob([PNG], { type: 'image/png' }))).toMatchObject({
+      ok: false,
+      code: 'AUTH_EXPIRED',
+    });
+    expect(paths).toEqual([`/storage/v1/object/avatars/${again}`, '/auth/v1/token']);
   });
 });

@@ -7,9 +7,12 @@ import {
   FunctionsFetchError,
   FunctionsHttpError,
   FunctionsRelayError,
+  isAuthRetryableFetchError,
   type SupabaseClient,
 } from '@supabase/supabase-js';
+import * as v from 'valibot';
 
+import { classifyStorageError, isSyncError, storageRequest, SyncError } from '@sync/index';
 import { AVATARS_BUCKET } from '@/hooks/use-avatar-url';
 
 import { ERROR_MESSAGES, type AppErrorCode } from './error-messages';
@@ -38,7 +41,7 @@ export type ExportFormat = 'json' | 'csv';
 export type UploadAvatarResult = { ok: true; path: string } | ApiFailure;
 
 function isAppErrorCode(code: unknown): code is AppErrorCode {
-  return typeof code === 'string' && code in ERROR_MESSAGES;
+  return typeof code === 'string' && Object.hasOwn(ERROR_MESSAGES, code);
 }
 
 /** A code for an HTTP status whose body named none we know (the gateway's own codes). */
@@ -52,13 +55,18 @@ export function codeForStatus(status: number): AppErrorCode {
   return 'SERVER_ERROR';
 }
 
-type Fields = Record<string, unknown>;
+// What the server answers is checked against these schemas, never cast: a field that is
+// missing or of another type is read as absent, and an answer without what a call needs is
+// `malformed`.
 
-function record(value: unknown): Fields | undefined {
-  return value && typeof value === 'object' ? (value as Fields) : undefined;
-}
+/** A text field of an answer; anything else reads as absent. */
+const text = v.fallback(v.optional(v.string()), undefined);
 
-const NO_FIELDS: Fields = {};
+/** What an error body says: our functions' `error` object, or the gateway's body itself. */
+const ErrorDetail = v.object({ code: text, message: text, list_id: text });
+
+/** Our functions answer `{ error: { code, message, list_id? } }`; the gateway `{ code, message }`. */
+const ErrorBody = v.union([v.object({ error: ErrorDetail }), ErrorDetail]);
 
 /**
  * The failure a function's error response describes. Our functions answer
@@ -72,19 +80,18 @@ export async function failureFromResponse(response: Response): Promise<ApiFailur
   } catch {
     body = undefined; // an HTML error page from a proxy, an empty body
   }
-  const outer = record(body);
-  const detail = record(outer?.error) ?? outer;
-  const code = isAppErrorCode(detail?.code) ? detail.code : codeForStatus(response.status);
-  const message =
-    typeof detail?.message === 'string' && detail.message
-      ? detail.message
-      : `HTTP ${response.status}`;
-  const listId = detail?.list_id;
+  const parsed = v.safeParse(ErrorBody, body);
+  const detail = parsed.success
+    ? 'error' in parsed.output
+      ? parsed.output.error
+      : parsed.output
+    : {};
+  const code = isAppErrorCode(detail.code) ? detail.code : codeForStatus(response.status);
   return {
     ok: false,
     code,
-    message,
-    ...(typeof listId === 'string' ? { listId } : {}),
+    message: detail.message || `HTTP ${response.status}`,
+    ...(detail.list_id !== undefined ? { listId: detail.list_id } : {}),
   };
 }
 
@@ -105,6 +112,9 @@ function malformed(name: string): ApiFailure {
   return { ok: false, code: 'SERVER_ERROR', message: `${name} answered in an unexpected shape.` };
 }
 
+/** create-invite's answer. */
+const CreatedInvite = v.object({ url: v.string(), token: v.string(), expires_at: v.string() });
+
 /** An owner makes a single-use link that lets its holder join the list as `role`. */
 export async function createInvite(
   supabase: SupabaseClient,
@@ -117,12 +127,14 @@ export async function createInvite(
   const { data } = result;
   const error: unknown = result.error; // typed any by functions-js
   if (error) return failureFromError(error);
-  const { url, token, expires_at: expiresAt } = record(data) ?? NO_FIELDS;
-  if (typeof url !== 'string' || typeof token !== 'string' || typeof expiresAt !== 'string') {
-    return malformed('create-invite');
-  }
+  const answer = v.safeParse(CreatedInvite, data);
+  if (!answer.success) return malformed('create-invite');
+  const { url, token, expires_at: expiresAt } = answer.output;
   return { ok: true, url, token, expiresAt };
 }
+
+/** accept-invite's answer: the list joined, and as what. */
+const AcceptedInvite = v.object({ list_id: v.string(), role: v.picklist(['editor', 'viewer']) });
 
 /** The signed-in user trades an invite token for a membership. */
 export async function acceptInvite(
@@ -133,11 +145,9 @@ export async function acceptInvite(
   const { data } = result;
   const error: unknown = result.error; // typed any by functions-js
   if (error) return failureFromError(error);
-  const { list_id: listId, role } = record(data) ?? NO_FIELDS;
-  if (typeof listId !== 'string' || (role !== 'editor' && role !== 'viewer')) {
-    return malformed('accept-invite');
-  }
-  return { ok: true, listId, role };
+  const answer = v.safeParse(AcceptedInvite, data);
+  if (!answer.success) return malformed('accept-invite');
+  return { ok: true, listId: answer.output.list_id, role: answer.output.role };
 }
 
 /** `attachment; filename="Site-inspection.csv"` → `Site-inspection.csv`. */
@@ -166,6 +176,14 @@ export function safeFileName(listName: string | undefined, format: ExportFormat)
   return `${base || 'list'}.${format}`;
 }
 
+/**
+ * export-list's JSON answer: an object, written to the file as it came; only the list's name
+ * is read (for the file's name).
+ */
+const ExportedList = v.looseObject({
+  list: v.fallback(v.optional(v.object({ name: text })), undefined),
+});
+
 /** A member downloads a list as JSON (list, members, tasks with comments) or CSV (tasks). */
 export async function exportList(
   supabase: SupabaseClient,
@@ -190,42 +208,25 @@ export async function exportList(
       fileName: fromHeader ?? safeFileName(undefined, 'csv'),
     };
   }
-  const answer = record(data);
-  if (!answer) return malformed('export-list');
-  const listName = record(answer.list)?.name;
+  const answer = v.safeParse(ExportedList, data);
+  if (!answer.success) return malformed('export-list');
   return {
     ok: true,
-    blob: new Blob([JSON.stringify(answer, null, 2)], { type: 'application/json' }),
-    fileName:
-      fromHeader ?? safeFileName(typeof listName === 'string' ? listName : undefined, 'json'),
+    // As it came: the schema reads the name only (a parsed copy keeps no other list field).
+    blob: new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
+    fileName: fromHeader ?? safeFileName(answer.output.list?.name, 'json'),
   };
 }
 
-/**
- * The failure a storage-js error describes. An HTTP answer is a StorageApiError with the
- * response's `status` and the body's `statusCode` (hosted storage answers an RLS refusal as
- * HTTP 400 with statusCode "403", so the body's number wins); no answer at all (fetch
- * failed) has neither, and means the server could not be reached.
- */
+/** The failure a storage-js error describes, by its fields only (the sync library's rules). */
 export function failureFromStorageError(error: unknown): ApiFailure {
-  const fields = record(error) ?? NO_FIELDS;
-  const message = error instanceof Error ? error.message : String(error);
-  const fromBody = Number(fields.statusCode);
-  const status =
-    fromBody >= 400 && fromBody < 600
-      ? fromBody
-      : typeof fields.status === 'number'
-        ? fields.status
-        : undefined;
-  if (status === undefined) return { ok: false, code: 'OFFLINE', message };
-  if (status === 413) return { ok: false, code: 'FILE_TOO_LARGE', message };
-  if (status === 415) return { ok: false, code: 'FILE_TYPE', message };
-  // An expired or bad token is "400 InvalidJWT" from storage, not a 401.
-  const errorName = typeof fields.error === 'string' ? fields.error : '';
-  if (/jwt/i.test(`${message} ${errorName}`)) {
-    return { ok: false, code: 'AUTH_EXPIRED', message };
-  }
-  return { ok: false, code: codeForStatus(status), message };
+  return failureOf(
+    classifyStorageError(error instanceof Error ? error : { message: String(error) }),
+  );
+}
+
+function failureOf({ code, message }: SyncError): ApiFailure {
+  return { ok: false, code, message };
 }
 
 /**
@@ -239,13 +240,23 @@ export async function uploadAvatar(
   file: Blob,
 ): Promise<UploadAvatarResult> {
   try {
-    const { error } = await supabase.storage
-      .from(AVATARS_BUCKET)
-      .upload(path, await file.arrayBuffer(), { contentType: file.type });
-    if (error) return failureFromStorageError(error);
+    const bytes = await file.arrayBuffer();
+    // Storage answers a token it could not verify exactly as its policy's refusal (a 403):
+    // storageRequest believes a 403 once a renewed token gets it too.
+    await storageRequest(
+      () => supabase.storage.from(AVATARS_BUCKET).upload(path, bytes, { contentType: file.type }),
+      async () => {
+        const renewed = await supabase.auth.refreshSession();
+        if (isAuthRetryableFetchError(renewed.error)) {
+          throw new SyncError('OFFLINE', renewed.error.message);
+        }
+        return !renewed.error && Boolean(renewed.data.session);
+      },
+    );
     return { ok: true, path };
   } catch (error) {
-    // storage-js returns its own errors; anything thrown is local (the file unreadable).
+    if (isSyncError(error)) return failureOf(error);
+    // Anything else thrown is local (the file unreadable).
     const message = error instanceof Error ? error.message : String(error);
     return { ok: false, code: 'SERVER_ERROR', message };
   }

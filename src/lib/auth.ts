@@ -11,7 +11,7 @@ import {
 // valibot, like sync/schema.ts: only the validators used reach the bundle.
 import * as v from 'valibot';
 
-import { DISPLAY_NAME_MAX, validate, type FieldErrors } from '@sync/schema';
+import { DISPLAY_NAME_MAX, validate, type FieldErrors } from '@sync/index';
 
 /** GoTrue's default minimum password length (hosted projects may ask for more). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -97,30 +97,32 @@ function fail(message: string, field?: AuthField): AuthResult {
   return field ? { ok: false, field, message } : { ok: false, message };
 }
 
-/** The rule a weak password broke, as GoTrue's reasons say (`length`, `characters`, `pwned`). */
-function weakPasswordMessage(reasons: readonly string[], serverMessage: string): string {
+/**
+ * The rule a weak password broke, as GoTrue's reasons say (`length`, `characters`, `pwned`).
+ * The form already holds passwords to PASSWORD_MIN_LENGTH, so a length refusal means the
+ * project asks for more; its number is only in the English message, which is never parsed.
+ */
+function weakPasswordMessage(reasons: readonly string[]): string {
   if (reasons.includes('pwned')) {
     return 'This password has appeared in a data breach. Choose a different one.';
   }
   if (reasons.includes('characters')) {
     return 'Password needs a mix of lowercase and uppercase letters, digits and symbols.';
   }
-  // A project can raise the minimum; its message carries the number.
-  const min = /at least (\d+)/.exec(serverMessage)?.[1] ?? String(PASSWORD_MIN_LENGTH);
-  return `Password must be at least ${min} characters.`;
+  return 'This password is too short for this server. Choose a longer one.';
 }
 
 /** GoTrue's error (code + status) → one sentence, and the field it is about if any. */
 export function describeAuthError(error: unknown): AuthResult {
   if (isAuthRetryableFetchError(error)) return fail(AUTH_MESSAGES.unreachable);
   if (isAuthWeakPasswordError(error)) {
-    return fail(weakPasswordMessage(error.reasons, error.message), 'password');
+    return fail(weakPasswordMessage(error.reasons), 'password');
   }
   if (!isAuthError(error)) {
     // fetch itself threw (no network, CORS): supabase-js normally wraps it, but not always.
     return fail(error instanceof TypeError ? AUTH_MESSAGES.unreachable : AUTH_MESSAGES.unknown);
   }
-  const { code, status, message } = error;
+  const { code, status } = error;
   if (status === 0) return fail(AUTH_MESSAGES.unreachable);
   if (status === 429 || code === 'over_request_rate_limit' || code === 'over_email_send_rate_limit')
     return fail(AUTH_MESSAGES.rateLimited);
@@ -131,34 +133,22 @@ export function describeAuthError(error: unknown): AuthResult {
     case 'email_exists':
       return fail(AUTH_MESSAGES.exists, 'email');
     case 'weak_password':
-      return fail(weakPasswordMessage([], message), 'password');
+      return fail(weakPasswordMessage([]), 'password');
     case 'email_not_confirmed':
       return fail(AUTH_MESSAGES.emailNotConfirmed);
     case 'signup_disabled':
     case 'email_provider_disabled':
       return fail(AUTH_MESSAGES.signupDisabled);
+    // The form checks both fields' lengths before sending, so what GoTrue still refuses as
+    // `validation_failed` is the address's format.
     case 'email_address_invalid':
     case 'email_address_not_authorized':
-      return fail(AUTH_MESSAGES.badEmail, 'email');
     case 'validation_failed':
-      return validationFailure(message);
+      return fail(AUTH_MESSAGES.badEmail, 'email');
     default:
       if (status !== undefined && status >= 500) return fail(AUTH_MESSAGES.unreachable);
       return fail(AUTH_MESSAGES.unknown);
   }
-}
-
-/** `validation_failed` covers several rules; its message says which field. */
-function validationFailure(message: string): AuthResult {
-  const text = message.toLowerCase();
-  if (text.includes('email')) return fail(AUTH_MESSAGES.badEmail, 'email');
-  if (text.includes('longer than')) {
-    return fail(`Password can be at most ${PASSWORD_MAX_LENGTH} characters.`, 'password');
-  }
-  if (text.includes('password')) {
-    return fail(`Password must be at least ${PASSWORD_MIN_LENGTH} characters.`, 'password');
-  }
-  return fail(AUTH_MESSAGES.unknown);
 }
 
 export async function signIn(

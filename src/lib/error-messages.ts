@@ -9,7 +9,7 @@ import {
   profilePatch,
   taskPatch,
   validate,
-} from '@sync/schema';
+} from '@sync/index';
 import { formatBytes } from '@/utils/format';
 
 export type InviteErrorCode =

@@ -12,6 +12,7 @@ import {
   type RealtimeChannel,
   type SupabaseClient,
 } from '@supabase/supabase-js';
+import * as v from 'valibot';
 
 /** What each viewer announces: who they are, nothing else (names come from the database). */
 export interface PresenceMeta {
@@ -28,8 +29,8 @@ export interface PresencePeer {
 
 /**
  * Where the join stands: `joined` (tracking and hearing the others), or `refused` (the server
- * said no, e.g. not a member: `Unauthorized: You do not have permissions to read from this
- * Channel topic: …`) or `failed` (a timeout, a lost socket, a refused track). realtime-js keeps
+ * answered the join with an error: not a member, a token it would not take, a limit) or
+ * `failed` (no answer: a timeout, a lost socket; or a refused track). realtime-js keeps
  * retrying a refused or failed join by itself (1, 2, 5, then every 10 s) until it is left.
  */
 export type PresenceStatus =
@@ -40,20 +41,23 @@ export function presenceTopic(listId: string): string {
   return `list:${listId}:presence`;
 }
 
-function userIdOf(value: unknown): string | undefined {
-  const userId = (value as { userId?: unknown } | null)?.userId;
-  return typeof userId === 'string' && userId !== '' ? userId : undefined;
-}
+/**
+ * What a presence payload claims, as far as it is read: a user id, and since when (a number;
+ * anything else counts as 0). Checked, never cast: any member can track any payload.
+ */
+const PresenceClaim = v.object({
+  userId: v.pipe(v.string(), v.nonEmpty()),
+  since: v.fallback(v.pipe(v.number(), v.finite()), 0),
+});
 
 /** Flattens supabase-js presence state to one peer per user id, oldest first. */
 export function peersOf(state: Record<string, unknown[]>): PresencePeer[] {
   const byUser = new Map<string, PresencePeer>();
   for (const metas of Object.values(state)) {
     for (const meta of metas) {
-      const userId = userIdOf(meta);
-      if (!userId) continue;
-      const claimed = (meta as { since?: unknown }).since;
-      const since = typeof claimed === 'number' && Number.isFinite(claimed) ? claimed : 0;
+      const claim = v.safeParse(PresenceClaim, meta);
+      if (!claim.success) continue;
+      const { userId, since } = claim.output;
       const known = byUser.get(userId);
       if (!known || since < known.since) byUser.set(userId, { userId, since });
     }
@@ -61,7 +65,19 @@ export function peersOf(state: Record<string, unknown[]>): PresencePeer[] {
   return [...byUser.values()].sort((a, b) => a.since - b.since);
 }
 
-const REFUSED = /^Unauthorized:/;
+/**
+ * The server's answer to a join it refused: realtime replies `{ reason }` (its reason is text
+ * only, `Unauthorized: You do not have permissions…`, so it is never read), and realtime-js
+ * hands that reply on as the error's `cause`. A join that got no answer has none, or the
+ * socket's event (an Event, a CloseEvent): never a plain JSON object.
+ */
+const JoinRefusal = v.object({ reason: v.string() });
+
+/** Whether `error` is the server's refusal of the join, by the reply it carries. */
+function refusedByServer(error: Error): boolean {
+  const cause: unknown = error.cause;
+  return v.is(JoinRefusal, cause) && Object.getPrototypeOf(cause) === Object.prototype;
+}
 
 function asError(error: unknown, fallback: string): Error {
   return error instanceof Error ? error : new Error(fallback);
@@ -120,7 +136,7 @@ export function joinListPresence(
         onChange([]);
         const reason = asError(error, `presence ${status.toLowerCase()}`);
         onStatus(
-          REFUSED.test(reason.message)
+          refusedByServer(reason)
             ? { state: 'refused', error: reason }
             : { state: 'failed', error: reason },
         );

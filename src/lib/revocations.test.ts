@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Clock } from '@sync/index';
-import { switchableOnline } from '@sync/switchable-online';
+import { switchableOnline } from '@sync/testing';
 
 import {
   authTestClient,

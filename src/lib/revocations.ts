@@ -9,10 +9,14 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { isAuthApiError } from '@supabase/supabase-js';
 
-import { backoffDelayMs } from '@sync/backoff';
-import { realClock } from '@sync/engine';
-import type { Clock, OnlineSignal } from '@sync/index';
-import { REQUEST_TIMEOUT_MS, withTimeout } from '@sync/remote';
+import {
+  backoffDelayMs,
+  realClock,
+  REQUEST_TIMEOUT_MS,
+  withTimeout,
+  type Clock,
+  type OnlineSignal,
+} from '@sync/index';
 
 /**
  * Where the app's tokens wait: the key the sync library used for its default database

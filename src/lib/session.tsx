@@ -68,7 +68,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => localStorage.getItem(LOCAL_ONLY_KEY) === '1',
   );
   // undefined while loading; null when the device has no owner yet.
-  const owner = useLiveQuery(async () => (await sync.db.getMeta<string>('userId')) ?? null, [sync]);
+  const owner = useLiveQuery(() => sync.queries.deviceOwner(), [sync]);
 
   useEffect(() => {
     const { data } = supabase.auth.onAuthStateChange((event, session) => {

@@ -17,7 +17,7 @@ import { inject } from 'vitest';
 import WebSocket from 'ws';
 
 import { createOutpostSync, type OutpostSync } from '@sync/index';
-import { switchableOnline, type SwitchableOnline } from '@sync/switchable-online';
+import { switchableOnline, type SwitchableOnline } from '@sync/testing';
 import { AppRoutes } from '@/app/routes';
 import { createSessionRevocations } from '@/lib/revocations';
 import { ServicesProvider, type AppServices } from '@/lib/services';

@@ -2,9 +2,10 @@
 // what the repositories cannot make on their own: lists shared with this device's user in a
 // given role, other members.
 import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
-import type { Role } from '@sync/schema';
+import type { Role } from '@sync/index';
 
 import type { TestServices } from './app-harness';
+import { deviceDb } from '@sync/testing';
 
 /** The columns a row has once it came from the server (version 1, synced). */
 export function serverStamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {
@@ -20,13 +21,15 @@ export async function sharedList(
 ): Promise<string> {
   const listId = crypto.randomUUID();
   const owner = crypto.randomUUID();
-  await services.sync.db.rows('lists').put({
-    id: listId,
-    name,
-    color: 'blue',
-    created_by: owner,
-    ...serverStamp(),
-  });
+  await deviceDb(services.sync)
+    .rows('lists')
+    .put({
+      id: listId,
+      name,
+      color: 'blue',
+      created_by: owner,
+      ...serverStamp(),
+    });
   await addMember(services, listId, owner, 'owner', 'Olivia Owner');
   await putMembership(services, listId, role);
   return listId;
@@ -40,12 +43,14 @@ export async function addMember(
   role: 'owner' | 'editor' | 'viewer',
   displayName: string,
 ): Promise<string> {
-  await services.sync.db.rows('profiles').put({
-    id: userId,
-    display_name: displayName,
-    avatar_path: null,
-    ...serverStamp(),
-  });
+  await deviceDb(services.sync)
+    .rows('profiles')
+    .put({
+      id: userId,
+      display_name: displayName,
+      avatar_path: null,
+      ...serverStamp(),
+    });
   await putMembership(services, listId, role, userId);
   return userId;
 }
@@ -57,11 +62,13 @@ export async function putMembership(
   role: Role,
   userId: string = LOCAL_USER_ID,
 ): Promise<void> {
-  await services.sync.db.rows('memberships').put({
-    id: crypto.randomUUID(),
-    list_id: listId,
-    user_id: userId,
-    role,
-    ...serverStamp(),
-  });
+  await deviceDb(services.sync)
+    .rows('memberships')
+    .put({
+      id: crypto.randomUUID(),
+      list_id: listId,
+      user_id: userId,
+      role,
+      ...serverStamp(),
+    });
 }

@@ -16,6 +16,7 @@ import { SEED, startTestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
 import { percentile, percentiles, type Percentiles } from './percentiles';
+import { deviceDb } from '../../sync/testing';
 
 const TASKS = 100_000;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
@@ -73,14 +74,18 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
     alice.online.set(true);
     await alice.sync.engine.syncNow();
     const initialMs = performance.now() - initialStart;
-    const initialRows = await alice.sync.db.rows('tasks').where('list_id').equals(listId).count();
+    const initialRows = await deviceDb(alice.sync)
+      .rows('tasks')
+      .where('list_id')
+      .equals(listId)
+      .count();
     // A sync cut short (a timeout under load, a backoff) would make every figure below a lie.
     if (initialRows !== TASKS) {
       throw new Error(`initial sync delivered ${initialRows} of ${TASKS} tasks`);
     }
 
     // Baseline: the same rows written straight into a fresh database with bulkPut.
-    const rows = await alice.sync.db.rows('tasks').toArray();
+    const rows = await deviceDb(alice.sync).rows('tasks').toArray();
     const raw = new Dexie('bulkput-baseline', { indexedDB: new IDBFactory(), IDBKeyRange });
     raw.version(1).stores({ tasks: 'id, list_id, [list_id+position], status, assignee_id' });
     const bulkStart = performance.now();
@@ -147,7 +152,7 @@ export interface RemoteEditFigures {
 /** Resolves once `device` holds `title` for task `id` (a liveQuery, no polling). */
 function seen(device: Device, id: string, title: string): Promise<void> {
   return new Promise((resolve) => {
-    const watch = liveQuery(() => device.sync.db.rows('tasks').get(id)).subscribe((row) => {
+    const watch = liveQuery(() => deviceDb(device.sync).rows('tasks').get(id)).subscribe((row) => {
       if (row?.title !== title) return;
       resolve();
       queueMicrotask(() => watch.unsubscribe());

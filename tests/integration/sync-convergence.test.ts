@@ -21,6 +21,7 @@ import { deviceView, diffSpec, diffViews, serverView, specView } from '../suppor
 import { RealtimeTap, type MessageFault } from '../support/realtime-tap';
 import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { deviceDb } from '../../sync/testing';
 
 /** Schedules per run: a modest number in `npm test`; `npm run test:soak` sets 2,000. */
 const SCHEDULES = Number(process.env.SCHEDULES ?? 16);
@@ -145,7 +146,9 @@ async function describeStuck(): Promise<string> {
   ];
   for (const [name, device] of progress.devices) {
     const status = device.sync.engine.status.getSnapshot();
-    const outbox = await device.sync.db._outbox.toArray().catch(() => []);
+    const outbox = await deviceDb(device.sync)
+      ._outbox.toArray()
+      .catch(() => []);
     lines.push(
       `${name}: ${status.phase}, ${status.pending} pending, last error ${status.lastError?.code ?? '-'} ${status.lastError?.message ?? ''}; outbox ${JSON.stringify(outbox.map((e) => [e.seq, e.table, e.op, e.sent, e.attempts]))}`,
     );
@@ -419,7 +422,7 @@ async function runSchedule(
       continue;
     }
     const tasks = (
-      await device.sync.db.rows('tasks').where('list_id').equals(listId).toArray()
+      await deviceDb(device.sync).rows('tasks').where('list_id').equals(listId).toArray()
     ).filter((t) => !t.deleted_at);
     const task = tasks.length ? pick(tasks) : undefined;
     const repos = device.sync.repos;
@@ -493,7 +496,7 @@ async function runSchedule(
         });
       } else if (op === 'role' && user.name === 'alice') {
         const bobMembership = (
-          await device.sync.db.rows('memberships').where('list_id').equals(listId).toArray()
+          await deviceDb(device.sync).rows('memberships').where('list_id').equals(listId).toArray()
         ).find((m) => m.user_id === bob.id && !m.deleted_at);
         if (bobMembership) {
           const value = bobMembership.role === 'editor' ? 'viewer' : 'editor';
@@ -511,7 +514,7 @@ async function runSchedule(
         // Carol loses the list (her device must purge it) or gets it back (the way an
         // accepted invite revives her old membership: the whole list is delivered again).
         const carolMembership = (
-          await device.sync.db.rows('memberships').where('list_id').equals(listId).toArray()
+          await deviceDb(device.sync).rows('memberships').where('list_id').equals(listId).toArray()
         ).find((m) => m.user_id === carol.id && !m.deleted_at);
         if (carolMembership) {
           await repos.memberships.remove(carolMembership.id);
@@ -606,14 +609,14 @@ async function check(
         `select to_jsonb(t) as row from public.${table} t where id = $1`,
         [id],
       );
-      const local = await device.sync.db.rows(table).get(id);
+      const local = await deviceDb(device.sync).rows(table).get(id);
       const localFields = Object.fromEntries(
         Object.entries(local ?? {}).filter(([field]) => field.startsWith('_')),
       );
       const parentId = typeof local?.task_id === 'string' ? local.task_id : undefined;
-      const parent = parentId ? await device.sync.db.rows('tasks').get(parentId) : undefined;
-      const rejections = await device.sync.db._rejections
-        .filter((r) => r.rowId === id || r.rowId === parentId)
+      const parent = parentId ? await deviceDb(device.sync).rows('tasks').get(parentId) : undefined;
+      const rejections = await deviceDb(device.sync)
+        ._rejections.filter((r) => r.rowId === id || r.rowId === parentId)
         .toArray();
       const serverRow = server.get(key);
       expect
@@ -687,8 +690,8 @@ async function check(
     // insert it was folded into does), a refused insert is an insert; a delete may fall with
     // its row (a refused insert, a lost list).
     const device = devices.get(write.device) as Device;
-    const refused = await device.sync.db._rejections
-      .filter(
+    const refused = await deviceDb(device.sync)
+      ._rejections.filter(
         (r) =>
           r.rowId === write.id &&
           (write.op === 'patch'

@@ -7,6 +7,7 @@ import { SyncError } from '../../sync/errors';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { liveRows, waitFor, startDevice } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
@@ -35,7 +36,7 @@ describe('sync engine', () => {
     alice.online.set(false);
     const id = await alice.sync.repos.tasks.create(SEED.list, { title: 'Written offline' });
     // Visible and queued at once, with no server involved.
-    expect((await alice.sync.db.rows('tasks').get(id))?.title).toBe('Written offline');
+    expect((await deviceDb(alice.sync).rows('tasks').get(id))?.title).toBe('Written offline');
     expect(await alice.sync.pendingCount()).toBe(1);
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
     expect(await serverRow('tasks', id)).toBeUndefined();
@@ -44,7 +45,7 @@ describe('sync engine', () => {
     await alice.sync.stop();
     const reloaded = alice.reload();
     devices.keep(reloaded);
-    expect((await reloaded.sync.db.rows('tasks').get(id))?.title).toBe('Written offline');
+    expect((await deviceDb(reloaded.sync).rows('tasks').get(id))?.title).toBe('Written offline');
 
     reloaded.online.set(true);
     const status = await reloaded.sync.engine.syncNow();
@@ -78,7 +79,7 @@ describe('sync engine', () => {
       priority: 3,
     });
     for (const d of [alice, bob]) {
-      expect(await d.sync.db.rows('tasks').get(id)).toMatchObject({
+      expect(await deviceDb(d.sync).rows('tasks').get(id)).toMatchObject({
         title: 'Roof drainage (alice)',
         notes: 'Gutter blocked (bob)',
         priority: 3,
@@ -102,7 +103,7 @@ describe('sync engine', () => {
 
     await alice.sync.engine.syncNow();
     expect(await alice.sync.pendingCount()).toBe(2);
-    const row = await alice.sync.db.rows('tasks').get(target);
+    const row = await deviceDb(alice.sync).rows('tasks').get(target);
     expect(row).toMatchObject({ title: 'Pending on alice', notes: 'Pushed by bob' });
     expect(row?._v).toBe(Number((await serverRow('tasks', target))?.version));
   });
@@ -114,7 +115,7 @@ describe('sync engine', () => {
     const id = await alice.sync.repos.tasks.create(SEED.list, { title: 'One' });
     await alice.sync.repos.tasks.update(id, { title: 'Two' });
     await alice.sync.repos.tasks.update(id, { notes: 'Three' });
-    const outbox = await alice.sync.db._outbox.toArray();
+    const outbox = await deviceDb(alice.sync)._outbox.toArray();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toMatchObject({ op: 'insert', data: { title: 'Two', notes: 'Three' } });
   });
@@ -131,15 +132,15 @@ describe('sync engine', () => {
     const carol = await device(carolEmail, { supabase: signup });
     await carol.sync.engine.syncNow();
     const id = SEED.task(2);
-    const before = await carol.sync.db.rows('tasks').get(id);
+    const before = await deviceDb(carol.sync).rows('tasks').get(id);
     expect(before).toBeDefined();
 
     await carol.sync.repos.tasks.update(id, { title: 'Viewer was here' });
-    expect((await carol.sync.db.rows('tasks').get(id))?.title).toBe('Viewer was here');
+    expect((await deviceDb(carol.sync).rows('tasks').get(id))?.title).toBe('Viewer was here');
     const status = await carol.sync.engine.syncNow();
     expect(status.pending).toBe(0);
-    expect((await carol.sync.db.rows('tasks').get(id))?.title).toBe(before?.title);
-    const rejections = await carol.sync.db._rejections.toArray();
+    expect((await deviceDb(carol.sync).rows('tasks').get(id))?.title).toBe(before?.title);
+    const rejections = await deviceDb(carol.sync)._rejections.toArray();
     expect(rejections).toHaveLength(1);
     expect(rejections[0]).toMatchObject({ table: 'tasks', rowId: id, code: 'PERMISSION_DENIED' });
     expect((await serverRow('tasks', id))?.title).toBe(before?.title);
@@ -155,7 +156,7 @@ describe('sync engine', () => {
     await carol.sync.engine.syncNow();
     expect((await liveRows(carol, 'tasks')).some((t) => t.id === id)).toBe(true);
     expect((await liveRows(carol, 'comments')).some((c) => c.id === commentId)).toBe(true);
-    expect(await carol.sync.db._rejections.count()).toBe(2);
+    expect(await deviceDb(carol.sync)._rejections.count()).toBe(2);
   });
 
   it('logs the rule a refused change broke as the server names it (code, column), not as text', async () => {
@@ -171,7 +172,7 @@ describe('sync engine', () => {
     await alice.sync.engine.syncNow();
     await alice.sync.repos.tasks.update(SEED.task(3), { assignee_id: outsider });
     await alice.sync.engine.syncNow();
-    const rejections = await alice.sync.db._rejections.toArray();
+    const rejections = await deviceDb(alice.sync)._rejections.toArray();
     expect(rejections).toHaveLength(1);
     expect(rejections[0]).toMatchObject({
       table: 'tasks',
@@ -200,7 +201,7 @@ describe('sync engine', () => {
     await alice.sync.engine.syncNow();
     await bob.sync.engine.syncNow();
     for (const table of ['lists', 'tasks', 'memberships', 'comments']) {
-      const all = await bob.sync.db.rows(table).toArray();
+      const all = await deviceDb(bob.sync).rows(table).toArray();
       expect(
         all.filter((r) => r.id === listId || r.list_id === listId),
         table,
@@ -230,7 +231,7 @@ describe('what the device keeps when access ends', () => {
     );
     await dana.device.sync.engine.syncNow();
     await alice.sync.engine.syncNow();
-    expect(await alice.sync.db.rows('profiles').get(dana.id)).toBeDefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(dana.id)).toBeDefined();
 
     // Dana leaves: her membership becomes a tombstone; her profile just stops being visible.
     const mine = (await liveRows(dana.device, 'memberships')).find((m) => m.list_id === listId);
@@ -238,10 +239,10 @@ describe('what the device keeps when access ends', () => {
     await dana.device.sync.engine.syncNow();
     expect(mine).toBeDefined();
     await alice.sync.engine.syncNow();
-    expect(await alice.sync.db.rows('profiles').get(dana.id)).toBeUndefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(dana.id)).toBeUndefined();
     // Alice's own and her co-members' (bob shares the seeded list) stay.
-    expect(await alice.sync.db.rows('profiles').get(SEED.alice)).toBeDefined();
-    expect(await alice.sync.db.rows('profiles').get(SEED.bob)).toBeDefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(SEED.alice)).toBeDefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(SEED.bob)).toBeDefined();
   });
 
   it('still drops it when the pull that brought the news was cut short before its end', async () => {
@@ -272,7 +273,7 @@ describe('what the device keeps when access ends', () => {
       [listId, finn.id],
     );
     await alice.sync.engine.syncNow();
-    expect(await alice.sync.db.rows('profiles').get(finn.id)).toBeDefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(finn.id)).toBeDefined();
 
     await stack.db.query(
       'update public.memberships set deleted_at = now() where list_id = $1 and user_id = $2',
@@ -281,7 +282,7 @@ describe('what the device keeps when access ends', () => {
     const interrupted = await alice.sync.engine.syncNow();
     expect(interrupted.phase).toBe('backing-off');
     await alice.sync.engine.syncNow();
-    expect(await alice.sync.db.rows('profiles').get(finn.id)).toBeUndefined();
+    expect(await deviceDb(alice.sync).rows('profiles').get(finn.id)).toBeUndefined();
   });
 
   it('logs the changes still queued for a list the user lost, rather than dropping them', async () => {
@@ -317,10 +318,10 @@ describe('what the device keeps when access ends', () => {
         },
       }),
     });
-    await waitFor(async () => (await again.sync.db._rejections.count()) > 0);
-    const [rejection] = await again.sync.db._rejections.toArray();
+    await waitFor(async () => (await deviceDb(again.sync)._rejections.count()) > 0);
+    const [rejection] = await deviceDb(again.sync)._rejections.toArray();
     expect(rejection).toMatchObject({ rowId: taskId, code: 'PERMISSION_DENIED', listId });
-    expect(await again.sync.db.rows('tasks').get(taskId)).toBeUndefined();
+    expect(await deviceDb(again.sync).rows('tasks').get(taskId)).toBeUndefined();
     expect(await again.sync.pendingCount()).toBe(0);
   });
 });
@@ -334,7 +335,7 @@ describe('start-up', () => {
     // Reopened with no session to ask (e.g. offline, token expired): only the device knows.
     const reopened = await device(null, { indexedDb: alice.indexedDb, online: false });
     const listId = await reopened.sync.repos.lists.create({ name: 'At once', color: 'blue' });
-    expect((await reopened.sync.db.rows('lists').get(listId))?.created_by).toBe(SEED.alice);
+    expect((await deviceDb(reopened.sync).rows('lists').get(listId))?.created_by).toBe(SEED.alice);
   });
 });
 
@@ -389,7 +390,8 @@ describe('live updates', () => {
     const started = performance.now();
     await alice.sync.repos.tasks.update(SEED.task(7), { title: 'Seen live by bob' });
     await waitFor(
-      async () => (await bob.sync.db.rows('tasks').get(SEED.task(7)))?.title === 'Seen live by bob',
+      async () =>
+        (await deviceDb(bob.sync).rows('tasks').get(SEED.task(7)))?.title === 'Seen live by bob',
       30_000,
     );
     const liveMs = performance.now() - started;
@@ -400,7 +402,8 @@ describe('live updates', () => {
     await alice.sync.repos.tasks.update(SEED.task(7), { title: 'Seen after the reconnect' });
     await waitFor(
       async () =>
-        (await bob.sync.db.rows('tasks').get(SEED.task(7)))?.title === 'Seen after the reconnect',
+        (await deviceDb(bob.sync).rows('tasks').get(SEED.task(7)))?.title ===
+        'Seen after the reconnect',
       30_000,
     );
     expect(joined()).toBe(true);
@@ -422,10 +425,10 @@ describe('files and tabs', () => {
 
     const bob = await device('bob@example.com');
     await bob.sync.engine.syncNow();
-    expect(await bob.sync.db._files.get(id)).toBeUndefined();
+    expect(await deviceDb(bob.sync)._files.get(id)).toBeUndefined();
     const blob = await bob.sync.attachmentBlob(id);
     expect(new Uint8Array(await (blob as Blob).arrayBuffer())).toEqual(bytes);
-    expect((await bob.sync.db._files.get(id))?.state).toBe('cached');
+    expect((await deviceDb(bob.sync)._files.get(id))?.state).toBe('cached');
     // Now without a server: the kept copy answers.
     await bob.supabase.auth.signOut({ scope: 'local' });
     const again = await bob.sync.attachmentBlob(id);
@@ -518,7 +521,7 @@ describe('accounts', () => {
     expect((await local.sync.engine.syncNow()).phase).toBe('signed-out');
     const listId = await local.sync.repos.lists.create({ name: 'Made offline', color: 'green' });
     const taskId = await local.sync.repos.tasks.create(listId, { title: 'Before any account' });
-    expect((await local.sync.db.rows('lists').get(listId))?.created_by).toBe(
+    expect((await deviceDb(local.sync).rows('lists').get(listId))?.created_by).toBe(
       '00000000-0000-0000-0000-000000000000',
     );
 
@@ -555,11 +558,11 @@ describe('accounts', () => {
     alice.online.set(false);
     await alice.sync.repos.tasks.create(SEED.list, { title: 'Not yet synced' });
     expect(await alice.sync.signOut()).toEqual({ signedOut: false, pending: 1 });
-    expect(await alice.sync.db.rows('tasks').count()).toBeGreaterThan(0);
+    expect(await deviceDb(alice.sync).rows('tasks').count()).toBeGreaterThan(0);
 
     expect(await alice.sync.signOut({ force: true })).toEqual({ signedOut: true, pending: 1 });
-    for (const spec of alice.sync.db.registry)
-      expect(await alice.sync.db.rows(spec.name).count()).toBe(0);
+    for (const spec of deviceDb(alice.sync).registry)
+      expect(await deviceDb(alice.sync).rows(spec.name).count()).toBe(0);
     expect(await alice.sync.pendingCount()).toBe(0);
     expect((await alice.supabase.auth.getSession()).data.session).toBeNull();
   });

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
-import { PUSH_DEBOUNCE_MS } from '../../sync/engine';
+import { PUSH_DEBOUNCE_MS } from '../../sync/schedule';
 import { UNDO_WINDOW_MS } from '../../sync/repositories';
 import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
@@ -29,6 +29,7 @@ import {
   synced,
   track,
 } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
@@ -48,7 +49,7 @@ const png = (tag: number) =>
 
 /** The storage path of an attachment made on `d` (from its row). */
 async function objectPathOf(d: Device, id: string): Promise<string> {
-  return String((await d.sync.db.rows('attachments').get(id))?.object_path);
+  return String((await deviceDb(d.sync).rows('attachments').get(id))?.object_path);
 }
 
 /** Upload requests (POST) that reached storage for an attachment's object. */
@@ -147,7 +148,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
       `New under ${fault}`,
     ]);
     expect(rows).toEqual([{ id: created }]);
-    expect(await alice.sync.db._rejections.count()).toBe(0);
+    expect(await deviceDb(alice.sync)._rejections.count()).toBe(0);
   });
 
   it('survives a reload after the server applied a push whose response was lost', async () => {
@@ -164,7 +165,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     await alice.sync.repos.tasks.update(taskId, { title: 'Applied before the crash' });
     await until(() => net.fired.get('drop-response') === 1, PUSH_DEBOUNCE_MS);
     await alice.sync.stop();
-    const sent = await alice.sync.db._outbox.toArray();
+    const sent = await deviceDb(alice.sync)._outbox.toArray();
     expect(sent).toHaveLength(1);
     expect(sent[0]?.sent).toBe(1);
 
@@ -172,13 +173,13 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     const reloaded = alice.reload();
     devices.keep(reloaded);
     await reloaded.sync.repos.tasks.update(taskId, { title: 'Edited after the reload' });
-    expect(await reloaded.sync.db._outbox.count()).toBe(2);
+    expect(await deviceDb(reloaded.sync)._outbox.count()).toBe(2);
     await until(synced(reloaded), PUSH_DEBOUNCE_MS);
 
     const after = await serverTask(taskId);
     expect(after?.title).toBe('Edited after the reload');
     expect(Number(after?.version)).toBe(before + 2);
-    expect((await reloaded.sync.db.rows('tasks').get(taskId))?.title).toBe(
+    expect((await deviceDb(reloaded.sync).rows('tasks').get(taskId))?.title).toBe(
       'Edited after the reload',
     );
   });
@@ -199,7 +200,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
     await until(() => net.fired.get('drop-response') === 1, PUSH_DEBOUNCE_MS);
     bob.online.set(false);
     await bob.sync.repos.tasks.update(taskId, { notes: 'Bob notes' });
-    expect(await bob.sync.db._outbox.count()).toBe(2);
+    expect(await deviceDb(bob.sync)._outbox.count()).toBe(2);
     bob.online.set(true);
     await until(() => net.fired.get('drop-response') === 2);
     bob.online.set(false);
@@ -215,7 +216,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
       [taskId],
     );
     expect(server.rows[0]).toMatchObject({ title: 'Bob title', notes: 'Alice notes, later' });
-    expect(await bob.sync.db.rows('tasks').get(taskId)).toMatchObject({
+    expect(await deviceDb(bob.sync).rows('tasks').get(taskId)).toMatchObject({
       title: 'Bob title',
       notes: 'Alice notes, later',
       _v: Number(server.rows[0]?.version),
@@ -262,7 +263,7 @@ describe('I1: every write lands exactly once, whatever the network does', () => 
       [commentId],
     );
     expect(comment.rows[0]?.deleted_at).toBeTruthy();
-    expect((await alice.sync.db.rows('tasks').get(taskId))?.deleted_at).toBeTruthy();
+    expect((await deviceDb(alice.sync).rows('tasks').get(taskId))?.deleted_at).toBeTruthy();
   });
 
   it('keeps queueing through an expired token: one refresh, then on', async () => {
@@ -332,7 +333,7 @@ describe('batch limits', () => {
   });
 
   it('counts a mutation exactly as Postgres prints it as jsonb', async () => {
-    const { jsonbTextBytes } = await import('../../sync/engine');
+    const { jsonbTextBytes } = await import('../../sync/push');
     const samples: unknown[] = [
       { seq: 1, table: 'tasks', op: 'patch', id: SEED.task(1), data: { title: 'Zürich ☕', n: 3 } },
       [{ a: null, b: [1, 2, { c: 'x"y\\z' }] }, 'tab\there', true, 1.5],
@@ -370,8 +371,8 @@ describe('files the server refuses', () => {
     }
     const { rows } = await stack.db.query('select 1 from public.attachments where id = $1', [id]);
     expect(rows).toEqual([]);
-    expect(await alice.sync.db.rows('attachments').get(id)).toBeUndefined();
-    const rejections = await alice.sync.db._rejections.toArray();
+    expect(await deviceDb(alice.sync).rows('attachments').get(id)).toBeUndefined();
+    const rejections = await deviceDb(alice.sync)._rejections.toArray();
     expect(rejections).toEqual([
       expect.objectContaining({ rowId: id, table: 'attachments', code: 'FILE_TOO_LARGE' }),
     ]);
@@ -406,7 +407,7 @@ describe('resync and outdated apps', () => {
       }),
     });
     await settle(alice.sync.engine.syncNow());
-    const before = await alice.sync.db.rows('tasks').count();
+    const before = await deviceDb(alice.sync).rows('tasks').count();
     // A task deleted long ago: its tombstone was purged, so no pull will ever mention it.
     const gone = SEED.task(25);
     await stack.db.query(`delete from public.comments where task_id = $1`, [gone]);
@@ -417,16 +418,16 @@ describe('resync and outdated apps', () => {
       const status = await settle(alice.sync.engine.syncNow());
       // Interrupted: still refreshing, and everything is still there to work with.
       expect(status.phase).toBe('backing-off');
-      expect(await alice.sync.db.rows('tasks').count()).toBe(before);
-      expect(await alice.sync.db.getMeta('resync')).toBeDefined();
+      expect(await deviceDb(alice.sync).rows('tasks').count()).toBe(before);
+      expect(await deviceDb(alice.sync).getMeta('resync')).toBeDefined();
     } finally {
       await stack.db.query(`update public.sync_state set purged_xid = '0'`);
     }
     const done = await settle(alice.sync.engine.syncNow());
     expect(done).toMatchObject({ phase: 'synced', lastError: null });
-    expect(await alice.sync.db.rows('tasks').get(gone)).toBeUndefined();
-    expect(await alice.sync.db.rows('tasks').count()).toBe(before - 1);
-    expect(await alice.sync.db.getMeta('resync')).toBeUndefined();
+    expect(await deviceDb(alice.sync).rows('tasks').get(gone)).toBeUndefined();
+    expect(await deviceDb(alice.sync).rows('tasks').count()).toBe(before - 1);
+    expect(await deviceDb(alice.sync).getMeta('resync')).toBeUndefined();
   });
 
   it('CURSOR_EXPIRED: pulls from scratch, keeps queued edits', async () => {
@@ -444,7 +445,7 @@ describe('resync and outdated apps', () => {
     expect(status.phase).toBe('synced');
     expect(net.count('/rest/v1/rpc/sync_pull') - pullsBefore).toBeGreaterThanOrEqual(2);
     expect(await alice.sync.pendingCount()).toBe(1);
-    const tasks = await alice.sync.db.rows('tasks').toArray();
+    const tasks = await deviceDb(alice.sync).rows('tasks').toArray();
     expect(tasks.length).toBeGreaterThanOrEqual(30);
     expect(tasks.find((t) => t.id === doomed)?.deleted_at).toBeTruthy();
     expect(await alice.sync.repos.tasks.undoDelete(doomed)).toBe(true);
@@ -516,7 +517,7 @@ describe('I6: attachments are uploaded once per content, before their row', () =
     const objectPath = await objectPathOf(alice, id);
     await until(() => net.fired.get('drop-response') === 2, PUSH_DEBOUNCE_MS + 1_000);
     await alice.sync.stop();
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
     const reloaded = devices.keep(alice.reload());
     await until(synced(reloaded), PUSH_DEBOUNCE_MS);
 
@@ -537,7 +538,7 @@ describe('I6: attachments are uploaded once per content, before their row', () =
     expect(new Date(objects[0]?.created_at ?? 0).getTime()).toBeLessThanOrEqual(
       new Date(rows[0]?.created_at ?? 0).getTime(),
     );
-    expect((await reloaded.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(reloaded.sync)._files.get(id))?.state).toBe('uploaded');
     const { data } = await reloaded.supabase.storage.from('attachments').download(objectPath);
     expect(new Uint8Array(await (data as Blob).arrayBuffer())).toEqual(new Uint8Array(content));
   });
@@ -557,9 +558,9 @@ describe('an expired token during an upload', () => {
 
     expect(net.fired.get('expire-token')).toBe(1);
     expect(net.count(TOKEN_PATH) - refreshes).toBe(1);
-    expect(await alice.sync.db._rejections.toArray()).toEqual([]);
+    expect(await deviceDb(alice.sync)._rejections.toArray()).toEqual([]);
     expect((await serverAttachment(id))?.object_path).toBe(await objectPathOf(alice, id));
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
     expect(uploadsOf(net, await objectPathOf(alice, id))).toBe(1);
   });
 
@@ -575,15 +576,15 @@ describe('an expired token during an upload', () => {
       PUSH_DEBOUNCE_MS,
     );
     expect(alice.sync.engine.status.getSnapshot().lastError?.code).toBe('AUTH_EXPIRED');
-    expect(await alice.sync.db._rejections.count()).toBe(0);
-    expect(await alice.sync.db.rows('attachments').get(id)).toBeDefined();
-    expect((await alice.sync.db._files.get(id))?.blob.size).toBe(7);
+    expect(await deviceDb(alice.sync)._rejections.count()).toBe(0);
+    expect(await deviceDb(alice.sync).rows('attachments').get(id)).toBeDefined();
+    expect((await deviceDb(alice.sync)._files.get(id))?.blob.size).toBe(7);
     expect(await alice.sync.pendingCount()).toBe(1);
 
     await signIn(alice.supabase, 'alice@example.com');
     await until(synced(alice));
     expect((await serverAttachment(id))?.object_path).toBe(await objectPathOf(alice, id));
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
   });
 });
 
@@ -601,11 +602,11 @@ describe("an attachment's bytes on the device", () => {
     await bob.sync.engine.syncNow();
     // Bob looked at it once: kept for offline viewing.
     expect((await bob.sync.attachmentBlob(id))?.size).toBe(7);
-    expect((await bob.sync.db._files.get(id))?.state).toBe('cached');
+    expect((await deviceDb(bob.sync)._files.get(id))?.state).toBe('cached');
 
     alice.online.set(false);
     await alice.sync.repos.attachments.delete(id);
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
     expect(await alice.sync.repos.attachments.undoDelete(id)).toBe(true);
     expect((await alice.sync.attachmentBlob(id))?.size).toBe(7);
     await alice.sync.repos.attachments.delete(id);
@@ -614,11 +615,11 @@ describe("an attachment's bytes on the device", () => {
     await until(synced(alice), UNDO_WINDOW_MS + PUSH_DEBOUNCE_MS);
     expect((await serverAttachment(id))?.deleted_at).toBeTruthy();
     // Acknowledged: gone on the device that deleted it…
-    expect(await alice.sync.db._files.get(id)).toBeUndefined();
+    expect(await deviceDb(alice.sync)._files.get(id)).toBeUndefined();
     // …and on the one that pulls the tombstone.
     await bob.sync.engine.syncNow();
-    expect((await bob.sync.db.rows('attachments').get(id))?.deleted_at).toBeTruthy();
-    expect(await bob.sync.db._files.get(id)).toBeUndefined();
+    expect((await deviceDb(bob.sync).rows('attachments').get(id))?.deleted_at).toBeTruthy();
+    expect(await deviceDb(bob.sync)._files.get(id)).toBeUndefined();
   });
 
   it('are fetched through a signed URL that gives up after the request timeout', async () => {
@@ -628,7 +629,7 @@ describe("an attachment's bytes on the device", () => {
     await settled(alice);
     const { clock, net, options, until, runTo } = timeline();
     const bob = await device('bob@example.com', { ...options, requestTimeoutMs: 1_000 });
-    await until(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+    await until(async () => (await deviceDb(bob.sync).rows('attachments').get(id)) !== undefined);
     net.script(/\/storage\/v1\/object\/sign\//, 'hang');
     const asked = clock.now();
     const fetching = track(bob.sync.attachmentBlob(id));
@@ -667,7 +668,7 @@ describe("an attachment's bytes on the device", () => {
           signedUrl: () => Promise.resolve(`http://127.0.0.1:${port}/never`),
         }),
       });
-      await until(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+      await until(async () => (await deviceDb(bob.sync).rows('attachments').get(id)) !== undefined);
       const asked = clock.now();
       const fetching = track(bob.sync.attachmentBlob(id));
       await waitFor(() => requests === 1);
@@ -677,7 +678,7 @@ describe("an attachment's bytes on the device", () => {
       await waitFor(() => fetching.state !== 'pending');
       expect(fetching.state).toEqual({ value: undefined });
       expect(requests).toBe(1);
-      expect(await bob.sync.db._files.get(id)).toBeUndefined();
+      expect(await deviceDb(bob.sync)._files.get(id)).toBeUndefined();
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
@@ -703,11 +704,11 @@ describe("an attachment's bytes on the device", () => {
       }),
     });
     await settled(bob);
-    await waitFor(async () => (await bob.sync.db.rows('attachments').get(id)) !== undefined);
+    await waitFor(async () => (await deviceDb(bob.sync).rows('attachments').get(id)) !== undefined);
     const viewing = bob.sync.attachmentBlob(id);
     await waitFor(() => asked);
     // Meanwhile bob loses the list (his membership's tombstone is pulled): all of it goes.
-    const { db } = bob.sync;
+    const db = deviceDb(bob.sync);
     await db.transaction('rw', db.allTables(), () => purgeList(db, SEED.list, Date.now()));
     release();
     await viewing;

@@ -7,6 +7,7 @@ import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack'
 import { FaultyNetwork } from '../support/faults';
 import { deviceView, diffViews, serverView } from '../support/oracle';
 import { startDevice } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 const EDITS = 5_000;
 let stack: TestDevstack;
@@ -47,7 +48,7 @@ describe('long offline period', () => {
     const bob = await startDevice(stack, 'bob@example.com', { dbName: 'outpost-bob' });
     await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
     const ids = (
-      await alice.sync.db.rows('tasks').where('list_id').equals(listId).primaryKeys()
+      await deviceDb(alice.sync).rows('tasks').where('list_id').equals(listId).primaryKeys()
     ).sort();
     expect(ids).toHaveLength(EDITS);
 
@@ -79,7 +80,7 @@ describe('long offline period', () => {
 
     expect(pushes).toBeLessThanOrEqual(12);
     expect(await alice.sync.pendingCount()).toBe(0);
-    expect(await alice.sync.db._rejections.count()).toBe(0);
+    expect(await deviceDb(alice.sync)._rejections.count()).toBe(0);
     const { rows } = await stack.db.query<{ n: number }>(
       `select count(*)::int as n from public.tasks
           where list_id = $1 and title like 'Offline edit %' and notes like 'Remote edit %'`,

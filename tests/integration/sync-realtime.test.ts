@@ -11,7 +11,7 @@ import 'fake-indexeddb/auto';
 
 import { describe, expect, it } from 'vitest';
 
-import { REALTIME_DEBOUNCE_MS } from '../../sync/engine';
+import { REALTIME_DEBOUNCE_MS } from '../../sync/realtime';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
@@ -20,6 +20,7 @@ import { createUsers, testId } from '../support/database';
 import { addMember } from '../support/memberships';
 import { RealtimeTap } from '../support/realtime-tap';
 import { liveRows, settled, waitFor, type Device } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
@@ -34,7 +35,7 @@ async function serverRow(table: string, id: string): Promise<Record<string, unkn
   return (rows[0] as { r: Record<string, unknown> } | undefined)?.r ?? {};
 }
 
-const localRow = (d: Device, table: string, id: string) => d.sync.db.rows(table).get(id);
+const localRow = (d: Device, table: string, id: string) => deviceDb(d.sync).rows(table).get(id);
 
 let fences = 0;
 /**
@@ -83,7 +84,7 @@ describe('realtime deltas', () => {
     await bob.sync.engine.syncNow();
     const id = SEED.task(3);
     const before = pulls();
-    const cursor = await alice.sync.db.getMeta<string>('cursor');
+    const cursor = await deviceDb(alice.sync).getMeta<string>('cursor');
 
     await bob.sync.repos.tasks.update(id, { title: 'Live from bob' });
     await settled(bob);
@@ -93,7 +94,7 @@ describe('realtime deltas', () => {
     const server = await serverRow('tasks', id);
     expect(await localRow(alice, 'tasks', id)).toMatchObject({ ...server, _v: server.version });
     // Realtime never moves the cursor: the next pull starts where the last one stopped.
-    expect(await alice.sync.db.getMeta<string>('cursor')).toBe(cursor);
+    expect(await deviceDb(alice.sync).getMeta<string>('cursor')).toBe(cursor);
     expect(tap.rowsFor('tasks', id).length).toBeGreaterThanOrEqual(1);
   });
 
@@ -221,12 +222,12 @@ describe('realtime deltas', () => {
     await waitFor(() => tap.held.length === 1);
     await bob.sync.repos.memberships.remove(membership);
     await settled(bob);
-    await waitFor(async () => (await alice.sync.db.rows('lists').get(listId)) === undefined);
+    await waitFor(async () => (await deviceDb(alice.sync).rows('lists').get(listId)) === undefined);
     await waitFor(() => tap.listTopic(listId) === undefined);
     tap.release();
     await fence(alice, bob, tap);
     for (const table of ['tasks', 'memberships']) {
-      const rows = await alice.sync.db.rows(table).where('list_id').equals(listId).count();
+      const rows = await deviceDb(alice.sync).rows(table).where('list_id').equals(listId).count();
       expect(rows, table).toBe(0);
     }
   });
@@ -254,7 +255,7 @@ describe('realtime deltas', () => {
     await settled(bob);
     await waitFor(() => tap.listTopic(listId) === `list:${listId}:1`);
     expect(tap.joined.has(`list:${listId}:0`)).toBe(false);
-    expect((await alice.sync.db.rows('lists').get(listId))?.realtime_epoch).toBe(1);
+    expect((await deviceDb(alice.sync).rows('lists').get(listId))?.realtime_epoch).toBe(1);
     expect(pulls()).toBe(before);
 
     // Live there: bob's next edit arrives by realtime on the new topic.
@@ -275,7 +276,7 @@ describe('realtime deltas', () => {
     });
     const id = await alice.sync.repos.attachments.add(SEED.task(13), png, 'live.png');
     await clock.settle(alice.sync.engine.syncNow(), { quiet: net.idle, maxAdvanceMs: 0 });
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
     const bob = await device('bob@example.com');
     await bob.sync.engine.syncNow();
     const before = pulls();
@@ -283,7 +284,7 @@ describe('realtime deltas', () => {
     await bob.sync.repos.attachments.delete(id);
     await settled(bob);
     await waitFor(async () => Boolean((await localRow(alice, 'attachments', id))?.deleted_at));
-    expect(await alice.sync.db._files.get(id)).toBeUndefined();
+    expect(await deviceDb(alice.sync)._files.get(id)).toBeUndefined();
     expect(pulls()).toBe(before);
   });
 

@@ -12,7 +12,8 @@ import 'fake-indexeddb/auto';
 import { createClient } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
 
-import { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS, REALTIME_DEBOUNCE_MS } from '../../sync/engine';
+import { REALTIME_DEBOUNCE_MS } from '../../sync/realtime';
+import { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS } from '../../sync/schedule';
 import { SyncError } from '../../sync/errors';
 import { supabaseRemote, TRANSFER_TIMEOUT_FACTOR, type Remote } from '../../sync/remote';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
@@ -31,6 +32,7 @@ import {
   synced,
   track,
 } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
@@ -268,14 +270,14 @@ describe('backoff and sessions', () => {
     expect(net.fired.get('stall')).toBe(1);
     const { rows } = await stack.db.query('select 1 from public.attachments where id = $1', [id]);
     expect(rows).toHaveLength(1);
-    expect((await alice.sync.db._files.get(id))?.state).toBe('uploaded');
+    expect((await deviceDb(alice.sync)._files.get(id))?.state).toBe('uploaded');
   });
 
   it('syncs again after a sign-out and a sign-in in the same tab (no reload)', async () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();
     expect(await alice.sync.signOut({ force: true })).toMatchObject({ signedOut: true });
-    expect(await alice.sync.db.rows('tasks').count()).toBe(0);
+    expect(await deviceDb(alice.sync).rows('tasks').count()).toBe(0);
 
     await signIn(alice.supabase, 'bob@example.com');
     await waitFor(async () => (await liveRows(alice, 'lists')).some((l) => l.id === SEED.list));
@@ -365,7 +367,7 @@ describe('going offline mid-sync', () => {
 
     expect(held.pushes).toBe(1);
     expect(alice.sync.engine.status.getSnapshot().phase).toBe('offline');
-    const queued = await alice.sync.db._outbox.toArray();
+    const queued = await deviceDb(alice.sync)._outbox.toArray();
     expect(queued.map((entry) => [entry.rowId, entry.sent])).toEqual([[SEED.task(3), 0]]);
   });
 });
@@ -436,7 +438,8 @@ describe('realtime wake-ups', () => {
     // for a pull, a realtime debounce after it.
     await clock.until(
       async () =>
-        (await bob.sync.db.rows('tasks').get(SEED.task(19)))?.title === 'Missed by the socket',
+        (await deviceDb(bob.sync).rows('tasks').get(SEED.task(19)))?.title ===
+        'Missed by the socket',
       { quiet: net.idle, maxAdvanceMs: 1_000 },
     );
     expect(wakeUps).toBeGreaterThan(wakeUpsWhileDown);
@@ -475,7 +478,7 @@ describe('pulls nobody asked for', () => {
     await clock.until(() => net.count(PULL_PATH) === first + 1, { quiet, maxAdvanceMs: 0 });
     await clock.until(
       async () =>
-        (await alice.sync.db.rows('tasks').get(SEED.task(21)))?.title ===
+        (await deviceDb(alice.sync).rows('tasks').get(SEED.task(21)))?.title ===
         'Found by the safety pull',
       { quiet, maxAdvanceMs: 0 },
     );
@@ -524,7 +527,8 @@ describe('pulls nobody asked for', () => {
     const noTime = { quiet: net.idle, maxAdvanceMs: 0 };
     await clock.until(() => net.count(PULL_PATH) === before + 1, noTime);
     await clock.until(
-      async () => (await alice.sync.db.rows('tasks').get(SEED.task(22)))?.title === 'Seen on focus',
+      async () =>
+        (await deviceDb(alice.sync).rows('tasks').get(SEED.task(22)))?.title === 'Seen on focus',
       noTime,
     );
   });

@@ -14,7 +14,7 @@ import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 
 import { storesV1 } from '../../sync/db';
-import { LOCAL_USER_ID } from '../../sync/engine';
+import { LOCAL_USER_ID } from '../../sync/account';
 import { OUTPOST_TABLES } from '../../sync/outpost';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
@@ -22,6 +22,7 @@ import { SEED, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { ManualClock } from '../support/manual-clock';
 import { clientFor, liveRows, settled, signIn, waitFor } from '../support/sync-client';
+import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { device } = deviceSuite((started) => (stack = started));
@@ -249,7 +250,7 @@ describe('sign-out in one tab', () => {
     }
     await settledAfterSignOut(tabs);
 
-    const db = second.sync.db;
+    const db = deviceDb(second.sync);
     expect(await db.rows('lists').get(ownList)).toBeUndefined();
     expect(await db.rows('tasks').count()).toBe(0);
     expect(await db.rows('lists').count()).toBe(0);
@@ -281,9 +282,9 @@ describe('sign-out in one tab', () => {
       [SEED.task(21)],
     );
     expect(rows[0]?.title).toBe('Sent just before sign-out');
-    expect(await second.sync.db.rows('tasks').count()).toBe(0);
-    expect(await second.sync.db.rows('lists').count()).toBe(0);
-    expect(await second.sync.db.getMeta('cursor')).toBeUndefined();
+    expect(await deviceDb(second.sync).rows('tasks').count()).toBe(0);
+    expect(await deviceDb(second.sync).rows('lists').count()).toBe(0);
+    expect(await deviceDb(second.sync).getMeta('cursor')).toBeUndefined();
   });
 
   it('gives up with TIMEOUT and wipes nothing when the leading tab never lets go', async () => {
@@ -301,8 +302,8 @@ describe('sign-out in one tab', () => {
     expect(outcome.state).toMatchObject({ value: { code: 'TIMEOUT' } });
     // Still Alice's device, still signed in: nothing happened.
     expect((await supabase.auth.getSession()).data.session?.user.id).toBe(SEED.alice);
-    expect(await second.sync.db.rows('tasks').count()).toBeGreaterThanOrEqual(30);
-    expect(await second.sync.db.getMeta('userId')).toBe(SEED.alice);
+    expect(await deviceDb(second.sync).rows('tasks').count()).toBeGreaterThanOrEqual(30);
+    expect(await deviceDb(second.sync).getMeta('userId')).toBe(SEED.alice);
     // Once that tab closes, this one leads as usual (no time needs to pass).
     await leader.sync.stop();
     await clock.until(() => second.sync.engine.status.getSnapshot().phase === 'synced', {
@@ -320,7 +321,7 @@ describe('sign-out in one tab', () => {
 
     // The tab that led until the sign-out writes: not as Alice any more.
     const listId = await leader.sync.repos.lists.create({ name: 'After sign-out', color: 'teal' });
-    expect((await leader.sync.db.rows('lists').get(listId))?.created_by).toBe(LOCAL_USER_ID);
+    expect((await deviceDb(leader.sync).rows('lists').get(listId))?.created_by).toBe(LOCAL_USER_ID);
 
     await signIn(supabase, 'bob@example.com');
     await waitFor(async () => {
@@ -337,11 +338,11 @@ describe('leadership when the database goes away', () => {
   it('a leader whose database is closed under it lets another tab lead', async () => {
     const { gate, leader, second } = await twoTabs({ hold: true });
     // The leader tab's database closes while its pull is on the way (the tab is going away).
-    leader.sync.db.close();
+    deviceDb(leader.sync).close();
     gate.release();
     // The other tab gets the lock and syncs; the closed one shows that, not its own stopped sync.
     await waitFor(() => second.sync.engine.status.getSnapshot().phase === 'synced');
-    await waitFor(async () => (await second.sync.db.rows('tasks').count()) >= 30);
+    await waitFor(async () => (await deviceDb(second.sync).rows('tasks').count()) >= 30);
     await waitFor(() => leader.sync.engine.status.getSnapshot().phase === 'synced');
   });
 

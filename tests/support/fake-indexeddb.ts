@@ -17,7 +17,7 @@
 //    (yield* down the recursion), so each record read costs a resume per level, a dozen or
 //    more in a tree of 5,000: count(), getAll() and every cursor step. Here the same records
 //    come, in the same order, from one loop with a stack, about 3× faster. It matters because
-//    our outbox watch (sync/engine.ts, watchOutbox) counts the unsent entries after every
+//    our outbox watch (sync/schedule.ts, watchOutbox) counts the unsent entries after every
 //    write: 5,000 offline writes count 12.5 million entries.
 //
 // fake-indexeddb.test.ts checks both against the unpatched fake; drop this file once a

@@ -7,7 +7,7 @@
 // Plus a WebSocket class for realtime whose sockets a test can cut.
 import WebSocket from 'ws';
 
-import type { Clock } from '../../sync/engine';
+import type { Clock } from '../../sync/platform';
 
 export const FAULTS = [
   'drop-request',

@@ -3,7 +3,7 @@
 // devstack and IndexedDB stay real: after each timer fires, real time passes for their I/O.
 import { afterEach } from 'vitest';
 
-import type { Clock } from '../../sync/engine';
+import type { Clock } from '../../sync/platform';
 
 /** Real time given to I/O after each step of virtual time (ms). */
 const IO_SETTLE_MS = 25;

@@ -5,6 +5,7 @@
 import type { SqlEngine } from '../../devstack/sql-engine';
 import type { Device } from './sync-client';
 import { pullAll } from './sync-calls';
+import { deviceDb } from '../../sync/testing';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -72,8 +73,8 @@ export function diffSpec(server: Map<string, Row>, spec: Map<string, number>): s
 /** `table/id` → row, for the live rows on a device. */
 export async function deviceView(device: Device): Promise<Map<string, Row>> {
   const view = new Map<string, Row>();
-  for (const spec of device.sync.db.registry) {
-    for (const row of await device.sync.db.rows(spec.name).toArray()) {
+  for (const spec of deviceDb(device.sync).registry) {
+    for (const row of await deviceDb(device.sync).rows(spec.name).toArray()) {
       if (row.deleted_at) continue;
       const copy: Row = { id: row.id };
       for (const [key, value] of Object.entries(row)) if (!isLocalField(key)) copy[key] = value;

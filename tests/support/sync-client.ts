@@ -18,6 +18,7 @@ import {
 import { supabaseRemote, type Remote } from '../../sync/remote';
 import { switchableOnline, type SwitchableOnline } from '../../sync/switchable-online';
 import type { TestDevstack } from './devstack';
+import { deviceDb } from '../../sync/testing';
 
 export { switchableOnline, type SwitchableOnline };
 
@@ -145,7 +146,7 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
     },
     crash() {
       void sync.engine.stop();
-      sync.db.close();
+      deviceDb(sync).close();
       return openDevice(supabase, { ...options, indexedDb, dbName });
     },
     async close() {
@@ -159,7 +160,7 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
 
 /** Live (not deleted) rows of a table on a device, by id. */
 export async function liveRows(device: Device, table: string) {
-  const rows = await device.sync.db.rows(table).toArray();
+  const rows = await deviceDb(device.sync).rows(table).toArray();
   return rows.filter((row) => !row.deleted_at);
 }
 

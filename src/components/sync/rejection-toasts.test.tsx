@@ -17,6 +17,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -42,7 +43,7 @@ describe('rejection toasts', () => {
     services = createTestServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await services.sync.db._rejections.add(refusal());
+    await deviceDb(services.sync)._rejections.add(refusal());
     expect(
       await screen.findByText(/You can't edit the task “Rig the lights \(done by Bob\)” any more/),
     ).toBeInTheDocument();
@@ -52,10 +53,10 @@ describe('rejection toasts', () => {
   it('does not repeat rejections logged before the app opened', async () => {
     markLocalOnly();
     services = createTestServices();
-    await services.sync.db._rejections.add(refusal());
+    await deviceDb(services.sync)._rejections.add(refusal());
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await services.sync.db._rejections.add(refusal('Newer one'));
+    await deviceDb(services.sync)._rejections.add(refusal('Newer one'));
     expect(await screen.findByText(/“Newer one”/)).toBeInTheDocument();
     expect(screen.queryByText(/Rig the lights/)).toBeNull();
   });
@@ -65,7 +66,7 @@ describe('rejection toasts', () => {
     services = createTestServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await services.sync.db._rejections.add({
+    await deviceDb(services.sync)._rejections.add({
       ...refusal('x'.repeat(201)),
       code: 'VALIDATION_FAILED',
       sqlState: '23514',
@@ -91,7 +92,11 @@ describe('rejection toasts', () => {
     showToast({ message: 'Link copied', durationMs: 60_000 });
     showToast({ message: 'Task completed', durationMs: 60_000 });
 
-    await services.sync.db._rejections.bulkAdd([refusal('One'), refusal('Two'), refusal('Three')]);
+    await deviceDb(services.sync)._rejections.bulkAdd([
+      refusal('One'),
+      refusal('Two'),
+      refusal('Three'),
+    ]);
     await within(notifications()).findByText(
       "3 changes were refused and undone: you can't edit these any more.",
     );
@@ -103,7 +108,7 @@ describe('rejection toasts', () => {
 
     // More refusals while it shows: the same toast counts them (for another reason now, so
     // it no longer names one).
-    await services.sync.db._rejections.add({
+    await deviceDb(services.sync)._rejections.add({
       ...refusal('Four'),
       code: 'NOT_FOUND',
       sqlState: 'P0002',

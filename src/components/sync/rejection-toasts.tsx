@@ -53,10 +53,7 @@ export function RejectionToasts() {
   const navigate = useNavigate();
   // The newest logged id, 0 when the log is empty (undefined only while loading: an empty
   // log must not make the first rejection look like old news).
-  const newest = useLiveQuery(
-    async () => (await sync.db._rejections.orderBy('id').last())?.id ?? 0,
-    [sync],
-  );
+  const newest = useLiveQuery(() => sync.queries.newestRejection(), [sync]);
   const seen = useRef<number | null>(null);
   /** The rejection toast on screen and the codes of the changes it speaks for. */
   const current = useRef<{ toastId: number; codes: string[] } | null>(null);
@@ -79,15 +76,13 @@ export function RejectionToasts() {
       run: () => void navigate('/settings#rejected'),
     });
     queue.current = queue.current.then(async () => {
-      const fresh = await sync.db._rejections
-        .where('id')
-        .between(from, newest, false, true)
-        .toArray();
+      // Oldest first: the order they were refused in.
+      const fresh = (await sync.queries.rejections(from, newest)).reverse();
       if (fresh.length === 0) return;
       const shown = current.current;
       if (shown) {
         // Still on screen: it now counts these too, instead of a toast per change.
-        const codes = [...shown.codes, ...fresh.map((rejection) => rejection.code)];
+        const codes = [...shown.codes, ...fresh.map(({ rejection }) => rejection.code)];
         const updated = useToasts.getState().update(shown.toastId, {
           message: refusedSummary(codes),
           action: details('See why'),
@@ -97,13 +92,11 @@ export function RejectionToasts() {
           return;
         }
       }
-      const codes = fresh.map((rejection) => rejection.code);
-      let message = refusedSummary(codes);
+      const codes = fresh.map(({ rejection }) => rejection.code);
       const only = fresh.length === 1 ? fresh[0] : undefined;
-      if (only) {
-        const row = await sync.db.rows(only.table).get(only.rowId);
-        message = describeRejection(only, rejectionLabel(only.data, row));
-      }
+      const message = only
+        ? describeRejection(only.rejection, rejectionLabel(only.rejection.data, only.row))
+        : refusedSummary(codes);
       const toastId = showToast({
         tone: 'error',
         message,

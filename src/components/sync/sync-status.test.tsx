@@ -14,6 +14,7 @@ import {
 } from '@/testing/app-harness';
 
 import { SyncStatus } from './sync-status';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -44,7 +45,7 @@ async function ownedDevice(online: boolean): Promise<TestServices> {
     }),
   );
   services = createTestServices({ online });
-  await services.sync.db.setMeta('userId', ALICE);
+  await deviceDb(services.sync).setMeta('userId', ALICE);
   return services;
 }
 

@@ -1,4 +1,4 @@
-import type { ListColor } from '@sync/schema';
+import type { ListColor } from '@sync/index';
 
 /** Names of the palette keys, for labels ("Teal"). */
 export const COLOR_NAMES: Readonly<Record<ListColor, string>> = {

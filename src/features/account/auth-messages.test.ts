@@ -53,7 +53,11 @@ describe('auth error messages', () => {
       describeAuthError(
         new AuthWeakPasswordError('Password should be at least 8 characters.', 422, ['length']),
       ),
-    ).toEqual({ ok: false, field: 'password', message: 'Password must be at least 8 characters.' });
+    ).toEqual({
+      ok: false,
+      field: 'password',
+      message: 'This password is too short for this server. Choose a longer one.',
+    });
     expect(describeAuthError(new AuthWeakPasswordError('pwned', 422, ['pwned']))).toMatchObject({
       field: 'password',
       message: expect.stringMatching(/data breach/) as string,

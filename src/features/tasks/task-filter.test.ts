@@ -6,12 +6,26 @@ import {
   filterTasks,
   neighboursAfterMove,
   parseStatusFilter,
-  toTaskRow,
   type TaskRow,
 } from './task-filter';
 
 function task(id: string, title: string, extra: Partial<TaskRow> = {}): TaskRow {
-  return { ...toTaskRow({ id, _v: 0, title, list_id: 'l', position: id }), ...extra };
+  return {
+    id,
+    list_id: 'l',
+    title,
+    notes: '',
+    status: 'todo',
+    priority: 0,
+    due_on: null,
+    assignee_id: null,
+    position: id,
+    completed_at: null,
+    created_by: null,
+    created_at: '',
+    updated_at: '',
+    ...extra,
+  };
 }
 
 const tasks = [
@@ -19,13 +33,6 @@ const tasks = [
   task('b', 'Call the plumber', { status: 'doing' }),
   task('c', 'Fix the gate', { status: 'done', notes: 'Hinge is BROKEN' }),
 ];
-
-describe('toTaskRow', () => {
-  it('fills defaults for fields a row lacks and rejects unknown statuses', () => {
-    const row = toTaskRow({ id: 'x', _v: 0, status: 'archived', priority: 7, due_on: '' });
-    expect(row).toMatchObject({ status: 'todo', priority: 0, due_on: null, title: '', notes: '' });
-  });
-});
 
 describe('filterTasks', () => {
   const index = buildSearchIndex(tasks);

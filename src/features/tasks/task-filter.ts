@@ -1,56 +1,11 @@
 // Pure pieces of the tasks screens: the typed task row, status filter and search (run in
 // memory over a whole list, so they must stay cheap at 10,000 tasks), counts, labels, and
 // the neighbours a moved task lands between.
-import type { LocalRow } from '@sync/index';
-import { STATUSES, type Priority, type TaskStatus } from '@sync/schema';
+import type { Task } from '@sync/index';
+import type { Priority, TaskStatus } from '@sync/index';
 
-export interface TaskRow {
-  id: string;
-  list_id: string;
-  title: string;
-  notes: string;
-  status: TaskStatus;
-  priority: Priority;
-  due_on: string | null;
-  assignee_id: string | null;
-  position: string;
-  completed_at: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-function str(value: unknown, fallback = ''): string {
-  return typeof value === 'string' ? value : fallback;
-}
-
-function strOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/** A device row as the screens use it (the store is untyped: the registry is generic). */
-export function toTaskRow(row: LocalRow): TaskRow {
-  const status = (STATUSES as readonly unknown[]).includes(row.status)
-    ? (row.status as TaskStatus)
-    : 'todo';
-  const priority =
-    row.priority === 1 || row.priority === 2 || row.priority === 3 ? row.priority : 0;
-  return {
-    id: row.id,
-    list_id: str(row.list_id),
-    title: str(row.title),
-    notes: str(row.notes),
-    status,
-    priority,
-    due_on: strOrNull(row.due_on),
-    assignee_id: strOrNull(row.assignee_id),
-    position: str(row.position),
-    completed_at: strOrNull(row.completed_at),
-    created_by: strOrNull(row.created_by),
-    created_at: str(row.created_at),
-    updated_at: str(row.updated_at),
-  };
-}
+/** A task as the screens use it: the device's typed row (`queries.tasks`). */
+export type TaskRow = Omit<Task, 'version' | 'deleted_at'>;
 
 export const STATUS_FILTERS = ['all', 'todo', 'doing', 'done'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];

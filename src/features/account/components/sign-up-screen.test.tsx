@@ -14,6 +14,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -107,7 +108,7 @@ describe('sign-up screen', () => {
     const app = online();
     const user = userEvent.setup();
     const listId = await app.sync.repos.lists.create({ name: 'Garage', color: 'green' });
-    expect(await app.sync.db.rows('lists').get(listId)).toMatchObject({
+    expect(await deviceDb(app.sync).rows('lists').get(listId)).toMatchObject({
       created_by: LOCAL_USER_ID,
     });
 
@@ -127,7 +128,7 @@ describe('sign-up screen', () => {
     const userId = data.user?.id;
     expect(userId).toBeDefined();
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
-    const row = await app.sync.db.rows('lists').get(listId);
+    const row = await deviceDb(app.sync).rows('lists').get(listId);
     expect(row?.created_by).toBe(userId);
     expect(row?._v).toBeGreaterThan(0);
 

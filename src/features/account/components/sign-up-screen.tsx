@@ -10,7 +10,7 @@ import { useOnline } from '@/hooks/use-online';
 import { PASSWORD_RULE, signUp, validateSignUp, type SignUpInput } from '@/lib/auth';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { DISPLAY_NAME_MAX } from '@sync/schema';
+import { DISPLAY_NAME_MAX } from '@sync/index';
 
 import '../account.css';
 import { useAccountSubmit } from '../hooks/use-account-submit';

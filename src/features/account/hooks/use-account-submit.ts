@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 import type { AuthResult } from '@/lib/auth';
-import type { FieldErrors } from '@sync/schema';
+import type { FieldErrors } from '@sync/index';
 
 import { useFirstErrorFocus } from './use-first-error-focus';
 import { useUnsyncedGuard, type UnsyncedRisk } from './use-unsynced-guard';

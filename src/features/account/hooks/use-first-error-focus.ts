@@ -2,7 +2,7 @@
 // so keyboard and screen-reader users land on the message instead of hunting for it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-import type { FieldErrors } from '@sync/schema';
+import type { FieldErrors } from '@sync/index';
 
 /**
  * `order` pairs an error key with the id of the element to focus for it (`_` is the form's

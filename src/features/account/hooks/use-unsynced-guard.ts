@@ -21,7 +21,7 @@ export function useUnsyncedGuard(): (email: string) => Promise<UnsyncedRisk | nu
   const { user } = useSession();
   return useCallback(
     async (email: string) => {
-      const owner = await sync.db.getMeta<string>('userId');
+      const owner = await sync.queries.deviceOwner();
       // Local-only rows are claimed by whoever signs in: nothing is lost.
       if (!owner || owner === LOCAL_USER_ID) return null;
       const pending = await sync.pendingCount();

@@ -10,7 +10,7 @@ import {
   ATTACHMENTS_PER_TASK_MAX,
   attachmentInput,
   validate,
-} from '@sync/schema';
+} from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';

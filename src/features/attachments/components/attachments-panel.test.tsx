@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { ATTACHMENTS_PER_TASK_MAX } from '@sync/schema';
+import { ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
 import { Toaster } from '@/components/ui/toaster';
 import {
   createTestServices,
@@ -19,6 +19,7 @@ import {
 import { putMembership } from '@/testing/fixtures';
 
 import { AttachmentsPanel } from './attachments-panel';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 afterEach(async () => {
@@ -55,7 +56,8 @@ function pdf(name: string): File {
 async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } = {}) {
   markLocalOnly();
   services = createTestServices({ online: options.online ?? false });
-  const { repos, db } = services.sync;
+  const { repos } = services.sync;
+  const db = deviceDb(services.sync);
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
   if (options.role) {
@@ -79,7 +81,7 @@ async function render(listId: string, taskId: string, withToasts = false) {
 }
 
 async function liveAttachments(taskId: string) {
-  const rows = await services!.sync.db
+  const rows = await deviceDb(services!.sync)
     .rows('attachments')
     .where('task_id')
     .equals(taskId)

@@ -2,7 +2,7 @@
 // the 4,000-character limit, and Ctrl/⌘+Enter to post.
 import { useId, useState, type FormEvent } from 'react';
 
-import { commentInput, validate } from '@sync/schema';
+import { commentInput, validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';

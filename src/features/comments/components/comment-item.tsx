@@ -3,7 +3,7 @@
 // (product.md §6: the author; the list's owner for any comment). Editing happens in place.
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 
-import { commentInput, validate } from '@sync/schema';
+import { commentInput, validate } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';

@@ -18,6 +18,7 @@ import {
 import { putMembership } from '@/testing/fixtures';
 
 import { CommentsPanel } from './comments-panel';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -27,7 +28,8 @@ const HOUR_MS = 3_600_000;
 async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
   markLocalOnly();
   services = createTestServices();
-  const { repos, db } = services.sync;
+  const { repos } = services.sync;
+  const db = deviceDb(services.sync);
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
   const at = new Date().toISOString();
@@ -43,7 +45,7 @@ async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
 
 /** A comment by someone else, as pulled from the server, with their profile. */
 async function bobsComment(listId: string, taskId: string, body = 'Render is cracked.') {
-  const db = services!.sync.db;
+  const db = deviceDb(services!.sync);
   const at = new Date(Date.now() - 2 * HOUR_MS).toISOString();
   await db.rows('profiles').put({
     id: BOB,
@@ -95,7 +97,11 @@ async function commentWith(body: string): Promise<HTMLElement> {
 }
 
 async function liveComments(taskId: string) {
-  const rows = await services!.sync.db.rows('comments').where('task_id').equals(taskId).toArray();
+  const rows = await deviceDb(services!.sync)
+    .rows('comments')
+    .where('task_id')
+    .equals(taskId)
+    .toArray();
   return rows.filter((row) => !row.deleted_at);
 }
 
@@ -187,13 +193,17 @@ describe('CommentsPanel', () => {
     await user.click(within(item).getByRole('button', { name: 'Save' }));
     item = await commentWith('Crack on the east wall');
     expect(within(item).getByRole('button', { name: 'Edit your comment' })).toHaveFocus();
-    expect((await services!.sync.db.rows('comments').get(id))?.body).toBe('Crack on the east wall');
+    expect((await deviceDb(services!.sync).rows('comments').get(id))?.body).toBe(
+      'Crack on the east wall',
+    );
   });
 
   it('says "edited" when a comment changed well after it was written', async () => {
     const { listId, taskId } = await setup();
     const id = await bobsComment(listId, taskId, 'First thoughts');
-    await services!.sync.db.rows('comments').update(id, { updated_at: new Date().toISOString() });
+    await deviceDb(services!.sync)
+      .rows('comments')
+      .update(id, { updated_at: new Date().toISOString() });
     await render(listId, taskId);
     const item = await commentWith('First thoughts');
     expect(within(item).getByText('edited')).toBeInTheDocument();
@@ -211,7 +221,7 @@ describe('CommentsPanel', () => {
     await user.click(await within(item).findByRole('button', { name: 'Delete your comment' }));
     expect(await screen.findByText('No comments yet')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect((await services!.sync.db.rows('comments').get(id))?.deleted_at).toEqual(
+    expect((await deviceDb(services!.sync).rows('comments').get(id))?.deleted_at).toEqual(
       expect.any(String),
     );
     expect(screen.getByRole('heading', { name: /^Comments/ })).toHaveFocus();
@@ -221,7 +231,9 @@ describe('CommentsPanel', () => {
     expect(await commentWith('Wrong task, sorry')).toBeInTheDocument();
     expect(await liveComments(taskId)).toHaveLength(1);
     // Nothing is left to delete it on the server; the comment itself is still to be sent.
-    const queued = await services!.sync.db._outbox.filter((entry) => entry.rowId === id).toArray();
+    const queued = await deviceDb(services!.sync)
+      ._outbox.filter((entry) => entry.rowId === id)
+      .toArray();
     expect(queued.map((entry) => entry.op)).toEqual(['insert']);
   });
 
@@ -255,7 +267,7 @@ describe('CommentsPanel', () => {
 
     await user.click(within(item).getByRole('button', { name: "Delete Bob's comment" }));
     await waitFor(async () =>
-      expect((await services!.sync.db.rows('comments').get(id))?.deleted_at).toEqual(
+      expect((await deviceDb(services!.sync).rows('comments').get(id))?.deleted_at).toEqual(
         expect.any(String),
       ),
     );

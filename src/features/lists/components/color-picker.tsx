@@ -3,7 +3,7 @@
 import { useId } from 'react';
 
 import { COLOR_NAMES } from '@/components/ui/color-dot';
-import { PALETTE, type ListColor } from '@sync/schema';
+import { PALETTE, type ListColor } from '@sync/index';
 
 export function ColorPicker({
   value,

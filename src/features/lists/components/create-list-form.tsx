@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
 import { attempt } from '@/lib/writes';
-import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } from '@sync/schema';
+import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } from '@sync/index';
 
 import { ColorPicker } from './color-picker';
 

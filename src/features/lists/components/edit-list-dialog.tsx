@@ -6,7 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { FormError, TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
 import { attempt } from '@/lib/writes';
-import { listInput, validate, type FieldErrors, type ListColor } from '@sync/schema';
+import { listInput, validate, type FieldErrors, type ListColor } from '@sync/index';
 
 import { ColorPicker } from './color-picker';
 

@@ -16,6 +16,7 @@ import {
 import { acceptInvite } from '@/lib/api';
 import { errorMessage } from '@/lib/error-messages';
 import { inviteToken, ownList, sideClient, signInAs, signUpNew } from '../members-test-support';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -65,7 +66,7 @@ describe('invite screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/lists/${listId}`), {
       timeout: 15_000,
     });
-    const list = await app.sync.db.rows('lists').get(listId);
+    const list = await deviceDb(app.sync).rows('lists').get(listId);
     expect(list?.name).toBe('Invite crew');
     // Replaced, not pushed: Back does not return to a used invite.
     await act(async () => {
@@ -94,7 +95,7 @@ describe('invite screen', () => {
     );
     expect(screen.queryByRole('button', { name: 'Accept invite' })).not.toBeInTheDocument();
     await app.sync.engine.syncNow();
-    expect(await app.sync.db.rows('lists').get(listId)).toBeUndefined();
+    expect(await deviceDb(app.sync).rows('lists').get(listId)).toBeUndefined();
   });
 
   it('says a junk link is not valid', async () => {

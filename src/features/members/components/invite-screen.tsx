@@ -85,11 +85,10 @@ export function InviteScreen() {
   const offlineId = useId();
   const joiningId = state.step === 'joining' ? state.listId : null;
 
-  const arrived = useLiveQuery(async () => {
-    if (!joiningId) return false;
-    const row = await sync.db.rows('lists').get(joiningId);
-    return Boolean(row && !row.deleted_at);
-  }, [sync, joiningId]);
+  const arrived = useLiveQuery(
+    async () => (joiningId ? sync.queries.hasList(joiningId) : false),
+    [sync, joiningId],
+  );
 
   useEffect(() => {
     if (joiningId && arrived) void navigate(`/lists/${joiningId}`, { replace: true });

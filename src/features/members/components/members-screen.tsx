@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import { MEMBERS_PER_LIST_MAX, type Role } from '@sync/schema';
+import { MEMBERS_PER_LIST_MAX, type Role } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';

@@ -7,14 +7,8 @@ import { Button } from '@/components/ui/button';
 import { useServices } from '@/lib/services';
 import { downloadFile } from '@/utils/download-file';
 import { formatBytes, todayIso } from '@/utils/format';
-import type { OutpostSync } from '@sync/index';
 
-import {
-  buildExport,
-  countExportedTasks,
-  exportFileName,
-  type ExportSource,
-} from '../utils/build-export';
+import { buildExport, countExportedTasks, exportFileName } from '../utils/build-export';
 import { SettingsSection } from './settings-section';
 
 type ExportState =
@@ -23,27 +17,6 @@ type ExportState =
   | { phase: 'building'; tasks: number }
   | { phase: 'done'; tasks: number; lists: number; bytes: number; fileName: string }
   | { phase: 'failed'; message: string };
-
-async function readSource(sync: OutpostSync): Promise<ExportSource> {
-  const { db } = sync;
-  return db.transaction(
-    'r',
-    ['lists', 'memberships', 'tasks', 'comments', 'attachments', 'profiles'].map((t) =>
-      db.table(t),
-    ),
-    async () => {
-      const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
-        db.rows('lists').toArray(),
-        db.rows('memberships').toArray(),
-        db.rows('tasks').toArray(),
-        db.rows('comments').toArray(),
-        db.rows('attachments').toArray(),
-        db.rows('profiles').toArray(),
-      ]);
-      return { lists, memberships, tasks, comments, attachments, profiles };
-    },
-  );
-}
 
 /** Lets the browser paint the progress text before the (synchronous) build. */
 function nextFrame(): Promise<void> {
@@ -62,7 +35,7 @@ export function ExportSection() {
   async function run() {
     setState({ phase: 'reading' });
     try {
-      const source = await readSource(sync);
+      const source = await sync.queries.deviceRows();
       const tasks = countExportedTasks(source);
       setState({ phase: 'building', tasks });
       await nextFrame();

@@ -16,8 +16,8 @@ import type { AppErrorCode } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';
-import { DISPLAY_NAME_MAX, profilePatch, validate } from '@sync/schema';
-import type { LocalRow } from '@sync/index';
+import { DISPLAY_NAME_MAX, profilePatch, validate } from '@sync/index';
+import type { Profile } from '@sync/index';
 
 import { SettingsSection } from './settings-section';
 
@@ -58,9 +58,9 @@ export function avatarUploadProblem(code: AppErrorCode): string {
   }
 }
 
-function NameForm({ profile }: { profile: LocalRow }) {
+function NameForm({ profile }: { profile: Profile }) {
   const { sync } = useServices();
-  const saved = typeof profile.display_name === 'string' ? profile.display_name : '';
+  const saved = profile.display_name;
   // What the user is typing; null while the field simply shows the saved name (which may
   // change under it when another device renames them).
   const [draft, setDraft] = useState<string | null>(null);
@@ -138,15 +138,15 @@ function NameForm({ profile }: { profile: LocalRow }) {
   );
 }
 
-function PictureControls({ profile, userId }: { profile: LocalRow; userId: string }) {
+function PictureControls({ profile, userId }: { profile: Profile; userId: string }) {
   const { sync, supabase, now } = useServices();
   const online = useOnline();
   const inputId = useId();
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
-  const path = typeof profile.avatar_path === 'string' ? profile.avatar_path : null;
-  const name = typeof profile.display_name === 'string' ? profile.display_name : 'You';
+  const path = profile.avatar_path;
+  const name = profile.display_name || 'You';
   const url = useAvatarUrl(path);
 
   async function upload(file: File) {
@@ -229,10 +229,7 @@ function PictureControls({ profile, userId }: { profile: LocalRow; userId: strin
 export function ProfileSection() {
   const { sync } = useServices();
   const { mode, userId } = useSession();
-  const profile = useLiveQuery(
-    async () => (await sync.db.rows('profiles').get(userId)) ?? null,
-    [sync, userId],
-  );
+  const profile = useLiveQuery(() => sync.queries.profile(userId), [sync, userId]);
 
   let body;
   if (mode === 'local') {
@@ -243,7 +240,7 @@ export function ProfileSection() {
     );
   } else if (profile === undefined) {
     body = null;
-  } else if (profile === null || profile.deleted_at) {
+  } else if (profile === null) {
     body = (
       <p className="settings-muted">
         Your profile appears here once this device has synced with your account.

@@ -24,42 +24,16 @@ interface RejectionView {
   link: { to: string; label: string } | null;
 }
 
-function isLive(row: Record<string, unknown> | undefined): boolean {
-  return Boolean(row) && !row?.deleted_at;
-}
-
 async function describeAll(sync: OutpostSync): Promise<RejectionView[]> {
-  const rejections = await sync.db._rejections.orderBy('id').reverse().toArray();
-  return Promise.all(
-    rejections.map(async (rejection): Promise<RejectionView> => {
-      // A table this app version does not know (a log from a newer one) has no rows here.
-      const known = sync.db.registry.some((spec) => spec.name === rejection.table);
-      const row = known ? await sync.db.rows(rejection.table).get(rejection.rowId) : undefined;
-      const sentence = describeRejection(rejection, rejectionLabel(rejection.data, row));
-      return {
-        rejection: { ...rejection, id: rejection.id ?? 0 },
-        sentence,
-        link: await linkFor(sync, rejection, row),
-      };
-    }),
-  );
-}
-
-async function linkFor(
-  sync: OutpostSync,
-  rejection: Rejection,
-  row: Record<string, unknown> | undefined,
-): Promise<RejectionView['link']> {
-  const listId = rejection.listId ?? (typeof row?.list_id === 'string' ? row.list_id : undefined);
-  if (!listId || !isLive(await sync.db.rows('lists').get(listId))) return null;
-  const taskId =
-    rejection.table === 'tasks'
-      ? rejection.rowId
-      : [rejection.data.task_id, row?.task_id].find((id) => typeof id === 'string');
-  if (typeof taskId === 'string' && isLive(await sync.db.rows('tasks').get(taskId))) {
-    return { to: `/lists/${listId}/tasks/${taskId}`, label: 'Open task' };
-  }
-  return { to: `/lists/${listId}`, label: 'Open list' };
+  return (await sync.queries.rejections()).map(({ rejection, row, listId, taskId }) => ({
+    rejection,
+    sentence: describeRejection(rejection, rejectionLabel(rejection.data, row)),
+    link: !listId
+      ? null
+      : taskId
+        ? { to: `/lists/${listId}/tasks/${taskId}`, label: 'Open task' }
+        : { to: `/lists/${listId}`, label: 'Open list' },
+  }));
 }
 
 export function RejectedSection() {

@@ -15,6 +15,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
+import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 afterEach(async () => {
@@ -101,7 +102,8 @@ describe('settings, used without an account', () => {
 
   it('explains each rejected change, links to what still exists, dismisses one and clears all', async () => {
     const { services: app, user } = await openLocalSettings();
-    const { repos, db } = app.sync;
+    const { repos } = app.sync;
+    const db = deviceDb(app.sync);
     const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
     const taskId = await repos.tasks.create(listId, { title: 'Fix the door' });
     const now = Date.now();
@@ -208,7 +210,7 @@ describe('settings, used without an account', () => {
     // Node's Blob: fake-indexeddb stores through Node's structuredClone, which keeps a Node
     // Blob whole but turns jsdom's into a plain object (browsers keep theirs).
     const blob = (text: string) => new NodeBlob([text]) as unknown as Blob;
-    await app.sync.db._files.bulkPut([
+    await deviceDb(app.sync)._files.bulkPut([
       {
         id: 'f1',
         blob: blob('x'.repeat(1500)),
@@ -289,7 +291,7 @@ describe('settings, used without an account', () => {
     expect(within(dialog).queryByRole('button', { name: 'Sync now' })).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await app.sync.db.rows('tasks').count()).toBe(1);
+    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(1);
 
     await user.click(within(account).getByRole('button', { name: 'Delete data on this device' }));
     await user.click(
@@ -297,8 +299,8 @@ describe('settings, used without an account', () => {
     );
     await findHeading(/welcome/i);
     expect(router.state.location.pathname).toBe('/welcome');
-    expect(await app.sync.db.rows('tasks').count()).toBe(0);
-    expect(await app.sync.db.rows('lists').count()).toBe(0);
+    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(0);
+    expect(await deviceDb(app.sync).rows('lists').count()).toBe(0);
     expect(localStorage.getItem('outpost:local-only')).toBeNull();
   });
 });

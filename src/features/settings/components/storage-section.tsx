@@ -8,19 +8,8 @@ import { Button } from '@/components/ui/button';
 import { requestPersistence, storageInfo, type StorageInfo } from '@/lib/pwa/storage-persistence';
 import { useServices } from '@/lib/services';
 import { formatBytes } from '@/utils/format';
-import type { OutpostSync } from '@sync/index';
 
 import { SettingsSection } from './settings-section';
-
-async function keptFiles(sync: OutpostSync): Promise<{ count: number; bytes: number }> {
-  let bytes = 0;
-  // Only sizes are read; the blobs themselves stay in IndexedDB.
-  await sync.db._files.each((file) => {
-    const size: unknown = file.blob?.size;
-    if (typeof size === 'number') bytes += size;
-  });
-  return { count: await sync.db._files.count(), bytes };
-}
 
 /** The storage bar shows from this share of the quota on (1 %). */
 const METER_FROM_SHARE = 0.01;
@@ -36,7 +25,7 @@ export function StorageSection() {
   const [info, setInfo] = useState<StorageInfo | null>(null);
   const [asking, setAsking] = useState(false);
   const [refused, setRefused] = useState(false);
-  const files = useLiveQuery(() => keptFiles(sync), [sync]);
+  const files = useLiveQuery(() => sync.queries.storedFiles(), [sync]);
 
   useEffect(() => {
     let mounted = true;

@@ -2,7 +2,7 @@
 // focused for the next one, the way a checklist is typed in.
 import { useState, type FormEvent, type Ref } from 'react';
 
-import { taskPatch, validate } from '@sync/schema';
+import { taskPatch, validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';

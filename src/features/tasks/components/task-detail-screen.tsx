@@ -12,7 +12,7 @@ import {
   validate,
   type Priority,
   type TaskStatus,
-} from '@sync/schema';
+} from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextAreaField, TextField } from '@/components/ui/field';
 import { useFirstSyncDone } from '@/hooks/use-first-sync';

@@ -22,7 +22,7 @@ import {
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
-import { taskPatch, validate, type TaskStatus } from '@sync/schema';
+import { taskPatch, validate, type TaskStatus } from '@sync/index';
 import { useNow } from '@/hooks/use-now';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';

@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
-import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/schema';
+import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/index';
 
 import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';

@@ -2,20 +2,13 @@
 // apart from a row that is simply not here.
 import { useLiveQuery } from 'dexie-react-hooks';
 
+import type { TaskLookup } from '@sync/index';
 import { useServices } from '@/lib/services';
 
-import { toTaskRow, type TaskRow } from '../task-filter';
-
-export type TaskLookup =
-  { state: 'live'; task: TaskRow } | { state: 'deleted' } | { state: 'missing' };
+export type { TaskLookup };
 
 /** undefined while loading. A task of another list counts as missing. */
 export function useTask(listId: string, taskId: string): TaskLookup | undefined {
   const { sync } = useServices();
-  return useLiveQuery(async (): Promise<TaskLookup> => {
-    const row = await sync.db.rows('tasks').get(taskId);
-    if (!row || row.list_id !== listId) return { state: 'missing' };
-    if (row.deleted_at) return { state: 'deleted' };
-    return { state: 'live', task: toTaskRow(row) };
-  }, [sync, listId, taskId]);
+  return useLiveQuery(() => sync.queries.task(listId, taskId), [sync, listId, taskId]);
 }

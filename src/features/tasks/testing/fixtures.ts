@@ -6,6 +6,7 @@ import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
 import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 import { serverStamp as stamp } from '@/testing/fixtures';
+import { deviceDb } from '@sync/testing';
 
 export { addMember, putMembership, sharedList } from '@/testing/fixtures';
 
@@ -43,13 +44,17 @@ export async function seedTasks(
     ...stamp(),
     ...extra(i),
   }));
-  await services.sync.db.rows('tasks').bulkPut(rows);
+  await deviceDb(services.sync).rows('tasks').bulkPut(rows);
   return rows.map((row) => row.id);
 }
 
 /** Live task rows of a list in the order the screens show them: position, then id. */
 export async function dbTasks(services: TestServices, listId: string): Promise<LocalRow[]> {
-  const rows = await services.sync.db.rows('tasks').where('list_id').equals(listId).toArray();
+  const rows = await deviceDb(services.sync)
+    .rows('tasks')
+    .where('list_id')
+    .equals(listId)
+    .toArray();
   // Fractional indexes (and ids) compare by code unit, not by locale.
   const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return rows

@@ -1,0 +1,114 @@
+// How a presence join's failure is told (refused by the server, or no answer), over a stand-in
+// channel that reports what realtime-js reports: a refused join's error carries the server's
+// reply `{ reason }` as its cause; a lost socket's carries the socket's event, or nothing.
+// The words of either are never read. And what a presence payload may claim. The real
+// server's refusal is in tests/integration/presence.test.ts.
+import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+import { describe, expect, it, vi } from 'vitest';
+
+import { joinListPresence, peersOf, type PresenceStatus } from './presence';
+
+const LIST = '11570000-0000-4000-8000-000000000001';
+const ME = '0b7d4c57-0000-4000-8000-000000000001';
+
+/** A client whose one channel reports the subscribe states a test tells it to. */
+function standInClient() {
+  let report: ((state: REALTIME_SUBSCRIBE_STATES, error?: Error) => void) | undefined;
+  const channel = {
+    on: () => channel,
+    subscribe(callback: typeof report) {
+      report = callback;
+      return channel;
+    },
+    presenceState: () => ({}),
+    track: () => Promise.resolve('ok'),
+  };
+  const client = {
+    realtime: { setAuth: () => Promise.resolve() },
+    channel: () => channel,
+    removeChannel: () => Promise.resolve('ok'),
+  };
+  return {
+    supabase: client as unknown as SupabaseClient,
+    report: async (state: REALTIME_SUBSCRIBE_STATES, error?: Error) => {
+      await vi.waitFor(() => expect(report).toBeDefined());
+      report?.(state, error);
+    },
+  };
+}
+
+/** What onStatus hears after the channel reports `state` with `error`. */
+async function statusAfter(
+  state: REALTIME_SUBSCRIBE_STATES,
+  error?: Error,
+): Promise<PresenceStatus[]> {
+  const { supabase, report } = standInClient();
+  const statuses: PresenceStatus[] = [];
+  const leave = joinListPresence(supabase, LIST, { userId: ME }, () => undefined, {
+    onStatus: (status) => statuses.push(status),
+  });
+  await report(state, error);
+  leave();
+  return statuses;
+}
+
+/** A join the server refused, as realtime-js reports it: the reply is the error's cause. */
+const refusal = (reason: string) => new Error(reason, { cause: { reason } });
+
+describe('a presence join that did not work', () => {
+  it.each([
+    'Unauthorized: You do not have permissions to read from this Channel topic: list:x:presence',
+    'InvalidJWTToken: Token has expired 3 seconds ago',
+    'ClientJoinRateLimitReached: Too many joins per second',
+  ])('is refused when the server answered the join with an error (%s)', async (reason) => {
+    const error = refusal(reason);
+    expect(await statusAfter(REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR, error)).toEqual([
+      { state: 'refused', error },
+    ]);
+  });
+
+  it.each([
+    // The words of a refusal, with no reply behind them.
+    ['a message alone', new Error('Unauthorized: You do not have permissions')],
+    // A closed socket (realtime-js: "socket closed: <code> (<reason>)", the event as cause).
+    [
+      'a closed socket',
+      new Error('socket closed: 1006 (Unauthorized: nope)', {
+        cause: new CloseEvent('close', { code: 1006, reason: 'Unauthorized: nope' }),
+      }),
+    ],
+    [
+      'a transport error',
+      new Error('channel error: transport failure', { cause: new Event('error') }),
+    ],
+    // The server's channel crashed (phx_error): a reply with no reason.
+    ['a crashed channel', new Error('channel error: transport failure', { cause: {} })],
+  ])('has failed when nothing answered the join: %s', async (_, error) => {
+    expect(await statusAfter(REALTIME_SUBSCRIBE_STATES.CHANNEL_ERROR, error)).toEqual([
+      { state: 'failed', error },
+    ]);
+  });
+
+  it('has failed when the join timed out', async () => {
+    const [status] = await statusAfter(REALTIME_SUBSCRIBE_STATES.TIMED_OUT);
+    expect(status).toMatchObject({ state: 'failed', error: { message: 'presence timed_out' } });
+  });
+});
+
+describe('what a presence payload claims', () => {
+  it('is a non-empty user id and a finite time; nothing else is read or kept', () => {
+    const state = {
+      a: [{ userId: 'a', since: 200, name: 'Alice' }],
+      b: [{ userId: 'b', since: Number.POSITIVE_INFINITY }],
+      c: [{ userId: 'c' }],
+      d: [{ userId: 'd', since: Number.NaN }],
+      junk: [{ userId: '' }, { userId: 7, since: 1 }, null, 'text', [], { since: 5 }],
+    };
+    expect(peersOf(state)).toEqual([
+      { userId: 'b', since: 0 },
+      { userId: 'c', since: 0 },
+      { userId: 'd', since: 0 },
+      { userId: 'a', since: 200 },
+    ]);
+  });
+});

@@ -1,0 +1,125 @@
+// Account (product.md §4 "Account"): whose device this is. Without a session, writes are made
+// as LOCAL_USER_ID; the first sign-in claims them, a sign-in of another user wipes the store
+// first, and a sign-out wipes it. The one owner of the device's user: the repositories stamp
+// rows with `userId()`, the engine hands sign-ins to `adopt`, and only this room writes the
+// store's owner (OWNER_KEY in `_meta`, which the engine and the app read).
+import type { SupabaseClient } from '@supabase/supabase-js';
+
+import type { SyncDatabase } from './db';
+import type { Remote } from './remote';
+import { endLocalSession } from './session-end';
+import type { TabChannel } from './tabs';
+
+/** The user id local-only rows carry until their owner signs in and claims them. */
+export const LOCAL_USER_ID = '00000000-0000-0000-0000-000000000000';
+/** `_meta` key of the store's owner: written here only, read by the engine and the app. */
+export const OWNER_KEY = 'userId';
+/** Owner columns of local-only rows, set to the real user on first sign-in. */
+const OWNER_COLUMNS = ['created_by', 'author_id', 'user_id'] as const;
+
+/** What a sign-out does beside the wipe (OutpostSyncOptions). */
+export interface SignOutHooks {
+  /** The client whose session ends. */
+  supabase: SupabaseClient;
+  /** Receives the ending session's refresh token, to revoke it later. */
+  keepForRevocation?: ((refreshToken: string) => void) | undefined;
+  /** Called after the wipe. */
+  onWipe?: (() => Promise<void> | void) | undefined;
+}
+
+/** The device's user: who writes, who owns the store, and the sign-in and sign-out that change it. */
+export interface Account {
+  /**
+   * The user this device's writes are made as: the stored owner, then the session's user
+   * once known or adopted (a session that ends elsewhere leaves it), LOCAL_USER_ID after a
+   * wipe.
+   */
+  userId: () => string;
+  /** Settles once the stored owner is read: writes wait for it (RepoContext.ready). */
+  readonly ready: Promise<void>;
+  /** The user whose data the store holds; null before anyone signed in here (live-queryable). */
+  owner: () => Promise<string | null>;
+  /**
+   * Makes the store (stored owner `owner`) belong to `userId`, who has signed in: local-only
+   * rows are claimed (their owner columns set to the real user); a store of another user is
+   * wiped first, queued changes included. The app asks before that: its sign-in and sign-up
+   * screens count the changes a different account's sign-in would drop
+   * (use-unsynced-guard.ts) and go on only once the person agrees.
+   */
+  adopt(userId: string, owner: unknown): Promise<void>;
+  /**
+   * Ends the session on this device and wipes the store; every tab is told. Call it with no
+   * engine running in any tab (leadership's `alone`), once the person agreed to lose what is
+   * unsynced.
+   */
+  signOut(hooks: SignOutHooks): Promise<void>;
+  /** Another tab signed out and wiped the store: writes from now on are local-only. */
+  wiped(): void;
+  /** Stops following the session. */
+  close(): void;
+}
+
+/**
+ * The account of the device database `db`, following `remote`'s session; a sign-out here
+ * tells the other `tabs`.
+ */
+export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChannel): Account {
+  let user = LOCAL_USER_ID;
+  const signedIn = (id: string | null) => {
+    if (id) user = id;
+  };
+  // Closing the database before this settles is fine.
+  const ready = db
+    .getMeta<string>(OWNER_KEY)
+    .then((id) => {
+      if (id && user === LOCAL_USER_ID) user = id;
+    })
+    .catch(() => undefined);
+  const stopAuthWatch = remote.onAuthChange(signedIn);
+  remote
+    .userId()
+    .then(signedIn)
+    .catch(() => undefined);
+  const wipe = async () => {
+    for (const table of db.allTables()) await table.clear();
+  };
+
+  return {
+    userId: () => user,
+    ready,
+    owner: async () => (await db.getMeta<string>(OWNER_KEY)) ?? null,
+    async adopt(userId, owner) {
+      if (owner === userId) return;
+      await db.transaction('rw', db.allTables(), async () => {
+        if (owner && owner !== LOCAL_USER_ID) await wipe();
+        else await claimLocalRows(db, userId);
+        await db.setMeta(OWNER_KEY, userId);
+      });
+      user = userId;
+    },
+    async signOut(hooks) {
+      // Not supabase-js's signOut alone: with no network it keeps the session (and the
+      // account came back). The token is handed over to be revoked, then the session leaves.
+      await endLocalSession(hooks.supabase, hooks.keepForRevocation);
+      await db.transaction('rw', db.allTables(), wipe);
+      user = LOCAL_USER_ID;
+      tabs?.post({ type: 'wiped' });
+      await hooks.onWipe?.();
+    },
+    wiped() {
+      // Claimed by whoever signs in next.
+      user = LOCAL_USER_ID;
+    },
+    close: stopAuthWatch,
+  };
+}
+
+async function claimLocalRows(db: SyncDatabase, userId: string): Promise<void> {
+  const claim = (record: Record<string, unknown>) => {
+    for (const column of OWNER_COLUMNS)
+      if (record[column] === LOCAL_USER_ID) record[column] = userId;
+  };
+  for (const spec of db.registry) await db.rows(spec.name).toCollection().modify(claim);
+  // Queued inserts carry the same columns.
+  await db._outbox.toCollection().modify((entry) => claim(entry.data));
+}

@@ -1,0 +1,253 @@
+// Push (sync-design.md "Push"): replays the outbox to sync_push in seq order, in batches the
+// server takes, and applies what it answers. Everything it knows is in the database, so a
+// reload or a crash mid-push carries on where it stopped (I1).
+import { applyServerRow, rejectionOf, unhideChildren } from './apply';
+import type { SyncDatabase } from './db';
+import type { Clock, OnlineSignal } from './platform';
+import {
+  BATCH_TOO_LARGE_SQLSTATE,
+  codeForSqlState,
+  isSyncError,
+  SyncError,
+  type SyncErrorCode,
+} from './errors';
+import { uploadFiles } from './files';
+import type { OutboxEntry } from './registry';
+import type { PushResult, Remote, WireMutation } from './remote';
+import { UNDO_WINDOW_MS } from './repositories';
+
+/** Most mutations in one sync_push (product.md §9). */
+export const PUSH_BATCH_MAX = 500;
+/** Largest sync_push batch (bytes as the server measures it, product.md §9), a little under 1 MiB. */
+export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
+/** Tables whose delete deletes attachments on the server (their own, or a cascade's). */
+const FILE_DELETING_TABLES: ReadonlySet<string> = new Set(['attachments', 'tasks', 'lists']);
+
+/** What push runs over (the engine's options). */
+export interface PushContext {
+  db: SyncDatabase;
+  remote: Remote;
+  clock: Clock;
+  online: OnlineSignal;
+  /** A new unique id (the device's client id). */
+  newId: () => string;
+  /** How long a delete is held back so Undo can still cancel it (ms; default UNDO_WINDOW_MS). */
+  undoWindowMs?: number | undefined;
+}
+
+/**
+ * Push over `ctx`: a function that sends the outbox until it is drained, as device `client`
+ * (the stored client id; made and kept on the first push). `wake(delayMs)` asks the schedule
+ * for a later cycle (a delete still in its undo window); `taking()` is called in the
+ * transaction that reads each batch, which holds every change committed before it.
+ */
+export function createPush(
+  { db, remote, clock, online, newId, undoWindowMs = UNDO_WINDOW_MS }: PushContext,
+  wake: (delayMs: number) => void,
+  taking: () => void,
+): (client: unknown) => Promise<void> {
+  /**
+   * Batch size to send; halved after the server refuses a batch as too large, and kept so
+   * for the engine's life: growing back would only find the same limit again, one refused
+   * batch and one backoff at a time.
+   */
+  let batchMax = PUSH_BATCH_MAX;
+
+  /** This device's id for sync_push, made on its first push and kept in `_meta`. */
+  async function newClientId(): Promise<string> {
+    const id = newId();
+    await db.setMeta('clientId', id);
+    return id;
+  }
+
+  /**
+   * Takes the next batch and freezes it (sent = 1) in ONE transaction: a write that lands in
+   * between could otherwise coalesce into an entry after we read it, and what it added would
+   * be acknowledged without ever being sent (a lost write).
+   */
+  async function nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+    return db.transaction('rw', db._outbox, async () => {
+      taking();
+      const batch = await readBatch();
+      // Once taken, an entry is frozen: the server may apply it even if we never hear back.
+      // Written back in one bulk request (as the batch was read in one): each round trip to
+      // IndexedDB waits for the page's main thread, busy drawing the write just made.
+      await db._outbox.bulkPut(
+        batch.entries.map((entry) => ({ ...entry, sent: 1, attempts: entry.attempts + 1 })),
+      );
+      return batch;
+    });
+  }
+
+  /** The next batch: ≤ batchMax mutations, ≤ 1 MiB, in seq order, stopping at a delete still in its undo window. */
+  async function readBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+    const max = batchMax;
+    const entries: OutboxEntry[] = [];
+    let bytes = 2; // "[]"
+    let wakeAt: number | undefined;
+    // The first `max` entries in one request (getAll), not a cursor step per entry.
+    for (const entry of await db._outbox.orderBy('seq').limit(max).toArray()) {
+      if (
+        entry.op === 'delete' &&
+        entry.sent === 0 &&
+        clock.now() - entry.createdAt < undoWindowMs
+      ) {
+        wakeAt = entry.createdAt + undoWindowMs;
+        break;
+      }
+      const size = jsonbTextBytes(wireMutation(entry)) + 2; // + ", "
+      if (entries.length > 0 && bytes + size > PUSH_BATCH_MAX_BYTES) {
+        wakeAt = clock.now();
+        break;
+      }
+      bytes += size;
+      entries.push(entry);
+    }
+    return { entries, wakeAt };
+  }
+
+  async function pushAll(stored: unknown): Promise<void> {
+    const client = typeof stored === 'string' ? stored : await newClientId();
+    for (;;) {
+      // Gone offline mid-cycle: no more batches (writes made since stay queued, unfrozen).
+      if (!online.isOnline()) throw new SyncError('OFFLINE', 'Offline');
+      const { entries, wakeAt } = await nextBatch();
+      if (entries.length === 0) {
+        if (wakeAt !== undefined) wake(Math.max(0, wakeAt - clock.now()));
+        return;
+      }
+      const refused = await uploadFiles(db, remote, entries);
+      const sending = entries.filter((entry) => !refused.has(entry.rowId));
+      let results: PushResult[] = [];
+      if (sending.length > 0) {
+        try {
+          results = (await remote.push(client, sending.map(wireMutation))).results;
+        } catch (error) {
+          if (isSyncError(error) && error.serverCode === BATCH_TOO_LARGE_SQLSTATE) {
+            // Over the server's limits after all (it measures differently): send less, from
+            // now on (see batchMax).
+            batchMax = Math.max(1, Math.min(batchMax, Math.floor(sending.length / 2)));
+          }
+          throw error;
+        }
+      }
+      if (await applyPushResults(entries, results, refused)) {
+        // Only a nudge, never awaited: the server queued the objects with the delete, and
+        // what this call misses the next one (or the daily run) removes.
+        void remote.cleanupDeletedFiles().catch(() => undefined);
+      }
+      if (entries.length < batchMax && wakeAt === undefined) {
+        // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
+        // of the size asked for: after a smaller batch size, entries frozen by a refused
+        // batch are still there although none is unsent.)
+        const more = await db._outbox.where('sent').equals(0).count();
+        if (more === 0) return;
+      }
+    }
+  }
+
+  /**
+   * Applies what the server said of a batch: applied (or a replayed insert) → the server's
+   * row; refused → the change is reverted and logged. `refused` holds the attachment inserts
+   * whose file the server would not take: they were not sent, and are refused here. True
+   * when the server applied a delete that took attachments, whose objects are now queued.
+   */
+  async function applyPushResults(
+    entries: OutboxEntry[],
+    results: PushResult[],
+    refused: ReadonlyMap<string, SyncError>,
+  ): Promise<boolean> {
+    const bySeq = new Map(entries.map((e) => [e.seq, e]));
+    let deletedFiles = false;
+    await db.transaction('rw', db.allTables(), async () => {
+      for (const [rowId, failure] of refused) {
+        const entry = entries.find((e) => e.rowId === rowId && e.op === 'insert');
+        if (!entry) continue;
+        // Everything queued for that row goes with its insert (it never reached the server).
+        await db._outbox.where('[table+rowId]').equals([entry.table, rowId]).delete();
+        await reject(entry, failure.code, failure.message);
+        await db._files.delete(rowId);
+      }
+      for (const result of results) {
+        const entry = bySeq.get(result.seq);
+        if (!entry || entry.seq === undefined) continue;
+        await db._outbox.delete(entry.seq);
+        const code = codeForSqlState(result.code, {
+          op: entry.op,
+          table: entry.table,
+          constraint: result.constraint,
+        });
+        if (result.status === 'applied' || code === 'DUPLICATE') {
+          if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
+          else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
+          if (entry.op === 'delete' && FILE_DELETING_TABLES.has(entry.table)) {
+            deletedFiles ||= result.status === 'applied';
+            // The server has the attachment's tombstone now (final): its bytes go. Not at
+            // the local delete, which Undo can still take back.
+            if (entry.table === 'attachments') await db._files.delete(entry.rowId);
+          }
+          continue;
+        }
+        await reject(entry, code, result.message ?? code, result);
+      }
+    });
+    return deletedFiles;
+  }
+
+  /** Reverts a refused change on the device and logs why (inside applyPushResults' transaction). */
+  async function reject(
+    entry: OutboxEntry,
+    code: SyncErrorCode,
+    message: string,
+    server: Pick<PushResult, 'code' | 'column' | 'hint' | 'constraint' | 'row'> = {},
+  ): Promise<void> {
+    const serverRow = server.row;
+    const rejection = rejectionOf(entry, code, message, clock.now());
+    if (server.code) rejection.sqlState = server.code;
+    if (server.column) rejection.column = server.column;
+    if (server.hint) rejection.rule = server.hint;
+    if (server.constraint) rejection.constraint = server.constraint;
+    await db._rejections.add(rejection);
+    // The children hidden with a refused delete come back with their parent.
+    if (entry.op === 'delete') await unhideChildren(db, entry.table, entry.rowId);
+    if (serverRow) {
+      await applyServerRow(db, entry.table, serverRow, 'force');
+    } else {
+      // Gone or never allowed: nothing of it stays on the device.
+      await db.rows(entry.table).delete(entry.rowId);
+    }
+  }
+
+  return pushAll;
+}
+
+/** An outbox entry as sync_push receives it. */
+function wireMutation(entry: OutboxEntry): WireMutation {
+  return {
+    seq: entry.seq ?? 0,
+    table: entry.table,
+    op: entry.op,
+    id: entry.rowId,
+    data: entry.data,
+  };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Bytes of `value` as Postgres prints jsonb, which is what sync_push holds to 1 MiB: UTF-8
+ * (a "€" is 3 bytes, not the 1 of a JS string's length), with ", " and ": " separators.
+ */
+export function jsonbTextBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  if (value === null || typeof value !== 'object') {
+    return utf8.encode(JSON.stringify(value) ?? 'null').length;
+  }
+  const items = Array.isArray(value)
+    ? value.map((item: unknown) => jsonbTextBytes(item ?? null))
+    : Object.entries(value)
+        .filter(([, field]) => field !== undefined)
+        .map(([key, field]) => jsonbTextBytes(key) + 2 + jsonbTextBytes(field));
+  // The brackets, or the braces; ", " between items.
+  return items.reduce((total, bytes) => total + bytes, 2 * Math.max(1, items.length));
+}

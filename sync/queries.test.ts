@@ -1,0 +1,100 @@
+// The read API against a device on fake-indexeddb: stand-ins give way to the server's
+// membership, a list the user has left is gone at once, counts and queued changes per list,
+// and a rejection is linked to the list and task still on the device.
+import { describe, expect, it } from 'vitest';
+
+import { memoryDevice } from './memory-device';
+import { createQueries } from './queries';
+
+const ME = 'user-1';
+
+function device() {
+  const { db, repos } = memoryDevice('queries', ME);
+  return { db, repos, queries: createQueries(db, () => Promise.resolve(ME)) };
+}
+
+/** The server's membership row, as a pull stores it. */
+function serverMembership(listId: string, userId: string, role: string, deleted = false) {
+  const at = '2026-11-27T10:00:00.000Z';
+  return {
+    id: `m-${listId}-${userId}`,
+    list_id: listId,
+    user_id: userId,
+    role,
+    version: 2,
+    created_at: at,
+    updated_at: at,
+    deleted_at: deleted ? at : null,
+    _v: 2,
+  };
+}
+
+describe('queries', () => {
+  it('answer a new list by its stand-in membership until the server’s arrives', async () => {
+    const { db, repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    expect(await queries.role(listId, ME)).toBe('owner');
+    expect((await queries.members(listId)).map((m) => m.standIn)).toEqual([true]);
+
+    await db.rows('memberships').put(serverMembership(listId, ME, 'editor'));
+    expect(await queries.role(listId, ME)).toBe('editor');
+    const members = await queries.members(listId);
+    expect(members.map((m) => [m.membership.role, m.standIn])).toEqual([['editor', false]]);
+  });
+
+  it('drop a list the user has left, and count each list’s tasks and queued changes', async () => {
+    const { db, repos, queries } = device();
+    const kept = await repos.lists.create({ name: 'Kept', color: 'teal' });
+    const left = await repos.lists.create({ name: 'Left', color: 'red' });
+    const done = await repos.tasks.create(kept, { title: 'Done one' });
+    await repos.tasks.create(kept, { title: 'Open one' });
+    await repos.tasks.update(done, { status: 'done' });
+    await db
+      .rows('memberships')
+      .bulkPut([serverMembership(kept, ME, 'owner'), serverMembership(left, ME, 'editor', true)]);
+    // As a pull of the user's own memberships does: the stand-ins go.
+    await db
+      .rows('memberships')
+      .filter((row) => Boolean(row._standIn))
+      .delete();
+
+    expect(await queries.list(left, ME)).toBeNull();
+    expect((await queries.list(kept, ME))?.name).toBe('Kept');
+    const lists = await queries.lists(ME);
+    expect(lists.map(({ list, open, done: d, role }) => [list.name, open, d, role])).toEqual([
+      ['Kept', 1, 1, 'owner'],
+    ]);
+    expect(lists[0]?.pending).toBe(await db._outbox.where('listId').equals(kept).count());
+    expect(lists[0]?.pending).toBeGreaterThan(0);
+    expect((await queries.tasks(kept)).map((task) => task.title)).toEqual(['Done one', 'Open one']);
+    expect(await queries.pendingRows(kept)).toContain(done);
+  });
+
+  it('link a rejection to its task while the task is here, to its list once it is gone', async () => {
+    const { db, repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const taskId = await repos.tasks.create(listId, { title: 'Fix the gate' });
+    const logged = await db._rejections.add({
+      table: 'tasks',
+      rowId: taskId,
+      op: 'patch',
+      data: { title: 'x' },
+      code: 'PERMISSION_DENIED',
+      message: 'refused',
+      at: 1,
+      listId,
+    });
+    expect(await queries.newestRejection()).toBe(logged);
+    const [first] = await queries.rejections();
+    expect([first?.listId, first?.taskId, first?.row?.title]).toEqual([
+      listId,
+      taskId,
+      'Fix the gate',
+    ]);
+
+    await repos.tasks.delete(taskId);
+    const [after] = await queries.rejections();
+    expect([after?.listId, after?.taskId]).toEqual([listId, null]);
+    expect(await queries.rejections(logged)).toEqual([]);
+  });
+});

@@ -1,0 +1,313 @@
+// The read API: every question a screen asks of the device, answered from IndexedDB with
+// indexed reads and typed rows. Each is a plain async function, so a screen runs it in
+// `useLiveQuery(() => sync.queries.tasks(listId), [sync, listId])` and is redrawn when a
+// table it read changes. Screens never see the Dexie tables or the engine's own (`_outbox`,
+// `_meta`, `_rejections`, `_files`): what those hold is answered here.
+import Dexie from 'dexie';
+
+import type { FileRecord, SyncDatabase } from './db';
+import type { Rejection } from './registry';
+import type {
+  Attachment,
+  Comment,
+  List,
+  LocalFields,
+  Membership,
+  OutpostRows,
+  Profile,
+  Task,
+} from './rows';
+import type { Role } from './schema';
+
+/** A task looked up by id: live, a tombstone (deleted, maybe by someone else), or not here. */
+export type TaskLookup =
+  { state: 'live'; task: Task } | { state: 'deleted' } | { state: 'missing' };
+
+/** A member of a list with their profile, once that profile is on this device. */
+export interface MemberRow {
+  membership: Membership;
+  profile: Profile | undefined;
+  /** Made on this device when the list was created offline; the server's row replaces it. */
+  standIn: boolean;
+}
+
+/** A list with what the lists screen shows of it. */
+export interface ListSummary {
+  list: List;
+  /** Live tasks not done, and done. */
+  open: number;
+  done: number;
+  members: MemberRow[];
+  /** The user's role; null when they have none here. */
+  role: Role | null;
+  /** Changes of this list still queued on the device. */
+  pending: number;
+}
+
+/** A logged rejection with the row it was for, as it is on the device now. */
+export interface RejectionRow {
+  rejection: Rejection & { id: number };
+  /** The row now: undefined when it is gone (or of a table this version does not know). */
+  row: Record<string, unknown> | undefined;
+  /** The live list (and task) it belongs to, for a link; null when neither is here. */
+  listId: string | null;
+  taskId: string | null;
+}
+
+/** Everything the device holds of the user's lists, for an export. */
+export interface DeviceRows {
+  lists: List[];
+  memberships: Membership[];
+  tasks: Task[];
+  comments: Comment[];
+  attachments: Attachment[];
+  profiles: Profile[];
+}
+
+type Stored<K extends keyof OutpostRows> = OutpostRows[K] & LocalFields;
+
+const live = <T extends { deleted_at: string | null }>(rows: T[]): T[] =>
+  rows.filter((row) => !row.deleted_at);
+
+/** Creation order (then id, the same on every device). */
+const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+  a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
+
+/**
+ * Live memberships with stand-ins resolved: a stand-in (made when the list was created
+ * offline) counts only until the server's membership of the same person is here.
+ */
+function resolveStandIns(rows: Stored<'memberships'>[]): Stored<'memberships'>[] {
+  const rowsLive = live(rows);
+  const real = new Set(rowsLive.filter((row) => !row._standIn).map((row) => row.user_id));
+  return rowsLive.filter((row) => !row._standIn || !real.has(row.user_id));
+}
+
+/**
+ * Whether `userId` has left (or been removed from) the list and the device has not dropped
+ * it yet: their membership is a tombstone and none is live. A leave made offline waits in
+ * the outbox, yet the list is gone from the screens at once.
+ */
+function hasLeft(rows: Stored<'memberships'>[], listId: string, userId: string): boolean {
+  const mine = rows.filter((row) => row.list_id === listId && row.user_id === userId);
+  return mine.length > 0 && mine.every((row) => row.deleted_at);
+}
+
+/**
+ * Outpost's read API over one device database; `owner` is the account room's reading of
+ * whose device this is.
+ */
+export function createQueries(db: SyncDatabase, owner: () => Promise<string | null>) {
+  const table = <K extends keyof OutpostRows>(name: K) => db.table<Stored<K>, string>(name);
+  const get = async <K extends keyof OutpostRows>(name: K, id: string) => {
+    const row = await table(name).get(id);
+    return row && !row.deleted_at ? row : undefined;
+  };
+  const myMemberships = (listId: string, userId: string) =>
+    table('memberships').where('[list_id+user_id]').equals([listId, userId]).toArray();
+  const withProfiles = async (rows: Stored<'memberships'>[]): Promise<MemberRow[]> => {
+    const profiles = await table('profiles').bulkGet(rows.map((row) => row.user_id));
+    return rows.map((membership, i) => ({
+      membership,
+      profile: profiles[i],
+      standIn: Boolean(membership._standIn),
+    }));
+  };
+
+  return {
+    /** Whether the device has finished its first pull (a missing row then really is missing). */
+    pulled: async (): Promise<boolean> => (await db.getMeta('cursor')) != null,
+
+    /** The user whose data this device holds; null before anyone signed in here. */
+    deviceOwner: owner,
+
+    /** The user's role on a list (the server's membership wins over a stand-in); null: none. */
+    async role(listId: string, userId: string): Promise<Role | null> {
+      const mine = resolveStandIns(await myMemberships(listId, userId));
+      return mine[0]?.role ?? null;
+    },
+
+    /** A live list the user has not left; null when it is not (or no longer) here. */
+    async list(listId: string, userId: string): Promise<List | null> {
+      const row = await get('lists', listId);
+      if (!row || hasLeft(await myMemberships(listId, userId), listId, userId)) return null;
+      return row;
+    },
+
+    /** Whether a list has arrived on the device (an invite being accepted). */
+    hasList: async (listId: string): Promise<boolean> => Boolean(await get('lists', listId)),
+
+    /**
+     * The user's live lists with counts, members and queued changes (not those the user has
+     * just left). One pass over the tasks' list index, so a 10,000-task list is cheap here.
+     */
+    async lists(userId: string): Promise<ListSummary[]> {
+      const lists = live(await table('lists').toArray());
+      if (lists.length === 0) return [];
+      const ids = lists.map((list) => list.id);
+      const counts = new Map(ids.map((id) => [id, { open: 0, done: 0 }]));
+      await table('tasks')
+        .where('list_id')
+        .anyOf(ids)
+        .each((task) => {
+          const count = counts.get(task.list_id);
+          if (count && !task.deleted_at) count[task.status === 'done' ? 'done' : 'open'] += 1;
+        });
+      const memberships = await table('memberships').where('list_id').anyOf(ids).toArray();
+      const members = await withProfiles(resolveStandIns(memberships));
+      const pending = new Map<string, number>();
+      await db._outbox.each(({ listId }) => {
+        if (listId) pending.set(listId, (pending.get(listId) ?? 0) + 1);
+      });
+      return lists
+        .filter((list) => !hasLeft(memberships, list.id, userId))
+        .map((list) => {
+          const mine = members.filter((member) => member.membership.list_id === list.id);
+          return {
+            list,
+            ...counts.get(list.id)!,
+            members: mine,
+            role:
+              mine.find((member) => member.membership.user_id === userId)?.membership.role ?? null,
+            pending: pending.get(list.id) ?? 0,
+          };
+        });
+    },
+
+    /** A list's live members with their profiles (stand-ins resolved), in no set order. */
+    async members(listId: string): Promise<MemberRow[]> {
+      return withProfiles(
+        resolveStandIns(await table('memberships').where('list_id').equals(listId).toArray()),
+      );
+    },
+
+    /** Live profiles by user id (the user's and those of the people they share lists with). */
+    async profiles(): Promise<Map<string, Profile>> {
+      return new Map(live(await table('profiles').toArray()).map((row) => [row.id, row]));
+    },
+
+    /** One live profile, or null. */
+    profile: async (userId: string): Promise<Profile | null> =>
+      (await get('profiles', userId)) ?? null,
+
+    /**
+     * A list's live tasks in position order, by one range scan of the compound index. Equal
+     * positions (made on two devices offline) come in id order, as IndexedDB orders equal
+     * keys by primary key: the same on every device, and the order tasks.move() assumes.
+     */
+    async tasks(listId: string): Promise<Task[]> {
+      return live(
+        await table('tasks')
+          .where('[list_id+position]')
+          .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
+          .toArray(),
+      );
+    },
+
+    /** A task of `listId`; a task of another list counts as missing. */
+    async task(listId: string, taskId: string): Promise<TaskLookup> {
+      const row = await table('tasks').get(taskId);
+      if (!row || row.list_id !== listId) return { state: 'missing' };
+      return row.deleted_at ? { state: 'deleted' } : { state: 'live', task: row };
+    },
+
+    /** A task's live comments, oldest first. */
+    async comments(taskId: string): Promise<Comment[]> {
+      return live(await table('comments').where('task_id').equals(taskId).toArray()).sort(
+        byCreation,
+      );
+    },
+
+    /** A task's live attachments, oldest first. */
+    async attachments(taskId: string): Promise<Attachment[]> {
+      return live(await table('attachments').where('task_id').equals(taskId).toArray()).sort(
+        byCreation,
+      );
+    },
+
+    /** Where an attachment's bytes are on this device; null when they are not here. */
+    fileState: async (attachmentId: string): Promise<FileRecord['state'] | null> =>
+      (await db._files.get(attachmentId))?.state ?? null,
+
+    /** The attachment files kept on this device (queued or cached): how many, how large. */
+    async storedFiles(): Promise<{ count: number; bytes: number }> {
+      let count = 0;
+      let bytes = 0;
+      await db._files.each((file) => {
+        count += 1;
+        bytes += file.blob?.size ?? 0;
+      });
+      return { count, bytes };
+    },
+
+    /** Ids of the rows of a list (any table) with changes queued on this device. */
+    async pendingRows(listId: string): Promise<Set<string>> {
+      const entries = await db._outbox.where('listId').equals(listId).toArray();
+      return new Set(entries.map((entry) => entry.rowId));
+    },
+
+    /** Changes queued on this device and not yet on the server. */
+    pendingCount: (): Promise<number> => db._outbox.count(),
+
+    /** The id of the newest logged rejection; 0 when the log is empty. */
+    newestRejection: async (): Promise<number> =>
+      (await db._rejections.orderBy('id').last())?.id ?? 0,
+
+    /**
+     * Logged rejections, newest first, each with its row as it is now and the live list and
+     * task it belongs to; only those logged after `afterId` and up to `upTo` when given.
+     */
+    async rejections(afterId = 0, upTo = Infinity): Promise<RejectionRow[]> {
+      const logged = await db._rejections
+        .where('id')
+        .between(afterId, upTo, false, true)
+        .reverse()
+        .toArray();
+      return Promise.all(
+        logged.map(async (rejection) => {
+          const known = db.registry.some((spec) => spec.name === rejection.table);
+          const row: Record<string, unknown> | undefined = known
+            ? await db.rows(rejection.table).get(rejection.rowId)
+            : undefined;
+          const listId = [rejection.listId, row?.list_id].find((id) => typeof id === 'string');
+          const taskId =
+            rejection.table === 'tasks'
+              ? rejection.rowId
+              : [rejection.data.task_id, row?.task_id].find((id) => typeof id === 'string');
+          const listLive = typeof listId === 'string' && (await get('lists', listId));
+          return {
+            rejection: { ...rejection, id: rejection.id ?? 0 },
+            row,
+            listId: listLive ? listId : null,
+            taskId:
+              listLive && typeof taskId === 'string' && (await get('tasks', taskId))
+                ? taskId
+                : null,
+          };
+        }),
+      );
+    },
+
+    /** Every row of the synced tables, tombstones included, read in one transaction. */
+    deviceRows: (): Promise<DeviceRows> =>
+      db.transaction(
+        'r',
+        db.registry.map((spec) => spec.name),
+        async () => {
+          const all = <K extends keyof OutpostRows>(name: K) => table(name).toArray();
+          const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
+            all('lists'),
+            all('memberships'),
+            all('tasks'),
+            all('comments'),
+            all('attachments'),
+            all('profiles'),
+          ]);
+          return { lists, memberships, tasks, comments, attachments, profiles };
+        },
+      ),
+  };
+}
+
+/** The read API: see createQueries. */
+export type Queries = ReturnType<typeof createQueries>;

@@ -1,0 +1,78 @@
+// Outpost's rows as the device keeps them, typed from the one schema (schema.ts): what a
+// client may write is the input schema's output, plus the columns the server fills in. Types
+// only: nothing here reaches the bundle.
+import type * as v from 'valibot';
+
+import type {
+  attachmentInput,
+  commentInput,
+  listInput,
+  profileInput,
+  Role,
+  taskInput,
+} from './schema';
+
+/**
+ * The columns every synced row has on the server. (A type, not an interface, so rows stay
+ * assignable to `Record<string, unknown>` for generic code such as the export.)
+ */
+export type ServerColumns = {
+  id: string;
+  /** Bumped by the server on every change (the pull's and realtime's order). */
+  version: number;
+  created_at: string;
+  updated_at: string;
+  /** A tombstone's time of deletion; null while the row is live. */
+  deleted_at: string | null;
+};
+
+/** A list: name and colour, and who made it. */
+export type List = ServerColumns & v.InferOutput<typeof listInput> & { created_by: string };
+
+/** A task of a list, at `position` (fractional index) in the list's order. */
+export type Task = ServerColumns &
+  v.InferOutput<typeof taskInput> & {
+    list_id: string;
+    position: string;
+    completed_at: string | null;
+    created_by: string | null;
+  };
+
+/** Someone's role on a list. */
+export type Membership = ServerColumns & { list_id: string; user_id: string; role: Role };
+
+/** A comment on a task. */
+export type Comment = ServerColumns &
+  v.InferOutput<typeof commentInput> & { task_id: string; list_id: string; author_id: string };
+
+/** A photo or file attached to a task; its bytes live in Storage at `object_path`. */
+export type Attachment = ServerColumns &
+  v.InferOutput<typeof attachmentInput> & {
+    task_id: string;
+    list_id: string;
+    object_path: string;
+    width: number | null;
+    height: number | null;
+    created_by: string;
+  };
+
+/** A person's public profile (their id is the auth user's). */
+export type Profile = ServerColumns & v.InferOutput<typeof profileInput>;
+
+/** Outpost's synced tables by name. */
+export interface OutpostRows {
+  lists: List;
+  tasks: Task;
+  memberships: Membership;
+  comments: Comment;
+  attachments: Attachment;
+  profiles: Profile;
+}
+
+/** What the device adds to a row: see registry.ts LocalRow. */
+export interface LocalFields {
+  _v: number;
+  _r?: number;
+  /** A membership made on this device for a list created offline, until the server's arrives. */
+  _standIn?: 1;
+}
