@@ -2,8 +2,10 @@
 // - the app shell: the JS index.html loads on every start (entry chunk and what it
 //   preloads), ≤ 200 kB gzip. Screens are chunks fetched on first use (precached, so they
 //   open offline) and have their own line, as does all app JS together;
-// - the sync engine without Dexie and supabase-js (scripts/bundle-sync.mjs), ≤ 16 kB: its
-//   validation library is counted (15 kB until realtime deltas, issue 19, took it to 15.6 kB);
+// - the sync library without Dexie and supabase-js (scripts/bundle-sync.mjs), as any app
+//   adopting it ships it (sync/core.ts: engine, device database, write store, Supabase port,
+//   wire validation), ≤ 15 kB (issue 15); and Outpost on it (sync/index.ts: plus Outpost's
+//   tables, rules, write API and read API, which was screen code before), ≤ 19 kB;
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -31,9 +33,15 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'sync engine without Dexie and supabase-js (gzip)',
+    name: 'sync library (sync/core.ts) without Dexie and supabase-js (gzip)',
+    path: '.tmp/sync-core.js',
+    limit: '15 kB',
+    gzip: true,
+  },
+  {
+    name: "Outpost's sync (sync/index.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '16 kB',
+    limit: '19 kB',
     gzip: true,
   },
   {

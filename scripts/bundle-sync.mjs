@@ -1,17 +1,25 @@
-// Bundles the sync library alone (sync/index.ts, minified) into .tmp/ so size-limit can hold
-// it to its budget. Dexie and supabase-js stay out: they are the storage and the server
-// client the engine drives, not its own weight. Everything else it imports (valibot for the
-// shared validation, fractional-indexing) is bundled and counted.
+// Bundles the sync library (minified) into .tmp/ so size-limit can hold it to its budgets:
+// - sync/core.ts, the library alone, as any app adopting it ships it: the engine's rooms,
+//   the device database, the generic write store and the Supabase port;
+// - sync/index.ts, Outpost on it: plus Outpost's tables, rules, write API and read API.
+// Dexie and supabase-js stay out: they are the storage and the server client the engine
+// drives, not its own weight. Everything else it imports (valibot for validation,
+// fractional-indexing) is bundled and counted.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['sync/index.ts'],
-  outfile: '.tmp/sync-engine.js',
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2022',
-  external: ['dexie', '@supabase/supabase-js'],
-  logLevel: 'warning',
-});
+for (const [entry, out] of [
+  ['sync/core.ts', '.tmp/sync-core.js'],
+  ['sync/index.ts', '.tmp/sync-engine.js'],
+]) {
+  await build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    external: ['dexie', '@supabase/supabase-js'],
+    logLevel: 'warning',
+  });
+}

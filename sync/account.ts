@@ -14,8 +14,6 @@ import type { TabChannel } from './tabs';
 export const LOCAL_USER_ID = '00000000-0000-0000-0000-000000000000';
 /** `_meta` key of the store's owner: written here only, read by the engine and the app. */
 export const OWNER_KEY = 'userId';
-/** Owner columns of local-only rows, set to the real user on first sign-in. */
-const OWNER_COLUMNS = ['created_by', 'author_id', 'user_id'] as const;
 
 /** What a sign-out does beside the wipe (OutpostSyncOptions). */
 export interface SignOutHooks {
@@ -116,7 +114,7 @@ export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChanne
 
 async function claimLocalRows(db: SyncDatabase, userId: string): Promise<void> {
   const claim = (record: Record<string, unknown>) => {
-    for (const column of OWNER_COLUMNS)
+    for (const column of db.schema.ownerColumns)
       if (record[column] === LOCAL_USER_ID) record[column] = userId;
   };
   for (const spec of db.registry) await db.rows(spec.name).toCollection().modify(claim);

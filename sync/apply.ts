@@ -49,7 +49,8 @@ function keepsLocal(local: LocalRow | undefined, version: number, mode: ApplyMod
  * replaces (a row a resync already delivered keeps `_r`, or the sweep at the resync's end
  * would take it for a row the server no longer has). An attachment's tombstone is final:
  * the bytes kept for it (uploaded from here, or fetched for offline viewing) go with it;
- * never at a local delete, which Undo can still take back. Returns the device's copies as
+ * never at a local delete, which Undo can still take back. (Attachments: the schema's
+ * `files` table.) Returns the device's copies as
  * they were before (undefined where it had none).
  */
 export async function applyServerRows(
@@ -64,7 +65,7 @@ export async function applyServerRows(
   const [existing, queued] = await Promise.all([
     local.bulkGet(rows.map((row) => row.id)),
     db._outbox.count(),
-    table === 'attachments'
+    table === db.schema.files?.table
       ? db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id))
       : undefined,
   ]);
@@ -142,20 +143,23 @@ export async function purgeList(db: SyncDatabase, listId: string, now: number): 
 }
 
 /**
- * Drops the profiles the user no longer sees: the server shows a profile only while its
- * owner shares a live list with the user, and sends no tombstone when that ends (a member
- * left, or the user lost the list). Kept: the user's own and every member's of a list here.
+ * Drops the profiles (the schema's `peers`) the user no longer sees: the server shows a
+ * profile only while its owner shares a live list with the user, and sends no tombstone
+ * when that ends (a member left, or the user lost the list). Kept: the user's own and every
+ * member's of a list here.
  */
 export async function dropUnsharedProfiles(db: SyncDatabase, userId: string): Promise<void> {
+  const { members, memberUser, peers } = db.schema.access;
+  if (!peers) return;
   const keep = new Set([userId]);
   await db
-    .rows('memberships')
+    .rows(members)
     .filter((row) => !row.deleted_at)
     .each((row) => {
-      keep.add(String(row.user_id));
+      keep.add(String(row[memberUser]));
     });
   await db
-    .rows('profiles')
+    .rows(peers)
     .filter((row) => !keep.has(row.id))
     .delete();
 }
@@ -209,28 +213,20 @@ export async function sweepUndelivered(db: SyncDatabase, mark: number): Promise<
       .delete();
   }
   // Blobs of attachments that are gone, unless still waiting to be uploaded.
-  const attachmentIds = new Set(await db.rows('attachments').toCollection().primaryKeys());
+  const files = db.schema.files;
+  if (!files) return;
+  const attachmentIds = new Set(await db.rows(files.table).toCollection().primaryKeys());
   await db._files.filter((file) => !attachmentIds.has(file.id) && file.state === 'cached').delete();
 }
 
 /**
- * What the server's delete cascade reaches (supabase/migrations/…_rules.sql): the device
- * mirrors it so the screens hide the children at once, and undoes it if the delete is
- * cancelled or refused.
+ * A table and the tables its deletes reach (the schema's `cascades`, mirroring the server's
+ * ON DELETE CASCADE): the device hides the children at once, and shows them again if the
+ * delete is cancelled or refused.
  */
-export const CASCADES: Readonly<
-  Record<string, readonly (readonly [table: string, column: string])[]>
-> = {
-  lists: [
-    ['tasks', 'list_id'],
-    ['comments', 'list_id'],
-    ['attachments', 'list_id'],
-  ],
-  tasks: [
-    ['comments', 'task_id'],
-    ['attachments', 'task_id'],
-  ],
-};
+export function cascadeTables(db: SyncDatabase, table: string): string[] {
+  return [table, ...(db.schema.cascades[table] ?? []).map(([child]) => child)];
+}
 
 /** Marks the children of a deleted row deleted on the device, stamped `at` like the parent. */
 export function hideChildren(db: SyncDatabase, table: string, id: string, at: string) {
@@ -251,14 +247,14 @@ export async function unhideChildren(db: SyncDatabase, table: string, id: string
   });
 }
 
-/** Changes each child row of `table`'s row `id` on the device (CASCADES). */
+/** Changes each child row of `table`'s row `id` on the device (the schema's cascades). */
 async function modifyChildren(
   db: SyncDatabase,
   table: string,
   id: string,
   change: (row: LocalRow) => void,
 ): Promise<void> {
-  for (const [child, column] of CASCADES[table] ?? []) {
+  for (const [child, column] of db.schema.cascades[table] ?? []) {
     await db.rows(child).where(column).equals(id).modify(change);
   }
 }

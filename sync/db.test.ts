@@ -6,7 +6,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 
 import { storesV1, SyncDatabase } from './db';
-import { OUTPOST_TABLES } from './outpost';
+import { OUTPOST_SCHEMA, OUTPOST_TABLES } from './outpost';
 
 describe('SyncDatabase schema versions', () => {
   it('opens a version-1 database with its rows, outbox and metadata intact', async () => {
@@ -20,7 +20,7 @@ describe('SyncDatabase schema versions', () => {
     await old.table('_meta').put({ key: 'cursor', value: '42/tasks/42/t1' });
     old.close();
 
-    const db = new SyncDatabase('upgrade', OUTPOST_TABLES, deps);
+    const db = new SyncDatabase('upgrade', OUTPOST_SCHEMA, deps);
     expect(db.verno).toBe(1);
     expect(await db.rows('tasks').get('t1')).toMatchObject({ title: 'Kept', _v: 3 });
     expect(await db._outbox.where('[table+rowId]').equals(['tasks', 't1']).count()).toBe(1);

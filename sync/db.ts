@@ -3,7 +3,7 @@
 // attachment blobs. Schema versions are append-only; see db.test.ts for the upgrade tests.
 import Dexie, { type Table } from 'dexie';
 
-import type { LocalRow, OutboxEntry, Registry, Rejection } from './registry';
+import type { LocalRow, OutboxEntry, Registry, Rejection, SyncSchema } from './registry';
 
 /** One sync bookkeeping value in `_meta` (client id, cursor, owner, resync mark…). */
 export interface MetaRecord {
@@ -66,14 +66,18 @@ export class SyncDatabase extends Dexie {
   /** Attachment bytes: waiting to upload, or kept for offline viewing. */
   declare readonly _files: Table<FileRecord, string>;
 
+  /** The synced tables this database holds (`schema.tables`). */
+  readonly registry: Registry;
+
   constructor(
     name: string,
-    /** The synced tables this database holds. */
-    readonly registry: Registry,
+    /** The app's synced data: tables, access model, files, cascades. */
+    readonly schema: SyncSchema,
     deps?: IndexedDbDeps,
   ) {
     super(name, deps);
-    this.version(1).stores(storesV1(registry));
+    this.registry = schema.tables;
+    this.version(1).stores(storesV1(schema.tables));
   }
 
   /** The local table of a synced entity. */

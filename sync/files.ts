@@ -1,13 +1,12 @@
 // Files: attachment bytes in the attachments bucket. Uploaded before their rows are pushed
 // (I6), and fetched once through a signed URL to be kept for offline viewing.
+import { listIdOf } from './apply';
 import type { SyncDatabase } from './db';
 import type { Clock } from './platform';
 import { isSyncError, SyncError } from './errors';
 import type { OutboxEntry } from './registry';
 import { TRANSFER_TIMEOUT_FACTOR, withTimeout, type Remote } from './remote';
 
-/** Bucket of attachment objects. */
-export const ATTACHMENTS_BUCKET = 'attachments';
 /** Lifetime of the signed URL used to fetch an attachment once (s). */
 const SIGNED_URL_TTL_SEC = 60;
 
@@ -23,14 +22,15 @@ export async function uploadFiles(
   entries: OutboxEntry[],
 ): Promise<Map<string, SyncError>> {
   const refused = new Map<string, SyncError>();
+  const files = db.schema.files;
   for (const entry of entries) {
-    if (entry.table !== 'attachments' || entry.op !== 'insert') continue;
+    if (entry.table !== files?.table || entry.op !== 'insert') continue;
     const file = await db._files.get(entry.rowId);
     if (!file || file.state === 'uploaded' || file.state === 'cached') continue;
     await db._files.update(file.id, { state: 'uploading', attempts: file.attempts + 1 });
     try {
       // Deterministic path + upsert: a retry after a lost response rewrites the same object.
-      await remote.upload(ATTACHMENTS_BUCKET, file.objectPath, file.blob);
+      await remote.upload(files.bucket, file.objectPath, file.blob);
       await db._files.update(file.id, { state: 'uploaded' });
     } catch (error) {
       const failure = isSyncError(error) ? error : new SyncError('SERVER_ERROR', String(error));
@@ -58,13 +58,15 @@ export function createAttachmentBlob(
 ): (attachmentId: string) => Promise<Blob | undefined> {
   return async (attachmentId) => {
     const kept = await db._files.get(attachmentId);
-    if (kept) return kept.blob;
-    const row = await db.rows('attachments').get(attachmentId);
-    const objectPath = row?.object_path;
-    const listId = row?.list_id;
-    if (typeof objectPath !== 'string' || typeof listId !== 'string') return undefined;
+    const files = db.schema.files;
+    const spec = db.registry.find((s) => s.name === files?.table);
+    if (kept || !files || !spec) return kept?.blob;
+    const row = await db.rows(files.table).get(attachmentId);
+    const objectPath = row?.[files.path];
+    const listId = row && listIdOf(spec, row);
+    if (typeof objectPath !== 'string' || !listId) return undefined;
     try {
-      const url = await remote.signedUrl(ATTACHMENTS_BUCKET, objectPath, SIGNED_URL_TTL_SEC);
+      const url = await remote.signedUrl(files.bucket, objectPath, SIGNED_URL_TTL_SEC);
       // A download that never answers would leave the screen waiting for good: the answer
       // gets a request's time, its bytes as long as an upload's (a 10 MiB photo on a slow
       // link). Either timer aborts the whole download (one controller for both).
@@ -84,8 +86,8 @@ export function createAttachmentBlob(
       );
       // Kept only while its row is still here: the list may have been purged (or the
       // attachment deleted) during the download, and nothing would ever remove it then.
-      await db.transaction('rw', [db.rows('attachments'), db._files], async () => {
-        const current = await db.rows('attachments').get(attachmentId);
+      await db.transaction('rw', [db.rows(files.table), db._files], async () => {
+        const current = await db.rows(files.table).get(attachmentId);
         if (!current || current.deleted_at || (await db._files.get(attachmentId))) return;
         await db._files.put({
           id: attachmentId,

@@ -3,12 +3,12 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 
 import { SyncDatabase } from './db';
-import { OUTPOST_TABLES } from './outpost';
+import { OUTPOST_SCHEMA } from './outpost';
 import { createRepositories } from './repositories';
 
 /** A fresh device database and its repositories; `name` prefixes the database's name. */
 export function memoryDevice(name: string, userId = 'user-1', now = () => Date.now()) {
-  const db = new SyncDatabase(`${name}-${crypto.randomUUID()}`, OUTPOST_TABLES, {
+  const db = new SyncDatabase(`${name}-${crypto.randomUUID()}`, OUTPOST_SCHEMA, {
     indexedDB: new IDBFactory(),
     IDBKeyRange,
   });

@@ -1,6 +1,6 @@
 // Outpost's synced tables (product.md §3), mirroring public.sync_registry in
 // supabase/migrations/…_sync.sql (a test checks the two agree).
-import type { Registry } from './registry';
+import type { Registry, SyncSchema } from './registry';
 
 /** Outpost's six synced tables: the registry its Dexie store, repositories and engine use. */
 export const OUTPOST_TABLES: Registry = [
@@ -75,3 +75,30 @@ export const OUTPOST_TABLES: Registry = [
 
 /** The sync contract version this app knows (public.sync_schema_version()). */
 export const OUTPOST_SCHEMA_VERSION = 1;
+
+/** Outpost's synced data as the sync library takes it. */
+export const OUTPOST_SCHEMA: SyncSchema = {
+  tables: OUTPOST_TABLES,
+  version: OUTPOST_SCHEMA_VERSION,
+  access: {
+    scopes: 'lists',
+    members: 'memberships',
+    memberScope: 'list_id',
+    memberUser: 'user_id',
+    peers: 'profiles',
+  },
+  ownerColumns: ['created_by', 'author_id', 'user_id'],
+  files: { table: 'attachments', path: 'object_path', bucket: 'attachments' },
+  // supabase/migrations/…_schema.sql's ON DELETE CASCADE, as the device mirrors it.
+  cascades: {
+    lists: [
+      ['tasks', 'list_id'],
+      ['comments', 'list_id'],
+      ['attachments', 'list_id'],
+    ],
+    tasks: [
+      ['comments', 'task_id'],
+      ['attachments', 'task_id'],
+    ],
+  },
+};

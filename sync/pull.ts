@@ -45,6 +45,7 @@ export function createPull({
   clock,
   schemaVersion,
 }: PullContext): (userId: string) => Promise<void> {
+  const { members, memberScope, memberUser } = db.schema.access;
   async function pullAll(userId: string): Promise<void> {
     let cursor = (await db.getMeta<string>('cursor')) ?? null;
     const resync = await db.getMeta<number>('resync');
@@ -64,7 +65,7 @@ export function createPull({
           if (resync !== undefined) await markDelivered(db, page.rows, resync);
           // Who shares a list changed: profiles are checked once the pull is complete. Kept
           // with the page, so a pull cut short after it still checks (the cursor is past it).
-          if (page.rows.some(({ table }) => table === 'memberships')) {
+          if (page.rows.some(({ table }) => table === members)) {
             await db.setMeta(PROFILES_TO_CHECK, true);
           }
           await db.setMeta('cursor', page.cursor);
@@ -98,7 +99,7 @@ export function createPull({
     for (const { table, row } of rows) {
       const spec = db.registry.find((s) => s.name === table);
       if (!spec) continue;
-      if (table === 'memberships' && row.user_id === userId) {
+      if (table === members && row[memberUser] === userId) {
         await flush();
         await applyOwnMembership(listIdOf(spec, row), row, userId);
         continue;
@@ -126,15 +127,15 @@ export function createPull({
     if (listId) {
       // The real owner membership replaces the stand-in made when the list was created here.
       const mine = await db
-        .rows('memberships')
-        .where('[list_id+user_id]')
+        .rows(members)
+        .where(`[${memberScope}+${memberUser}]`)
         .equals([listId, userId])
         .toArray();
       await db
-        .rows('memberships')
+        .rows(members)
         .bulkDelete(mine.filter((m) => m.id !== row.id && m._standIn).map((m) => m.id));
     }
-    await applyServerRow(db, 'memberships', row);
+    await applyServerRow(db, members, row);
   }
 
   return pullAll;

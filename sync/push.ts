@@ -14,14 +14,12 @@ import {
 import { uploadFiles } from './files';
 import type { OutboxEntry } from './registry';
 import type { PushResult, Remote, WireMutation } from './remote';
-import { UNDO_WINDOW_MS } from './repositories';
+import { UNDO_WINDOW_MS } from './store';
 
 /** Most mutations in one sync_push (product.md §9). */
 export const PUSH_BATCH_MAX = 500;
 /** Largest sync_push batch (bytes as the server measures it, product.md §9), a little under 1 MiB. */
 export const PUSH_BATCH_MAX_BYTES = 1024 * 1024 - 4096;
-/** Tables whose delete deletes attachments on the server (their own, or a cascade's). */
-const FILE_DELETING_TABLES: ReadonlySet<string> = new Set(['attachments', 'tasks', 'lists']);
 
 /** What push runs over (the engine's options). */
 export interface PushContext {
@@ -52,6 +50,14 @@ export function createPush(
    * batch and one backoff at a time.
    */
   let batchMax = PUSH_BATCH_MAX;
+  /** The table of rows with files, and the tables whose delete reaches it (cascades). */
+  const fileTable = db.schema.files?.table;
+  const fileDeleting = new Set(
+    Object.keys(db.schema.cascades).filter((parent) =>
+      db.schema.cascades[parent]?.some(([child]) => child === fileTable),
+    ),
+  );
+  if (fileTable) fileDeleting.add(fileTable);
 
   /** This device's id for sync_push, made on its first push and kept in `_meta`. */
   async function newClientId(): Promise<string> {
@@ -180,11 +186,11 @@ export function createPush(
         if (result.status === 'applied' || code === 'DUPLICATE') {
           if (result.row) await applyServerRow(db, entry.table, result.row, 'ack');
           else await db.rows(entry.table).update(entry.rowId, { _v: 1 });
-          if (entry.op === 'delete' && FILE_DELETING_TABLES.has(entry.table)) {
+          if (entry.op === 'delete' && fileDeleting.has(entry.table)) {
             deletedFiles ||= result.status === 'applied';
             // The server has the attachment's tombstone now (final): its bytes go. Not at
             // the local delete, which Undo can still take back.
-            if (entry.table === 'attachments') await db._files.delete(entry.rowId);
+            if (entry.table === fileTable) await db._files.delete(entry.rowId);
           }
           continue;
         }

@@ -51,6 +51,9 @@ export function createRealtime(
   let applying: Promise<void> = Promise.resolve();
   /** The user whose realtime topics are joined. */
   let realtimeUserId: string | null = null;
+  const { scopes, members, memberScope, memberUser } = db.schema.access;
+  /** The compound index of a user's membership of a list. */
+  const memberKey = `[${memberScope}+${memberUser}]`;
 
   function join(userId: string | null): void {
     if (userId === realtimeUserId) return;
@@ -97,13 +100,13 @@ export function createRealtime(
     const wanted = new Set([`user:${userId}`]);
     const live: string[] = [];
     await db
-      .rows('memberships')
-      .where('user_id')
+      .rows(members)
+      .where(memberUser)
       .equals(userId)
       .each((m) => {
-        if (!m.deleted_at && m._v > 0) live.push(String(m.list_id));
+        if (!m.deleted_at && m._v > 0) live.push(String(m[memberScope]));
       });
-    for (const list of await db.rows('lists').bulkGet(live)) {
+    for (const list of await db.rows(scopes).bulkGet(live)) {
       if (list) wanted.add(`list:${list.id}:${Number(list.realtime_epoch) || 0}`);
     }
     if (realtimeUserId === userId && leading()) joinTopics(wanted);
@@ -129,14 +132,14 @@ export function createRealtime(
   ): Promise<void> {
     const spec = db.registry.find((s) => s.name === table);
     if (!spec || !userId || outdated()) return;
-    if (table === 'memberships') return wake();
+    if (table === members) return wake();
     const listId = listIdOf(spec, row);
-    const epochMove = table === 'lists' && topic === `user:${userId}`;
+    const epochMove = table === scopes && topic === `user:${userId}`;
     if (listId && !topic.startsWith(`list:${listId}:`) && !epochMove) return;
     try {
       const gap = await db.transaction(
         'rw',
-        [db.rows(table), db.rows('memberships'), db._outbox, db._files, db._meta],
+        [db.rows(table), db.rows(members), db._outbox, db._files, db._meta],
         async () => {
           if (realtimeUserId !== userId) return false;
           // Read together (one round trip to the store, not three): the store's owner, a
@@ -145,8 +148,8 @@ export function createRealtime(
             db._meta.bulkGet([OWNER_KEY, 'resync']).then((metas) => metas.map((m) => m?.value)),
             listId
               ? db
-                  .rows('memberships')
-                  .where('[list_id+user_id]')
+                  .rows(members)
+                  .where(memberKey)
                   .equals([listId, userId])
                   .filter((m) => !m.deleted_at)
                   .first()
@@ -160,7 +163,7 @@ export function createRealtime(
         },
       );
       if (gap) wake();
-      if (table === 'lists') await followLists(userId);
+      if (table === scopes) await followLists(userId);
     } catch (error) {
       console.error('[sync] realtime row not applied', error);
       wake();

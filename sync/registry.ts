@@ -86,3 +86,52 @@ export interface Rejection {
   /** The list it belonged to, when it belonged to one. */
   listId?: string;
 }
+
+/**
+ * How rows reach users: through containers (Outpost's lists) that users are members of. A
+ * table scoped `{ kind: 'list', column }` belongs to the container its `column` names; the
+ * server (sync_pull, realtime's topics, RLS) sends a row to the live members of its
+ * container, and a member who loses the container loses its rows (purge).
+ */
+export interface AccessModel {
+  /** The container table (Outpost: lists); its rows may carry `realtime_epoch`. */
+  readonly scopes: string;
+  /** The membership table (Outpost: memberships): a row per user and container. */
+  readonly members: string;
+  /** The membership's container column (list_id). */
+  readonly memberScope: string;
+  /** The membership's user column (user_id). */
+  readonly memberUser: string;
+  /** Profiles shared by co-membership (a `peer` table: Outpost's profiles), if any. */
+  readonly peers?: string;
+}
+
+/** A table whose rows each stand for a file in a Storage bucket (Outpost: attachments). */
+export interface FileTable {
+  readonly table: string;
+  /** The column holding the file's object path in the bucket. */
+  readonly path: string;
+  /** The private bucket the files are in. */
+  readonly bucket: string;
+}
+
+/** Everything the library needs to know of an app's synced data (Outpost's: outpost.ts). */
+export interface SyncSchema {
+  /** The synced tables, in the order their Dexie tables are declared. */
+  readonly tables: Registry;
+  /** The sync contract version the app is built for (public.sync_schema_version()). */
+  readonly version: number;
+  /** Who sees which rows. */
+  readonly access: AccessModel;
+  /** Columns naming the user who made a row: local-only rows are claimed through them. */
+  readonly ownerColumns: readonly string[];
+  /** The table of rows with files, if the app has one. */
+  readonly files?: FileTable;
+  /**
+   * What a row's delete reaches (mirroring the server's ON DELETE CASCADE): per parent
+   * table, each child table and its column naming the parent.
+   */
+  readonly cascades: Readonly<
+    Record<string, readonly (readonly [table: string, column: string])[]>
+  >;
+}

@@ -1,14 +1,12 @@
-// The only write API of the app (sync-design.md "Write path"). Each method validates with the shared
-// schema, then writes the row and queues the change in ONE Dexie transaction, so the screen
-// sees it at once (liveQuery) and it survives a reload before any network call (I4).
-import Dexie, { type Transaction } from 'dexie';
+// The only write API of the app (sync-design.md "Write path"): Outpost's rules (task positions,
+// status transitions, the last owner, attachment limits) over the library's store
+// (store.ts), which validates, writes the row and queues the change in ONE Dexie transaction,
+// so the screen sees it at once (liveQuery) and it survives a reload before any network call
+// (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import { CASCADES, hideChildren, listIdOf, unhideChildren } from './apply';
-import { isDexieError, type FileRecord, type SyncDatabase } from './db';
-import { SyncError } from './errors';
-import { enqueue } from './outbox';
-import type { LocalRow, MutationOp } from './registry';
+import type { FileRecord } from './db';
+import type { LocalRow } from './registry';
 import {
   ATTACHMENT_EXTENSIONS,
   ATTACHMENTS_PER_TASK_MAX,
@@ -22,64 +20,17 @@ import {
   taskInput,
   taskPatch,
   validate,
-  type FieldErrors,
   type ListColor,
   type Role,
   type TaskStatus,
 } from './schema';
+import { createStore, parse, ValidationError, type WriteContext } from './store';
 import type * as v from 'valibot';
 
-/** A write refused before anything was queued, with messages per field. */
-export class ValidationError extends SyncError {
-  constructor(
-    /** Field → the rule it broke, ready to show beside the field ('_' for the whole input). */
-    readonly fields: FieldErrors,
-    code:
-      | 'VALIDATION_FAILED'
-      | 'FILE_TOO_LARGE'
-      | 'FILE_TYPE'
-      | 'NOT_FOUND'
-      | 'PERMISSION_DENIED' = 'VALIDATION_FAILED',
-  ) {
-    super(code, Object.values(fields)[0] ?? 'invalid input');
-    this.name = 'ValidationError';
-  }
-}
+export { ValidationError, UNDO_WINDOW_MS } from './store';
 
-/** What the repositories write with: the device's database, the clock, who writes, new ids. */
-export interface RepoContext {
-  /** The device's database: rows and the outbox are written here, in one transaction. */
-  readonly db: SyncDatabase;
-  /** Milliseconds since the epoch (injectable clock). */
-  now(): number;
-  /** The signed-in user's id, or the local-only placeholder. */
-  userId(): string;
-  /** A new unique id (rows are keyed by ids made on the device, so writes work offline). */
-  newId(): string;
-  /**
-   * Settles once `userId()` is known (read from the device at start-up): writes wait for it,
-   * or a write in the first milliseconds would be stamped with the local-only placeholder
-   * and never claimed.
-   */
-  ready?: Promise<unknown>;
-  /**
-   * Called once a write that queued changes has committed: the engine pushes at once instead
-   * of waiting to see the outbox change (sync/schedule.ts).
-   */
-  onQueued?: () => void;
-}
-
-/** How long after a delete "Undo" still works: the engine holds the delete back this long. */
-export const UNDO_WINDOW_MS = 5_000;
-
-function parse<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  input: unknown,
-): v.InferOutput<TSchema> {
-  const result = validate(schema, input);
-  if (!result.ok) throw new ValidationError(result.errors);
-  return result.value;
-}
+/** What the repositories write with: the library's WriteContext. */
+export type RepoContext = WriteContext;
 
 type Row = LocalRow;
 
@@ -90,161 +41,18 @@ type Row = LocalRow;
  */
 export function createRepositories(ctx: RepoContext) {
   const { db } = ctx;
-  // Strictly increasing on this device, so two rows made in one millisecond (two files from one
-  // picker) keep the order they were made in wherever rows sort by time.
-  let lastStamp = 0;
-  const iso = () => new Date((lastStamp = Math.max(ctx.now(), lastStamp + 1))).toISOString();
-
-  async function live(table: string, id: string): Promise<Row> {
-    const row = await db.rows(table).get(id);
-    if (!row || row.deleted_at)
-      throw new ValidationError({ _: `This ${table.replace(/s$/, '')} was deleted.` }, 'NOT_FOUND');
-    return row;
-  }
-
-  /** The list a row belongs to, per its table's scope (profiles belong to none). */
-  function listOf(table: string, row: Row): string | undefined {
-    const spec = db.registry.find((s) => s.name === table);
-    return spec && listIdOf(spec, row);
-  }
-
-  /** A table and the tables its deletes cascade to (CASCADES). */
-  function withChildren(table: string): string[] {
-    return [table, ...(CASCADES[table] ?? []).map(([child]) => child)];
-  }
-
-  /**
-   * rw for writes that store blobs: a full device (QuotaExceededError) becomes
-   * QUOTA_EXCEEDED, so the screen can say so; text edits stay possible.
-   */
-  async function rwQuota<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
-    try {
-      return await rw(tables, fn);
-    } catch (error) {
-      if (isDexieError(error, 'QuotaExceededError')) {
-        throw new SyncError('QUOTA_EXCEEDED', 'This device is out of space');
-      }
-      throw error;
-    }
-  }
-
-  /** The open write transactions that queued a change (see queue). */
-  const queuedIn = new WeakSet<Transaction>();
-
-  async function rw<T>(tables: string[], fn: () => Promise<T>): Promise<T> {
-    await ctx.ready;
-    let tx: Transaction | undefined;
-    const result = await db.transaction(
-      'rw',
-      [...tables.map((t) => db.table(t)), db._outbox],
-      // An async function: Dexie keeps the transaction open across native awaits only then.
-      async (current) => {
-        tx = current;
-        return await fn();
-      },
-    );
-    // Committed: only now may the engine read what it queued.
-    if (tx && queuedIn.has(tx)) ctx.onQueued?.();
-    return result;
-  }
-
-  /** Queues a change of a row (inside the write's transaction). */
-  async function queue(
-    table: string,
-    rowId: string,
-    op: MutationOp,
-    data: Record<string, unknown>,
-    listId: string | undefined,
-  ): Promise<void> {
-    await enqueue(db, {
-      table,
-      rowId,
-      op,
-      data,
-      createdAt: ctx.now(),
-      ...(listId ? { listId } : {}),
-    });
-    queuedIn.add(Dexie.currentTransaction);
-  }
-
-  /** A new row as the device keeps it until the server has it (`_v` 0). */
-  function newRow(row: Record<string, unknown> & { id: string }): Row {
-    const now = iso();
-    return { created_at: now, updated_at: now, deleted_at: null, version: 0, ...row, _v: 0 };
-  }
-
-  async function insert(table: string, row: Record<string, unknown>) {
-    const full = newRow({ ...row, id: String(row.id) });
-    await db.rows(table).put(full);
-    const spec = db.registry.find((s) => s.name === table);
-    const data: Record<string, unknown> = { id: full.id };
-    for (const column of spec?.insertColumns ?? []) if (column in full) data[column] = full[column];
-    await queue(table, full.id, 'insert', data, spec && listIdOf(spec, full));
-  }
-
-  /** Changes a row and queues the changes; `local` columns are written but not sent. */
-  async function patch(
-    table: string,
-    id: string,
-    changes: Record<string, unknown>,
-    listId: string | undefined,
-    local: Record<string, unknown> = {},
-  ) {
-    await db.rows(table).update(id, { ...changes, ...local, updated_at: iso() });
-    await queue(table, id, 'patch', changes, listId);
-  }
-
-  /** Changes fields of a live row in a transaction of its own (NOT_FOUND when it is gone). */
-  function edit(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
-    return rw([table], async () => {
-      const row = await live(table, id);
-      await patch(table, id, changes, listOf(table, row));
-    });
-  }
-
-  /**
-   * Soft-deletes a live row (NOT_FOUND when it is gone) once `check` allows it, and hides its
-   * children with the same stamp (the server cascades); undoDelete() within UNDO_WINDOW_MS.
-   */
-  function remove(table: string, id: string, check?: (row: Row) => Promise<void>) {
-    return rw(withChildren(table), async () => {
-      const row = await live(table, id);
-      if (check) await check(row);
-      const at = iso();
-      await db.rows(table).update(id, { deleted_at: at });
-      await hideChildren(db, table, id, at);
-      await queue(table, id, 'delete', {}, listOf(table, row));
-    });
-  }
-
-  /**
-   * Undoes a delete that has not been sent yet (within UNDO_WINDOW_MS). Returns false when
-   * it is too late (the server already has the tombstone, which is final).
-   */
-  async function undoDelete(table: string, id: string): Promise<boolean> {
-    return rw(withChildren(table), async () => {
-      const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
-      if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
-      await db._outbox.delete(entry.seq);
-      await unhideChildren(db, table, id);
-      await db.rows(table).update(id, { deleted_at: null });
-      return true;
-    });
-  }
-
-  /**
-   * delete() and undoDelete() of a table's rows: a delete hides the row's children too (the
-   * server cascades) and is held back UNDO_WINDOW_MS, within which undoDelete() takes it back
-   * (false when it is too late).
-   */
-  function deletable(table: string) {
-    return {
-      /** Deletes a row with what it holds (CASCADES); undoDelete() within UNDO_WINDOW_MS. */
-      delete: (id: string): Promise<void> => remove(table, id),
-      /** Takes back a delete not sent yet; false when it is too late. */
-      undoDelete: (id: string): Promise<boolean> => undoDelete(table, id),
-    };
-  }
+  const {
+    transaction: rw,
+    blobTransaction: rwQuota,
+    timestamp: iso,
+    newRow,
+    insert,
+    patch,
+    edit,
+    live,
+    remove,
+    deletable,
+  } = createStore(ctx);
 
   const lists = {
     /** delete(): the list with its tasks, comments and attachments; undoDelete(). */

@@ -200,23 +200,4 @@ export const attachmentInput = object({
   ),
 });
 
-/** Field → first message, for inline display. */
-export type FieldErrors = Partial<Record<string, string>>;
-
-/** What `validate` answers: the parsed value, or each field's first message. */
-export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-
-/** Validates input against one of the schemas above; messages are ready to show. */
-export function validate<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-  input: unknown,
-): Validated<v.InferOutput<TSchema>> {
-  const result = v.safeParse(schema, input);
-  if (result.success) return { ok: true, value: result.output };
-  const errors: FieldErrors = {};
-  for (const issue of result.issues) {
-    const field = issue.path?.map((item) => String(item.key)).join('.') || '_';
-    errors[field] ??= issue.message;
-  }
-  return { ok: false, errors };
-}
+export { validate, type FieldErrors, type Validated } from './validate';

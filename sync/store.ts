@@ -1,0 +1,295 @@
+// The write API over the device database (sync-design.md "Write path"): validate, write and
+// queue in one transaction, so the screen sees a change at once (liveQuery) and it survives a
+// reload before any network call (I4). Generic over the app's tables: it knows them only
+// through `db.registry` (insert columns, scope) and `db.schema.cascades`; an app builds its
+// own write API on top of it (Outpost's: repositories.ts).
+import Dexie, { type Transaction } from 'dexie';
+import type * as v from 'valibot';
+
+import { cascadeTables, hideChildren, listIdOf, unhideChildren } from './apply';
+import { isDexieError, type SyncDatabase } from './db';
+import { SyncError } from './errors';
+import { enqueue } from './outbox';
+import type { LocalRow, MutationOp } from './registry';
+import { validate, type FieldErrors } from './validate';
+
+/** A write refused before anything was queued, with messages per field. */
+export class ValidationError extends SyncError {
+  constructor(
+    /** Field → the rule it broke, ready to show beside the field ('_' for the whole input). */
+    readonly fields: FieldErrors,
+    code:
+      | 'VALIDATION_FAILED'
+      | 'FILE_TOO_LARGE'
+      | 'FILE_TYPE'
+      | 'NOT_FOUND'
+      | 'PERMISSION_DENIED' = 'VALIDATION_FAILED',
+  ) {
+    super(code, Object.values(fields)[0] ?? 'invalid input');
+    this.name = 'ValidationError';
+  }
+}
+
+/** How long after a delete "Undo" still works: the engine holds the delete back this long. */
+export const UNDO_WINDOW_MS = 5_000;
+
+/**
+ * `input` validated by a valibot `schema`: its output, or a ValidationError (VALIDATION_FAILED)
+ * with each field's first message. Call before writing, so a refused input writes nothing.
+ */
+export function parse<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  input: unknown,
+): v.InferOutput<TSchema> {
+  const result = validate(schema, input);
+  if (!result.ok) throw new ValidationError(result.errors);
+  return result.value;
+}
+
+/** What the store writes with: the device's database and the clock. */
+export interface StoreContext {
+  /** The device's database: rows and the outbox are written here, in one transaction. */
+  readonly db: SyncDatabase;
+  /** Milliseconds since the epoch (injectable clock). */
+  now(): number;
+  /**
+   * Settles once the signed-in user is known (read from the device at start-up): writes wait
+   * for it, or a write in the first milliseconds would be stamped with the local-only
+   * placeholder and never claimed.
+   */
+  ready?: Promise<unknown>;
+  /**
+   * Called once a write that queued changes has committed: the engine pushes at once instead
+   * of waiting to see the outbox change (sync/schedule.ts).
+   */
+  onQueued?: () => void;
+}
+
+/** What the library hands an app's write API: the store's context, who writes, new ids. */
+export interface WriteContext extends StoreContext {
+  /** The device's user (the account's): rows are stamped with it, local-only before sign-in. */
+  userId(): string;
+  /** A new unique id (rows are keyed by ids made on the device, so writes work offline). */
+  newId(): string;
+}
+
+/**
+ * The write API over the device database: validate, write and queue in one transaction.
+ * `transaction` opens that transaction; the other writes run inside one (those that open
+ * their own say so); `parse` validates input before it is written. Rows are written as the device keeps them (LocalRow), changes are queued
+ * in the outbox for the engine to push, in the order they were made.
+ */
+export interface Store {
+  /**
+   * Runs `fn` in one read-write transaction over `tables` and the outbox, after `ready`.
+   * Once it has committed, `onQueued` is called if `fn` queued a change. Everything `fn`
+   * writes is kept or nothing is: a write that throws queues nothing.
+   */
+  readonly transaction: <T>(tables: readonly string[], fn: () => Promise<T>) => Promise<T>;
+  /**
+   * `transaction` for writes that store file bytes: a full device (IndexedDB's
+   * QuotaExceededError) fails with a SyncError QUOTA_EXCEEDED, for the screen to say so.
+   */
+  readonly blobTransaction: <T>(tables: readonly string[], fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Queues a change of a row: the columns inserted or changed, nothing for a delete; `listId`
+   * is the list the row belongs to, if any. An unsent change of the row absorbs a patch.
+   */
+  readonly queue: (
+    table: string,
+    rowId: string,
+    op: MutationOp,
+    data: Record<string, unknown>,
+    listId: string | undefined,
+  ) => Promise<void>;
+  /**
+   * Now as an ISO timestamp, strictly increasing on this device: two rows made in one
+   * millisecond keep the order they were made in wherever rows sort by time.
+   */
+  readonly timestamp: () => string;
+  /** A new row as the device keeps it until the server has it: stamped now, `_v` 0. */
+  readonly newRow: (row: Record<string, unknown> & { id: string }) => LocalRow;
+  /**
+   * Writes a new row (made by `newRow`) and queues its insert with the table's
+   * `insertColumns` only: the other columns are the device's or the server's own.
+   */
+  readonly insert: (table: string, row: Record<string, unknown>) => Promise<void>;
+  /**
+   * Changes a row and queues `changes` (for the row's `listId`); `local` columns are written
+   * but not sent (the server derives them). Stamps `updated_at`.
+   */
+  readonly patch: (
+    table: string,
+    id: string,
+    changes: Record<string, unknown>,
+    listId: string | undefined,
+    local?: Record<string, unknown>,
+  ) => Promise<void>;
+  /** Changes fields of a live row in a transaction of its own (NOT_FOUND when it is gone). */
+  readonly edit: (table: string, id: string, changes: Record<string, unknown>) => Promise<void>;
+  /** A row on the device, or a ValidationError NOT_FOUND when it is missing or deleted. */
+  readonly live: (table: string, id: string) => Promise<LocalRow>;
+  /**
+   * Soft-deletes a live row (NOT_FOUND when it is gone) once `check` allows it, in a
+   * transaction of its own, and hides its children (the schema's cascades) with the same
+   * stamp, as the server will cascade; `undoDelete` within UNDO_WINDOW_MS.
+   */
+  readonly remove: (
+    table: string,
+    id: string,
+    check?: (row: LocalRow) => Promise<void>,
+  ) => Promise<void>;
+  /**
+   * Takes back a delete not sent yet (within UNDO_WINDOW_MS), showing its children again.
+   * False when it is too late: the server already has the tombstone, which is final.
+   */
+  readonly undoDelete: (table: string, id: string) => Promise<boolean>;
+  /** `delete` (remove) and `undoDelete` of one table's rows, for an entity's write API. */
+  readonly deletable: (table: string) => {
+    /** Deletes a row with what it holds (cascades); undoDelete() within UNDO_WINDOW_MS. */
+    delete: (id: string) => Promise<void>;
+    /** Takes back a delete not sent yet; false when it is too late. */
+    undoDelete: (id: string) => Promise<boolean>;
+  };
+}
+
+/** The write API over `ctx.db` (see Store). */
+export function createStore(ctx: StoreContext): Store {
+  const { db } = ctx;
+  let lastStamp = 0;
+  const iso = () => new Date((lastStamp = Math.max(ctx.now(), lastStamp + 1))).toISOString();
+
+  async function live(table: string, id: string): Promise<LocalRow> {
+    const row = await db.rows(table).get(id);
+    if (!row || row.deleted_at)
+      throw new ValidationError({ _: `This ${table.replace(/s$/, '')} was deleted.` }, 'NOT_FOUND');
+    return row;
+  }
+
+  /** The list a row belongs to, per its table's scope (peer tables belong to none). */
+  function listOf(table: string, row: LocalRow): string | undefined {
+    const spec = db.registry.find((s) => s.name === table);
+    return spec && listIdOf(spec, row);
+  }
+
+  async function rwQuota<T>(tables: readonly string[], fn: () => Promise<T>): Promise<T> {
+    try {
+      return await rw(tables, fn);
+    } catch (error) {
+      if (isDexieError(error, 'QuotaExceededError')) {
+        throw new SyncError('QUOTA_EXCEEDED', 'This device is out of space');
+      }
+      throw error;
+    }
+  }
+
+  /** The open write transactions that queued a change (see queue). */
+  const queuedIn = new WeakSet<Transaction>();
+
+  async function rw<T>(tables: readonly string[], fn: () => Promise<T>): Promise<T> {
+    await ctx.ready;
+    let tx: Transaction | undefined;
+    const result = await db.transaction(
+      'rw',
+      [...tables.map((t) => db.table(t)), db._outbox],
+      // An async function: Dexie keeps the transaction open across native awaits only then.
+      async (current) => {
+        tx = current;
+        return await fn();
+      },
+    );
+    // Committed: only now may the engine read what it queued.
+    if (tx && queuedIn.has(tx)) ctx.onQueued?.();
+    return result;
+  }
+
+  async function queue(
+    table: string,
+    rowId: string,
+    op: MutationOp,
+    data: Record<string, unknown>,
+    listId: string | undefined,
+  ): Promise<void> {
+    await enqueue(db, {
+      table,
+      rowId,
+      op,
+      data,
+      createdAt: ctx.now(),
+      ...(listId ? { listId } : {}),
+    });
+    queuedIn.add(Dexie.currentTransaction);
+  }
+
+  function newRow(row: Record<string, unknown> & { id: string }): LocalRow {
+    const now = iso();
+    return { created_at: now, updated_at: now, deleted_at: null, version: 0, ...row, _v: 0 };
+  }
+
+  async function insert(table: string, row: Record<string, unknown>) {
+    const full = newRow({ ...row, id: String(row.id) });
+    await db.rows(table).put(full);
+    const spec = db.registry.find((s) => s.name === table);
+    const data: Record<string, unknown> = { id: full.id };
+    for (const column of spec?.insertColumns ?? []) if (column in full) data[column] = full[column];
+    await queue(table, full.id, 'insert', data, spec && listIdOf(spec, full));
+  }
+
+  async function patch(
+    table: string,
+    id: string,
+    changes: Record<string, unknown>,
+    listId: string | undefined,
+    local: Record<string, unknown> = {},
+  ) {
+    await db.rows(table).update(id, { ...changes, ...local, updated_at: iso() });
+    await queue(table, id, 'patch', changes, listId);
+  }
+
+  function edit(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+    return rw([table], async () => {
+      const row = await live(table, id);
+      await patch(table, id, changes, listOf(table, row));
+    });
+  }
+
+  function remove(table: string, id: string, check?: (row: LocalRow) => Promise<void>) {
+    return rw(cascadeTables(db, table), async () => {
+      const row = await live(table, id);
+      if (check) await check(row);
+      const at = iso();
+      await db.rows(table).update(id, { deleted_at: at });
+      await hideChildren(db, table, id, at);
+      await queue(table, id, 'delete', {}, listOf(table, row));
+    });
+  }
+
+  async function undoDelete(table: string, id: string): Promise<boolean> {
+    return rw(cascadeTables(db, table), async () => {
+      const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
+      if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
+      await db._outbox.delete(entry.seq);
+      await unhideChildren(db, table, id);
+      await db.rows(table).update(id, { deleted_at: null });
+      return true;
+    });
+  }
+
+  return {
+    transaction: rw,
+    blobTransaction: rwQuota,
+    queue,
+    timestamp: iso,
+    newRow,
+    insert,
+    patch,
+    edit,
+    live,
+    remove,
+    undoDelete,
+    deletable: (table) => ({
+      delete: (id) => remove(table, id),
+      undoDelete: (id) => undoDelete(table, id),
+    }),
+  };
+}
