@@ -120,6 +120,7 @@ export default defineConfig([
     },
     rules: {
       'import-x/no-cycle': 'error',
+      'import-x/no-duplicates': 'error',
       'import-x/no-restricted-paths': ['error', { zones: importBoundaries }],
     },
   },

@@ -42,6 +42,7 @@ export default defineConfig({
             'devstack/**/*.test.ts',
             'tests/integration/**/*.test.ts',
             'tests/support/**/*.test.ts',
+            'examples/**/*.test.ts',
           ],
           environment: 'node',
           globalSetup: ['tests/support/global-postgres.ts'],

@@ -4,13 +4,19 @@
 // and keyed by the SQL it was made from, so every test suite after the first starts fast.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 
-import { migrationNames, REPO_ROOT, schemaFiles, type SqlFile } from './schema-files';
+import {
+  migrationNames,
+  REPO_ROOT,
+  schemaFiles,
+  type SchemaSource,
+  type SqlFile,
+} from './schema-files';
 import { applySqlFiles, openPostgres, wrapPglite, type SqlEngine } from './sql-engine';
 
 export interface DatabaseOptions {
@@ -22,6 +28,11 @@ export interface DatabaseOptions {
   seed: boolean;
   /** Start an in-memory PGlite from the cached snapshot (default true; false measures a cold start). */
   useSnapshot?: boolean | undefined;
+  /**
+   * Another schema than the repository's: a directory of migrations and a seed file (the
+   * sync kit's backends for an app's own schema). The snapshot is keyed by these files too.
+   */
+  schema?: SchemaSource | undefined;
 }
 
 const SNAPSHOT_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'outpost-devstack');
@@ -38,14 +49,14 @@ function versionOf(fileName: string): string {
   return fileName.split('_')[0] ?? fileName;
 }
 
-async function pendingMigrations(db: SqlEngine): Promise<SqlFile[]> {
+async function pendingMigrations(db: SqlEngine, source: SchemaSource): Promise<SqlFile[]> {
   await db.exec(TRACKING_SQL);
   const { rows } = await db.query<{ version: string }>(
     'select version from supabase_migrations.schema_migrations',
   );
   const applied = new Set(rows.map((r) => r.version));
-  return schemaFiles({ seed: false })
-    .filter((f) => f.name.startsWith('supabase/migrations/'))
+  return schemaFiles({ ...source, seed: false })
+    .filter((f) => f.kind === 'migration')
     .filter((f) => !applied.has(versionOf(f.name.split('/').pop() ?? '')));
 }
 
@@ -79,7 +90,7 @@ async function addRealtimeSchema(db: SqlEngine): Promise<void> {
 }
 
 /** Brings an empty or older database up to date; returns true if it was empty. */
-async function migrate(db: SqlEngine, seed: boolean): Promise<boolean> {
+async function migrate(db: SqlEngine, seed: boolean, source: SchemaSource = {}): Promise<boolean> {
   const { rows } = await db.query<{ ready: boolean }>(
     `select exists (select 1 from pg_namespace where nspname = 'auth') as ready`,
   );
@@ -90,22 +101,25 @@ async function migrate(db: SqlEngine, seed: boolean): Promise<boolean> {
   } else {
     await addRealtimeSchema(db);
   }
-  const pending = await pendingMigrations(db);
+  const pending = await pendingMigrations(db, source);
   await applySqlFiles(db, pending);
   await recordMigrations(db, pending);
   if (empty && seed) {
     await applySqlFiles(
       db,
-      schemaFiles({ seed: true }).filter((f) => f.name === 'supabase/seed.sql'),
+      schemaFiles({ ...source, seed: true }).filter((f) => f.kind === 'seed'),
     );
   }
   return empty;
 }
 
-function snapshotKey(seed: boolean): string {
+function snapshotKey(seed: boolean, source: SchemaSource): string {
   const hash = createHash('sha256');
-  for (const file of schemaFiles({ seed })) hash.update(file.name).update(file.sql);
-  hash.update(String(migrationNames().length));
+  for (const file of schemaFiles({ ...source, seed })) {
+    // A file outside the repository by its own name, not where it happens to be.
+    hash.update(isAbsolute(file.name) ? basename(file.name) : file.name).update(file.sql);
+  }
+  hash.update(String(migrationNames(source).length));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -118,8 +132,12 @@ async function createPglite(options: { dataDir?: string; loadDataDir?: Blob }): 
 }
 
 /** An in-memory PGlite with the schema (and seed), from a snapshot when one exists. */
-async function freshPglite(seed: boolean, useSnapshot: boolean): Promise<SqlEngine> {
-  const file = join(SNAPSHOT_DIR, `${snapshotKey(seed)}.tar.gz`);
+async function freshPglite(
+  seed: boolean,
+  useSnapshot: boolean,
+  source: SchemaSource,
+): Promise<SqlEngine> {
+  const file = join(SNAPSHOT_DIR, `${snapshotKey(seed, source)}.tar.gz`);
   if (useSnapshot && existsSync(file)) {
     try {
       const blob = new Blob([readFileSync(file)]);
@@ -130,7 +148,7 @@ async function freshPglite(seed: boolean, useSnapshot: boolean): Promise<SqlEngi
   }
   const pglite = await createPglite({});
   const db = wrapPglite(pglite);
-  await migrate(db, seed);
+  await migrate(db, seed, source);
   const dump = await pglite.dumpDataDir('gzip');
   mkdirSync(SNAPSHOT_DIR, { recursive: true });
   // Write then rename, so a parallel suite never reads half a snapshot.
@@ -144,14 +162,14 @@ async function freshPglite(seed: boolean, useSnapshot: boolean): Promise<SqlEngi
 export async function openDevstackDatabase(options: DatabaseOptions): Promise<SqlEngine> {
   if (options.databaseUrl) {
     const db = openPostgres(options.databaseUrl, 20);
-    await migrate(db, options.seed);
+    await migrate(db, options.seed, options.schema);
     return db;
   }
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
     const db = wrapPglite(await createPglite({ dataDir: options.dataDir }));
-    await migrate(db, options.seed);
+    await migrate(db, options.seed, options.schema);
     return db;
   }
-  return freshPglite(options.seed, options.useSnapshot ?? true);
+  return freshPglite(options.seed, options.useSnapshot ?? true, options.schema ?? {});
 }

@@ -1,35 +1,59 @@
 // The SQL a devstack database is built from, in order: what hosted Supabase provides
-// (bootstrap.sql), then every migration of supabase/migrations/, then optionally the seed.
+// (bootstrap.sql), then every migration of supabase/migrations/ (or of another directory: an
+// app testing its own schema with the sync kit), then optionally the seed.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MIGRATIONS_DIR = join(REPO_ROOT, 'supabase', 'migrations');
+export const SEED_FILE = join(REPO_ROOT, 'supabase', 'seed.sql');
 
 export interface SqlFile {
-  /** Path relative to the repository root, for error messages. */
+  /** Path relative to the repository root (absolute when outside it), for error messages. */
   readonly name: string;
   readonly sql: string;
+  /** What the file is: the bootstrap, a migration or the seed. */
+  readonly kind?: 'bootstrap' | 'migration' | 'seed';
 }
 
-function read(relativePath: string): SqlFile {
-  return { name: relativePath, sql: readFileSync(join(REPO_ROOT, relativePath), 'utf8') };
+/**
+ * Where a database's own schema comes from. Both default to the repository's (Outpost's):
+ * supabase/migrations/ and supabase/seed.sql. Relative paths are from the current directory.
+ */
+export interface SchemaSource {
+  /** A directory of .sql migrations, applied in name order after the bootstrap. */
+  migrationsDir?: string | undefined;
+  /** The seed file loaded into a new database when seeding (false: none). */
+  seedFile?: string | false | undefined;
+}
+
+function read(path: string, kind: NonNullable<SqlFile['kind']>): SqlFile {
+  const absolute = isAbsolute(path) ? path : join(REPO_ROOT, path);
+  const inRepo = relative(REPO_ROOT, absolute);
+  const name = inRepo.startsWith('..') || isAbsolute(inRepo) ? absolute : inRepo;
+  return { name: name.split('\\').join('/'), sql: readFileSync(absolute, 'utf8'), kind };
+}
+
+function migrationsDirOf(source: SchemaSource = {}): string {
+  return source.migrationsDir === undefined ? MIGRATIONS_DIR : resolve(source.migrationsDir);
 }
 
 /** Migration file names, applied in lexical order like `supabase db push`. */
-export function migrationNames(): string[] {
-  return readdirSync(MIGRATIONS_DIR)
+export function migrationNames(source: SchemaSource = {}): string[] {
+  return readdirSync(migrationsDirOf(source))
     .filter((f) => f.endsWith('.sql'))
     .sort();
 }
 
 /** Every file a fresh database runs, in order. */
-export function schemaFiles(options: { seed: boolean }): SqlFile[] {
+export function schemaFiles(options: { seed: boolean } & SchemaSource): SqlFile[] {
+  const dir = migrationsDirOf(options);
   const files = [
-    read('devstack/bootstrap.sql'),
-    ...migrationNames().map((f) => read(`supabase/migrations/${f}`)),
+    read('devstack/bootstrap.sql', 'bootstrap'),
+    ...migrationNames(options).map((f) => read(join(dir, f), 'migration')),
   ];
-  if (options.seed) files.push(read('supabase/seed.sql'));
+  const seedFile = options.seedFile === undefined ? SEED_FILE : options.seedFile;
+  if (options.seed && seedFile !== false) files.push(read(resolve(seedFile), 'seed'));
   return files;
 }

@@ -21,7 +21,7 @@ import { createKeys, DEMO_JWT_SECRET } from './keys';
 import { attachRealtime } from './realtime/server';
 import { parseApiConfig } from './rest/config';
 import { restRoutes } from './rest/routes';
-import { REPO_ROOT } from './schema-files';
+import { REPO_ROOT, type SchemaSource } from './schema-files';
 import type { SqlEngine } from './sql-engine';
 import { storageRoutes } from './storage/routes';
 
@@ -71,6 +71,11 @@ export interface DevstackOptions {
   seed?: boolean;
   /** In-memory PGlite from the cached snapshot (default true). */
   useSnapshot?: boolean;
+  /**
+   * Build a new database from these migrations (and seed file) instead of supabase/'s: an
+   * app's own schema under the sync kit (sync/kit). Default the repository's.
+   */
+  schema?: SchemaSource;
   jwtSecret?: string;
   /** Access-token lifetime (s); default config.toml's `auth.jwt_expiry`. Tests only go below 120. */
   accessTokenTtlSec?: number;
@@ -177,6 +182,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
       dataDir: options.dataDir,
       seed: options.seed ?? true,
       useSnapshot: options.useSnapshot,
+      schema: options.schema,
     }));
 
   const ownStorageDir = options.storageDir === undefined;

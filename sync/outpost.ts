@@ -78,6 +78,7 @@ export const OUTPOST_SCHEMA_VERSION = 1;
 
 /** Outpost's synced data as the sync library takes it. */
 export const OUTPOST_SCHEMA: SyncSchema = {
+  app: 'outpost',
   tables: OUTPOST_TABLES,
   version: OUTPOST_SCHEMA_VERSION,
   access: {

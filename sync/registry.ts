@@ -15,6 +15,11 @@ export interface TableSpec {
   readonly patchColumns: readonly string[];
   /** Purge order on revocation: higher depth first (children before parents). */
   readonly depth: number;
+  /**
+   * Whether clients may delete (tombstone) its rows: the server registry's `deletable`
+   * (sync/sql/generate.ts). Default: true for list-scoped tables, false for peer tables.
+   */
+  readonly deletable?: boolean;
 }
 
 /** Every synced table of an app, in the order their Dexie tables are declared. */
@@ -104,6 +109,12 @@ export interface AccessModel {
   readonly memberUser: string;
   /** Profiles shared by co-membership (a `peer` table: Outpost's profiles), if any. */
   readonly peers?: string;
+  /**
+   * The membership's role column, read by the server's helpers `my_list_ids(roles)` and
+   * `has_list_role(list, roles)` (sync/sql/generate.ts). Default 'role'; null when
+   * memberships have no roles (a roles filter then matches nothing).
+   */
+  readonly memberRole?: string | null;
 }
 
 /** A table whose rows each stand for a file in a Storage bucket (Outpost: attachments). */
@@ -117,6 +128,12 @@ export interface FileTable {
 
 /** Everything the library needs to know of an app's synced data (Outpost's: outpost.ts). */
 export interface SyncSchema {
+  /**
+   * The app's short name ([a-z_][a-z0-9_]*), for names on the server (sync/sql/generate.ts):
+   * its realtime policies are called "<app>: …" and an epoch move is marked by the setting
+   * `<app>.realtime_epoch_bump`. Default 'sync'.
+   */
+  readonly app?: string;
   /** The synced tables, in the order their Dexie tables are declared. */
   readonly tables: Registry;
   /** The sync contract version the app is built for (public.sync_schema_version()). */

@@ -50,6 +50,12 @@ export const ROLES = ['owner', 'editor', 'viewer'] as const;
 /** A member's role on a list. */
 export type Role = (typeof ROLES)[number];
 
+/**
+ * The rules Outpost's database triggers refuse a change by, sent as the error's HINT and
+ * kept on the rejection (`Rejection.rule`); a test holds this list to the migrations'.
+ */
+export type RuleCode = 'MEMBER_LIMIT' | 'LAST_OWNER' | 'ASSIGNEE_NOT_MEMBER' | 'ATTACHMENT_LIMIT';
+
 /** 0 none, 1 low, 2 medium, 3 high. */
 export const PRIORITIES = [0, 1, 2, 3] as const;
 /** A task's priority: 0 none, 1 low, 2 medium, 3 high. */

@@ -2,9 +2,8 @@
 // metadata in storage.objects, written and read as the caller so the migrations' RLS
 // policies decide (wire reference §5). Paths are dispatched by hand because object names
 // contain slashes and every segment must be decoded and checked before it touches the disk.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';

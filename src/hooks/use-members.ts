@@ -3,8 +3,7 @@
 // picker and the tasks' assignee chips.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { MemberRow } from '@sync/index';
-import type { Role } from '@sync/index';
+import type { MemberRow, Role } from '@sync/index';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

@@ -1,6 +1,5 @@
 // What the user reads for each error code of product.md §8. Codes are values (sync/errors.ts,
 // the edge functions' `error.code`); text is chosen here, once, never matched back.
-import type { SyncErrorCode } from '@sync/index';
 import {
   ATTACHMENT_MAX_BYTES,
   attachmentInput,
@@ -9,6 +8,8 @@ import {
   profilePatch,
   taskPatch,
   validate,
+  type RuleCode,
+  type SyncErrorCode,
 } from '@sync/index';
 import { formatBytes } from '@/utils/format';
 
@@ -105,7 +106,7 @@ export function rejectionRule(rejection: RejectionFacts): string {
   const field = rejection.constraint ? CONSTRAINT_FIELDS[rejection.constraint] : undefined;
   return (
     (rejection.data ? schemaRule(rejection.table, rejection.data) : undefined) ??
-    (rejection.rule ? TRIGGER_RULES[rejection.rule] : undefined) ??
+    (isRuleCode(rejection.rule) ? TRIGGER_RULES[rejection.rule] : undefined) ??
     (field ? COLUMN_RULES[field] : undefined) ??
     (rejection.column ? COLUMN_RULES[`${rejection.table}.${rejection.column}`] : undefined) ??
     (rejection.sqlState ? sqlStateRule(rejection.table, rejection.sqlState) : undefined) ??
@@ -174,12 +175,17 @@ export const COLUMN_RULES: Readonly<Record<string, string>> = {
 };
 
 /** The rules the database's triggers raise (P0001), by the code they send as HINT. */
-export const TRIGGER_RULES: Readonly<Record<string, string>> = {
+export const TRIGGER_RULES: Readonly<Record<RuleCode, string>> = {
   MEMBER_LIMIT: 'A list can have at most 50 members.',
   LAST_OWNER: 'A list must keep at least one owner.',
   ASSIGNEE_NOT_MEMBER: COLUMN_RULES['tasks.assignee_id'] ?? '',
   ATTACHMENT_LIMIT: 'A task can have at most 20 files.',
 };
+
+/** Whether a rejection's rule is one this app knows (a newer server may send others). */
+function isRuleCode(rule: string | undefined): rule is RuleCode {
+  return rule !== undefined && Object.hasOwn(TRIGGER_RULES, rule);
+}
 
 /**
  * The field (a COLUMN_RULES key) each check constraint of the synced tables guards, by its

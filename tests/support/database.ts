@@ -2,6 +2,7 @@
 // and a way to run SQL as a Supabase API caller (role + JWT claims, as PostgREST does).
 import { openDevstackDatabase } from '../../devstack/database';
 import { openPostgres, sqlState, type SqlEngine, type SqlRunner } from '../../devstack/sql-engine';
+import { actAs, type Caller } from '../../sync/kit/sql';
 import { freshPostgres } from './pg-databases';
 
 export type EngineKind = 'pglite' | 'postgres';
@@ -36,22 +37,7 @@ export async function freshDatabase(
   };
 }
 
-/** Who a statement runs as: a signed-in user, the anon key, or the service role. */
-export type Caller = { uid: string } | 'anon' | 'service_role';
-
-/** Sets role and claims for the rest of the current transaction, like PostgREST. */
-export async function actAs(tx: SqlRunner, caller: Caller): Promise<void> {
-  const role = typeof caller === 'string' ? caller : 'authenticated';
-  const claims =
-    typeof caller === 'string'
-      ? { role, iss: 'supabase-demo' }
-      : { sub: caller.uid, role, aud: 'authenticated', email: `${caller.uid}@example.com` };
-  await tx.query(
-    `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-            set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`,
-    [role, JSON.stringify(claims), typeof caller === 'string' ? '' : caller.uid],
-  );
-}
+export { actAs, asCaller, type Caller } from '../../sync/kit/sql';
 
 /** Runs `fn` as `caller` inside a transaction that is always rolled back. */
 export async function asCallerThenRollback<T>(
@@ -77,18 +63,6 @@ export async function asCallerThenRollback<T>(
     });
   if (failure) throw failure.error;
   return result as T;
-}
-
-/** Runs `fn` as `caller` in a committed transaction. */
-export function asCaller<T>(
-  engine: SqlEngine,
-  caller: Caller,
-  fn: (tx: SqlRunner) => Promise<T>,
-): Promise<T> {
-  return engine.transaction(async (tx) => {
-    await actAs(tx, caller);
-    return fn(tx);
-  });
 }
 
 /** The SQLSTATE `fn` fails with, or undefined when it succeeds. */

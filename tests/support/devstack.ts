@@ -1,20 +1,16 @@
 // A devstack per test suite, on PGlite (in memory, from the snapshot) or on a throwaway
-// Postgres 15 cluster, plus supabase-js clients for it and a clock that tests move. Node 20
-// needs `ws` as the realtime transport (supabase-js throws without one below Node 22).
-import {
-  createClient,
-  type SupabaseClient,
-  type SupabaseClientOptions,
-} from '@supabase/supabase-js';
-import WebSocket from 'ws';
+// Postgres 15 cluster, plus supabase-js clients for it (the sync kit's, with `ws` as the
+// realtime transport) and a clock that tests move. The sync kit's startBackend is the
+// generic one (PGlite, any app's migrations); this one adds Postgres and restarts.
+import type { SupabaseClient, SupabaseClientOptions } from '@supabase/supabase-js';
 
 import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
-import type { DevstackClock } from '../../devstack/clock';
 import { openDevstackDatabase } from '../../devstack/database';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
+import { supabaseClient } from '../../sync/kit/backend';
+import { TestClock } from '../../sync/kit/clock';
 import type { EngineKind } from './database';
-import { TimerQueue } from './manual-clock';
 import { freshPostgres } from './pg-databases';
 
 export type TestDevstackOptions = Omit<DevstackOptions, 'databaseUrl' | 'database' | 'port'>;
@@ -37,33 +33,10 @@ export interface TestDevstack extends Devstack {
 export { TEST_RATE_LIMITS };
 
 /**
- * The devstack's time for tests that test expiry: it stands still until `advance()` moves it,
- * and a timer fires when time passes its moment (a realtime channel's shutdown at exp). It
- * starts at the real time, so supabase-js (which reads the real one) takes fresh tokens for
- * fresh. Rate-limit buckets refill only as it moves, so suites that sign in more than 30 times
- * move it between tests.
+ * The devstack's time for tests that test expiry (sync/kit/clock.ts). Suites that sign in
+ * more than 30 times move it between tests: rate-limit buckets refill only as it moves.
  */
-export class TestClock extends TimerQueue implements DevstackClock {
-  constructor(start = Date.now()) {
-    super(start);
-  }
-
-  /** Moves time on by `ms`, firing each timer it passes, earliest first, at its moment. */
-  advance(ms: number): void {
-    const end = this.time + ms;
-    for (;;) {
-      let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const entry of this.timers) {
-        if (entry[1].at <= end && (!next || entry[1].at < next[1].at)) next = entry;
-      }
-      if (!next) break;
-      this.timers.delete(next[0]);
-      this.time = Math.max(this.time, next[1].at);
-      next[1].fn();
-    }
-    this.time = end;
-  }
-}
+export { TestClock };
 
 export async function startTestDevstack(
   kind: EngineKind,
@@ -124,17 +97,7 @@ export async function startTestDevstack(
       return stack.realtimeMessagesRead();
     },
     client(clientOptions = {}) {
-      const client = createClient(stack.url, clientOptions.key ?? stack.anonKey, {
-        auth: {
-          persistSession: clientOptions.persistSession ?? false,
-          autoRefreshToken: false,
-          detectSessionInUrl: false,
-        },
-        realtime: {
-          ...clientOptions.realtime,
-          transport: WebSocket as unknown as typeof globalThis.WebSocket,
-        },
-      });
+      const client = supabaseClient(stack.url, stack.anonKey, clientOptions);
       clients.push(client);
       return client;
     },

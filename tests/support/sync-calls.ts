@@ -1,7 +1,9 @@
 // Typed calls of sync_push / sync_pull as a signed-in user, each in its own transaction,
 // the way PostgREST runs an rpc.
 import type { SqlEngine, SqlRunner } from '../../devstack/sql-engine';
-import { actAs, asCaller } from './database';
+import { actAs, asCaller, type ServerRow } from '../../sync/kit/sql';
+
+export { pull, pullAll, pullOn, type PullResponse } from '../../sync/kit/sql';
 
 export interface Mutation {
   seq: number;
@@ -11,7 +13,7 @@ export interface Mutation {
   data?: Record<string, unknown>;
 }
 
-export type Row = Record<string, unknown> & { id: string; version: number };
+export type Row = ServerRow;
 
 export interface PushResult {
   seq: number;
@@ -27,13 +29,6 @@ export interface PushResult {
 export interface PushResponse {
   last_seq: number;
   results: PushResult[];
-}
-
-export interface PullResponse {
-  rows: { table: string; row: Row }[];
-  cursor: string;
-  has_more: boolean;
-  schema_version: number;
 }
 
 export async function pushOn(
@@ -57,48 +52,6 @@ export function push(
   mutations: unknown,
 ): Promise<PushResponse> {
   return asCaller(engine, { uid }, (tx) => pushOn(tx, clientId, mutations));
-}
-
-export async function pullOn(
-  tx: SqlRunner,
-  cursor: string | null,
-  maxRows = 1000,
-): Promise<PullResponse> {
-  const { rows } = await tx.query<{ r: PullResponse }>('select public.sync_pull($1, $2) as r', [
-    cursor,
-    maxRows,
-  ]);
-  const response = rows[0]?.r;
-  if (!response) throw new Error('sync_pull returned nothing');
-  return response;
-}
-
-export function pull(
-  engine: SqlEngine,
-  uid: string,
-  cursor: string | null,
-  maxRows = 1000,
-): Promise<PullResponse> {
-  return asCaller(engine, { uid }, (tx) => pullOn(tx, cursor, maxRows));
-}
-
-/** Pulls page after page until the server has nothing more below its horizon. */
-export async function pullAll(
-  engine: SqlEngine,
-  uid: string,
-  cursor: string | null,
-  maxRows = 1000,
-): Promise<{ rows: PullResponse['rows']; cursor: string; pages: number }> {
-  const rows: PullResponse['rows'] = [];
-  let pages = 0;
-  let next = cursor;
-  for (;;) {
-    const page = await pull(engine, uid, next, maxRows);
-    pages += 1;
-    rows.push(...page.rows);
-    next = page.cursor;
-    if (!page.has_more) return { rows, cursor: next, pages };
-  }
 }
 
 /** What a user may see right now, read directly under RLS: `table/id` → version. */

@@ -1,21 +1,21 @@
 // A device for sync tests: the real sync library over fake-indexeddb (its own IndexedDB
-// factory, so devices share nothing), a supabase-js client of the devstack signed in as a
-// user, a switchable online signal, and an optional fetch wrapper for faults.
+// factory, so devices share nothing: the sync kit's engine, sync/kit/device.ts, with
+// Outpost's app), a supabase-js client of the devstack signed in as a user, a switchable
+// online signal, and an optional fetch wrapper for faults.
 // A global IndexedDB must exist, as in a browser: Dexie's liveQuery (which the engine uses
 // to notice outbox writes) stays silent without one, even for a database given its own.
 import './fake-indexeddb';
 
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-import {
-  createOutpostSync,
-  type Clock,
-  type OutpostSync,
-  type OutpostSyncOptions,
-} from '../../sync/index';
+import { supabaseClient } from '../../sync/kit/backend';
+import { crashSync, startSyncOnFake, type FakeIndexedDb } from '../../sync/kit/device';
+import type { Clock, OutpostSync, OutpostSyncOptions } from '../../sync/index';
+import { OUTPOST_SCHEMA } from '../../sync/outpost';
+import { createQueries } from '../../sync/queries';
 import { supabaseRemote, type Remote } from '../../sync/remote';
+import { createRepositories } from '../../sync/repositories';
 import { switchableOnline, type SwitchableOnline } from '../../sync/switchable-online';
 import type { TestDevstack } from './devstack';
 import { deviceDb } from '../../sync/testing';
@@ -26,7 +26,7 @@ export interface Device {
   sync: OutpostSync;
   supabase: SupabaseClient;
   online: SwitchableOnline;
-  indexedDb: { indexedDB: IDBFactory; IDBKeyRange: typeof IDBKeyRange };
+  indexedDb: FakeIndexedDb;
   /** A new engine over the same IndexedDB (a page reload). */
   reload(): Device;
   /**
@@ -75,10 +75,9 @@ export function clientFor(
   fetchImpl?: typeof fetch,
   transport: typeof WebSocket = WebSocket,
 ): SupabaseClient {
-  return createClient<unknown>(stack.url, stack.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: transport as unknown as typeof globalThis.WebSocket },
-    ...(fetchImpl ? { global: { fetch: fetchImpl } } : {}),
+  return supabaseClient(stack.url, stack.anonKey, {
+    transport,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
 }
 
@@ -98,44 +97,42 @@ export async function startDevice(
   return openDevice(supabase, options);
 }
 
+/** Outpost's app on the sync library, as createOutpostSync wires it. */
+const OUTPOST_APP = { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories };
+
 function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
-  const indexedDb = options.indexedDb ?? { indexedDB: new IDBFactory(), IDBKeyRange };
-  const online = switchableOnline(options.online ?? true);
   const dbName = options.dbName ?? 'outpost';
-  const sync = createOutpostSync({
-    supabase,
+  // The sync kit's device engine (sync/kit/device.ts) with Outpost's app and these options.
+  const started = startSyncOnFake(supabase, OUTPOST_APP, {
     dbName,
-    indexedDb,
-    online,
-    undoWindowMs: options.undoWindowMs ?? 0,
-    random: options.random ?? (() => 0),
-    leadership:
-      options.leadership ??
-      ((onLeader) => {
-        onLeader();
-        return () => undefined;
-      }),
+    online: options.online ?? true,
+    ...(options.indexedDb ? { indexedDb: options.indexedDb } : {}),
+    ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
+    ...(options.random ? { random: options.random } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.requestTimeoutMs === undefined
       ? {}
       : { requestTimeoutMs: options.requestTimeoutMs }),
-    ...(options.tabs ? { tabs: options.tabs } : {}),
-    ...(options.focus ? { focus: options.focus } : {}),
-    ...(options.wrapRemote
-      ? {
-          remote: options.wrapRemote(
-            // The same timers as the engine's own remote: the device's clock.
-            supabaseRemote(supabase, {
-              ...(options.requestTimeoutMs === undefined
-                ? {}
-                : { requestTimeoutMs: options.requestTimeoutMs }),
-              ...(options.clock ? { clock: options.clock } : {}),
-            }),
-          ),
-        }
-      : {}),
+    sync: {
+      ...(options.leadership ? { leadership: options.leadership } : {}),
+      ...(options.tabs ? { tabs: options.tabs } : {}),
+      ...(options.focus ? { focus: options.focus } : {}),
+      ...(options.wrapRemote
+        ? {
+            remote: options.wrapRemote(
+              // The same timers as the engine's own remote: the device's clock.
+              supabaseRemote(supabase, {
+                ...(options.requestTimeoutMs === undefined
+                  ? {}
+                  : { requestTimeoutMs: options.requestTimeoutMs }),
+                ...(options.clock ? { clock: options.clock } : {}),
+              }),
+            ),
+          }
+        : {}),
+    },
   });
-  sync.start();
+  const { sync, online, indexedDb } = started;
   const device: Device = {
     sync,
     supabase,
@@ -145,8 +142,7 @@ function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
       return openDevice(supabase, { ...options, indexedDb, dbName });
     },
     crash() {
-      void sync.engine.stop();
-      deviceDb(sync).close();
+      crashSync(sync);
       return openDevice(supabase, { ...options, indexedDb, dbName });
     },
     async close() {

@@ -16,8 +16,7 @@ import type { AppErrorCode } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';
-import { DISPLAY_NAME_MAX, profilePatch, validate } from '@sync/index';
-import type { Profile } from '@sync/index';
+import { DISPLAY_NAME_MAX, profilePatch, validate, type Profile } from '@sync/index';
 
 import { SettingsSection } from './settings-section';
 
