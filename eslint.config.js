@@ -132,7 +132,7 @@ export default defineConfig([
   },
 
   // The app's own code reads the device through `sync.queries`: no Dexie, and the testing
-  // kit (which hands tests the raw database) only in tests.
+  // kit only in tests.
   {
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/**/*.test.{ts,tsx}', 'src/testing/**', 'src/**/testing/**'],
@@ -157,4 +157,49 @@ export default defineConfig([
       ],
     },
   },
+
+  // Tests see the device through the public API and the testing kit's test API (putStoredRows,
+  // storedRows, queuedChanges, keptFiles, rejectionsLogged…), never its Dexie tables: the raw
+  // database (deviceDb) is for the library's own suites in tests/.
+  {
+    files: ['src/**/*.test.{ts,tsx}', 'src/testing/**', 'src/**/testing/**'],
+    rules: { 'no-restricted-imports': ['error', testImports({ dexie: true })] },
+  },
+  // Tests the liveQuery sharing itself, on its own tiny Dexie database (not the device's).
+  {
+    files: ['src/hooks/use-shared-live-query.test.tsx'],
+    rules: { 'no-restricted-imports': ['error', testImports({ dexie: false })] },
+  },
 ]);
+
+/**
+ * no-restricted-imports options for src/ tests: no `deviceDb`, no sync/ module but the public
+ * entry and the testing kit, and (unless `dexie` is false) no Dexie.
+ * @param {{ dexie: boolean }} options
+ */
+function testImports({ dexie }) {
+  return {
+    paths: [
+      {
+        name: '@sync/testing',
+        importNames: ['deviceDb'],
+        message:
+          "Tests in src/ use @sync/testing's test API (putStoredRows, storedRow(s), queuedChanges, keptFiles, logRejections…) and sync.queries, not the device's Dexie tables.",
+      },
+      ...(dexie
+        ? [
+            {
+              name: 'dexie',
+              message: 'Tests in src/ see the device through @sync/testing and sync.queries.',
+            },
+          ]
+        : []),
+    ],
+    patterns: [
+      {
+        regex: '^@sync/(?!index$|testing$)',
+        message: 'src/ uses the sync library only through @sync/index (tests: also @sync/testing).',
+      },
+    ],
+  };
+}

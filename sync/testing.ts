@@ -1,14 +1,117 @@
 // The sync library's testing entry: what a developer's own tests (and Outpost's) need beside
-// the public API, never shipped in an app bundle. See sync/README.md, "Testing your sync".
-import { DEVICE_DB, type SyncDatabase } from './db';
-import type { OutpostSync } from './index';
+// the public API, never shipped in an app bundle. See sync/README.md and sync/kit/README.md.
+// App tests use the functions below (rows as the device keeps them, the outbox, the files and
+// rejections the engine keeps); only the library's own suites take the database itself.
+import { OWNER_KEY } from './account';
+import { DEVICE_DB, type FileRecord, type SyncDatabase } from './db';
+import type { Sync } from './core';
+import type { LocalRow, OutboxEntry, Rejection } from './registry';
 
 export { switchableOnline, type SwitchableOnline } from './switchable-online';
 
+/** Any app's sync (createSync's answer; Outpost's OutpostSync is one). */
+type AnySync = Sync<unknown, unknown>;
+
 /**
- * The device database behind `sync`, for a test to seed rows fast or look at what the
- * engine keeps (its outbox, metadata, rejections, files). Apps read through `sync.queries`.
+ * The device database behind `sync`, for the library's own suites (tests/). App tests use the
+ * functions below, which never hand out a Dexie table.
  */
-export function deviceDb(sync: OutpostSync): SyncDatabase {
+export function deviceDb(sync: AnySync): SyncDatabase {
   return sync[DEVICE_DB];
+}
+
+/**
+ * Writes rows into a synced table as the device keeps them (`_v` and all), in one bulk put:
+ * rows a pull would have delivered (stamp them synced) or a fast seed of many. Nothing is
+ * queued; the rows replace any copies with the same ids.
+ */
+export async function putStoredRows(
+  sync: AnySync,
+  table: string,
+  rows: readonly LocalRow[],
+): Promise<void> {
+  await deviceDb(sync).rows(table).bulkPut(rows);
+}
+
+/**
+ * Changes fields of a stored row in place, as a change arriving from elsewhere would (nothing
+ * is queued). Returns whether the row was there.
+ */
+export async function patchStoredRow(
+  sync: AnySync,
+  table: string,
+  id: string,
+  changes: Record<string, unknown>,
+): Promise<boolean> {
+  return (await deviceDb(sync).rows(table).update(id, changes)) > 0;
+}
+
+/** Every row of a synced table as the device keeps it, tombstones included. */
+export function storedRows(sync: AnySync, table: string): Promise<LocalRow[]> {
+  return deviceDb(sync).rows(table).toArray();
+}
+
+/** One row as the device keeps it (a tombstone too); undefined when it is not here. */
+export function storedRow(sync: AnySync, table: string, id: string): Promise<LocalRow | undefined> {
+  return deviceDb(sync).rows(table).get(id);
+}
+
+/** The changes queued on the device (its outbox), in seq order: the wire's order. */
+export async function queuedChanges(sync: AnySync): Promise<OutboxEntry[]> {
+  return (await deviceDb(sync)._outbox.toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+}
+
+/** Marks every queued change as sent (a push is on the wire): Undo can no longer take it back. */
+export async function markQueuedSent(sync: AnySync): Promise<void> {
+  await deviceDb(sync)._outbox.toCollection().modify({ sent: 1 });
+}
+
+/** Empties the outbox, as after a successful push. */
+export async function clearQueue(sync: AnySync): Promise<void> {
+  await deviceDb(sync)._outbox.clear();
+}
+
+/** The attachment bytes the device keeps (waiting to upload, or cached), by attachment id. */
+export function keptFiles(sync: AnySync): Promise<FileRecord[]> {
+  return deviceDb(sync)._files.toArray();
+}
+
+/** The bytes kept for one attachment; undefined when none are. */
+export function keptFile(sync: AnySync, id: string): Promise<FileRecord | undefined> {
+  return deviceDb(sync)._files.get(id);
+}
+
+/** Keeps (or replaces) attachment bytes, as an upload or a fetch for offline viewing would. */
+export async function keepFiles(sync: AnySync, files: readonly FileRecord[]): Promise<void> {
+  await deviceDb(sync)._files.bulkPut(files);
+}
+
+/** Sets the upload state of kept bytes, as the upload loop would. */
+export async function setFileState(
+  sync: AnySync,
+  id: string,
+  state: FileRecord['state'],
+): Promise<void> {
+  await deviceDb(sync)._files.update(id, { state });
+}
+
+/** Logs changes the server refused, as the engine would (newest last). */
+export async function logRejections(
+  sync: AnySync,
+  rejections: readonly Rejection[],
+): Promise<void> {
+  await deviceDb(sync)._rejections.bulkAdd(rejections);
+}
+
+/** The refused changes logged on the device, oldest first, dismissed ones gone. */
+export function rejectionsLogged(sync: AnySync): Promise<Rejection[]> {
+  return deviceDb(sync)._rejections.toArray();
+}
+
+/**
+ * Makes `userId` the device's stored owner, as a sign-in on this device earlier would have
+ * (read it back with `sync.queries.deviceOwner()`).
+ */
+export async function setDeviceOwner(sync: AnySync, userId: string): Promise<void> {
+  await deviceDb(sync).setMeta(OWNER_KEY, userId);
 }

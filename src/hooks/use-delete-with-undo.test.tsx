@@ -15,7 +15,7 @@ import {
 } from '@/testing/app-harness';
 
 import { useDeleteWithUndo, type Deletable } from './use-delete-with-undo';
-import { deviceDb } from '@sync/testing';
+import { storedRow, queuedChanges, markQueuedSent } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -56,10 +56,9 @@ async function rowOf(kind: Deletable): Promise<{ id: string; label: string; show
 }
 
 /** Deletes of `id` waiting in the outbox. */
-function queuedDeletes(id: string): Promise<number> {
-  return deviceDb(services!.sync)
-    ._outbox.filter((e) => e.rowId === id && e.op === 'delete')
-    .count();
+async function queuedDeletes(id: string): Promise<number> {
+  const queued = await queuedChanges(services!.sync);
+  return queued.filter((e) => e.rowId === id && e.op === 'delete').length;
 }
 
 function DeleteButton({ kind, id, label }: { kind: Deletable; id: string; label: string }) {
@@ -93,7 +92,7 @@ describe.each(['lists', 'tasks', 'comments', 'attachments'] as const)(
       const user = userEvent.setup();
       await user.click(screen.getByRole('button', { name: 'Delete it' }));
       expect(await screen.findByText(row.shown)).toBeInTheDocument();
-      expect((await deviceDb(services!.sync).rows(kind).get(row.id))?.deleted_at).toEqual(
+      expect((await storedRow(services!.sync, kind, row.id))?.deleted_at).toEqual(
         expect.any(String),
       );
       expect(await queuedDeletes(row.id)).toBe(1);
@@ -104,7 +103,7 @@ describe.each(['lists', 'tasks', 'comments', 'attachments'] as const)(
       const { row, user } = await deleted();
       await user.click(screen.getByRole('button', { name: 'Undo' }));
       await expect
-        .poll(async () => (await deviceDb(services!.sync).rows(kind).get(row.id))?.deleted_at)
+        .poll(async () => (await storedRow(services!.sync, kind, row.id))?.deleted_at)
         .toBeNull();
       expect(await queuedDeletes(row.id)).toBe(0);
     });
@@ -112,11 +111,11 @@ describe.each(['lists', 'tasks', 'comments', 'attachments'] as const)(
     it('says, as an error, when Undo comes after the delete was sent', async () => {
       const { row, user } = await deleted();
       // The engine took the delete once the undo window had passed.
-      await deviceDb(services!.sync)._outbox.toCollection().modify({ sent: 1 });
+      await markQueuedSent(services!.sync);
       await user.click(screen.getByRole('button', { name: 'Undo' }));
       const alert = await screen.findByText(TOO_LATE[kind]);
       expect(alert.closest('.toast--error')).not.toBeNull();
-      expect((await deviceDb(services!.sync).rows(kind).get(row.id))?.deleted_at).toEqual(
+      expect((await storedRow(services!.sync, kind, row.id))?.deleted_at).toEqual(
         expect.any(String),
       );
     });

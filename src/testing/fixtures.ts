@@ -4,7 +4,7 @@
 import { LOCAL_USER_ID, type LocalRow, type Role } from '@sync/index';
 
 import type { TestServices } from './app-harness';
-import { deviceDb } from '@sync/testing';
+import { putStoredRows } from '@sync/testing';
 
 /** The columns a row has once it came from the server (version 1, synced). */
 export function serverStamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {
@@ -20,15 +20,15 @@ export async function sharedList(
 ): Promise<string> {
   const listId = crypto.randomUUID();
   const owner = crypto.randomUUID();
-  await deviceDb(services.sync)
-    .rows('lists')
-    .put({
+  await putStoredRows(services.sync, 'lists', [
+    {
       id: listId,
       name,
       color: 'blue',
       created_by: owner,
       ...serverStamp(),
-    });
+    },
+  ]);
   await addMember(services, listId, owner, 'owner', 'Olivia Owner');
   await putMembership(services, listId, role);
   return listId;
@@ -42,14 +42,14 @@ export async function addMember(
   role: 'owner' | 'editor' | 'viewer',
   displayName: string,
 ): Promise<string> {
-  await deviceDb(services.sync)
-    .rows('profiles')
-    .put({
+  await putStoredRows(services.sync, 'profiles', [
+    {
       id: userId,
       display_name: displayName,
       avatar_path: null,
       ...serverStamp(),
-    });
+    },
+  ]);
   await putMembership(services, listId, role, userId);
   return userId;
 }
@@ -61,13 +61,13 @@ export async function putMembership(
   role: Role,
   userId: string = LOCAL_USER_ID,
 ): Promise<void> {
-  await deviceDb(services.sync)
-    .rows('memberships')
-    .put({
+  await putStoredRows(services.sync, 'memberships', [
+    {
       id: crypto.randomUUID(),
       list_id: listId,
       user_id: userId,
       role,
       ...serverStamp(),
-    });
+    },
+  ]);
 }

@@ -17,7 +17,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { deviceDb } from '@sync/testing';
+import { logRejections } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -43,7 +43,7 @@ describe('rejection toasts', () => {
     services = createTestServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await deviceDb(services.sync)._rejections.add(refusal());
+    await logRejections(services.sync, [refusal()]);
     expect(
       await screen.findByText(/You can't edit the task “Rig the lights \(done by Bob\)” any more/),
     ).toBeInTheDocument();
@@ -53,10 +53,10 @@ describe('rejection toasts', () => {
   it('does not repeat rejections logged before the app opened', async () => {
     markLocalOnly();
     services = createTestServices();
-    await deviceDb(services.sync)._rejections.add(refusal());
+    await logRejections(services.sync, [refusal()]);
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await deviceDb(services.sync)._rejections.add(refusal('Newer one'));
+    await logRejections(services.sync, [refusal('Newer one')]);
     expect(await screen.findByText(/“Newer one”/)).toBeInTheDocument();
     expect(screen.queryByText(/Rig the lights/)).toBeNull();
   });
@@ -66,13 +66,15 @@ describe('rejection toasts', () => {
     services = createTestServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
-    await deviceDb(services.sync)._rejections.add({
-      ...refusal('x'.repeat(201)),
-      code: 'VALIDATION_FAILED',
-      sqlState: '23514',
-      constraint: 'tasks_title_check',
-      message: 'new row for relation "tasks" violates check constraint "tasks_title_check"',
-    });
+    await logRejections(services.sync, [
+      {
+        ...refusal('x'.repeat(201)),
+        code: 'VALIDATION_FAILED',
+        sqlState: '23514',
+        constraint: 'tasks_title_check',
+        message: 'new row for relation "tasks" violates check constraint "tasks_title_check"',
+      },
+    ]);
     const toast = await within(notifications()).findByText(/The server refused your change/);
     expect(toast).toHaveTextContent('Title can be at most 200 characters. Your change was undone.');
     expect(notifications()).not.toHaveTextContent(/violates|constraint|relation/);
@@ -92,11 +94,7 @@ describe('rejection toasts', () => {
     showToast({ message: 'Link copied', durationMs: 60_000 });
     showToast({ message: 'Task completed', durationMs: 60_000 });
 
-    await deviceDb(services.sync)._rejections.bulkAdd([
-      refusal('One'),
-      refusal('Two'),
-      refusal('Three'),
-    ]);
+    await logRejections(services.sync, [refusal('One'), refusal('Two'), refusal('Three')]);
     await within(notifications()).findByText(
       "3 changes were refused and undone: you can't edit these any more.",
     );
@@ -108,12 +106,14 @@ describe('rejection toasts', () => {
 
     // More refusals while it shows: the same toast counts them (for another reason now, so
     // it no longer names one).
-    await deviceDb(services.sync)._rejections.add({
-      ...refusal('Four'),
-      code: 'NOT_FOUND',
-      sqlState: 'P0002',
-      message: 'tasks row was deleted',
-    });
+    await logRejections(services.sync, [
+      {
+        ...refusal('Four'),
+        code: 'NOT_FOUND',
+        sqlState: 'P0002',
+        message: 'tasks row was deleted',
+      },
+    ]);
     expect(
       await within(notifications()).findByText('4 changes were refused and undone.'),
     ).toBeInTheDocument();

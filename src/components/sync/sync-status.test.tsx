@@ -14,7 +14,7 @@ import {
 } from '@/testing/app-harness';
 
 import { SyncStatus } from './sync-status';
-import { deviceDb } from '@sync/testing';
+import { setDeviceOwner } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -45,7 +45,7 @@ async function ownedDevice(online: boolean): Promise<TestServices> {
     }),
   );
   services = createTestServices({ online });
-  await deviceDb(services.sync).setMeta('userId', ALICE);
+  await setDeviceOwner(services.sync, ALICE);
   return services;
 }
 

@@ -17,7 +17,7 @@ import {
   signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
-import { deviceDb } from '@sync/testing';
+import { storedRows, storedRow } from '@sync/testing';
 
 const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
@@ -60,10 +60,8 @@ describe('sign-in screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
     // Signed in: the header shows sync (not "sign in again" or "on this device only"), the
     // engine adopts the device for alice and pulls her lists.
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(ALICE_ID));
-    await waitFor(async () =>
-      expect(await deviceDb(app.sync).rows('lists').get(SEED_LIST)).toBeDefined(),
-    );
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
+    await waitFor(async () => expect(await storedRow(app.sync, 'lists', SEED_LIST)).toBeDefined());
     await waitFor(() =>
       expect(document.querySelector('.sync-status')).toHaveAttribute('data-state', 'synced'),
     );
@@ -146,7 +144,7 @@ describe('sign-in screen', () => {
     renderApp(app, '/sign-in');
     await findHeading('Sign in');
     await fillAndSubmit(user, 'alice@example.com', PASSWORD);
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(ALICE_ID));
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
     await app.sync.engine.syncNow();
 
     // Offline, alice makes a change; then her session goes (expired), and the network returns.
@@ -180,9 +178,9 @@ describe('sign-in screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/sign-in');
     expect((await app.supabase.auth.getSession()).data.session).toBeNull();
-    expect(await deviceDb(app.sync).getMeta('userId')).toBe(ALICE_ID);
+    expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID);
     expect(await app.sync.pendingCount()).toBe(pending);
-    expect(await deviceDb(app.sync).rows('lists').get(listId)).toMatchObject({
+    expect(await storedRow(app.sync, 'lists', listId)).toMatchObject({
       name: 'Not yet synced',
     });
 
@@ -191,8 +189,8 @@ describe('sign-in screen', () => {
     const again = await screen.findByRole('dialog');
     await user.click(within(again).getByRole('button', { name: 'Sign in and discard them' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(BOB_ID));
-    expect(await deviceDb(app.sync).rows('lists').get(listId)).toBeUndefined();
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(BOB_ID));
+    expect(await storedRow(app.sync, 'lists', listId)).toBeUndefined();
     expect(deviceOwnerEmail()).toBe('bob@example.com');
   });
 
@@ -202,7 +200,7 @@ describe('sign-in screen', () => {
     renderApp(app, '/sign-in');
     await findHeading('Sign in');
     await fillAndSubmit(user, 'alice@example.com', PASSWORD);
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(ALICE_ID));
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
     await app.sync.engine.syncNow();
     app.online.set(false);
     const listId = await app.sync.repos.lists.create({ name: 'Made offline', color: 'blue' });
@@ -219,7 +217,7 @@ describe('sign-in screen', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The waiting change reaches the server.
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
-    expect((await deviceDb(app.sync).rows('lists').get(listId))?._v).toBeGreaterThan(0);
+    expect((await storedRow(app.sync, 'lists', listId))?._v).toBeGreaterThan(0);
   });
 
   it("claims and uploads a local-only device's rows when it signs into an account that has data", async () => {
@@ -240,7 +238,7 @@ describe('sign-in screen', () => {
     const localListId = await app.sync.repos.lists.create({ name: 'Loft', color: 'green' });
     const localTaskId = await app.sync.repos.tasks.create(localListId, { title: 'Lag the pipes' });
     const commentId = await app.sync.repos.comments.create(localTaskId, 'Needs 20 m');
-    expect(await deviceDb(app.sync).rows('lists').get(localListId)).toMatchObject({
+    expect(await storedRow(app.sync, 'lists', localListId)).toMatchObject({
       created_by: LOCAL_USER_ID,
     });
 
@@ -262,34 +260,32 @@ describe('sign-in screen', () => {
     // Nothing is at risk (the local rows become Dana's), so no warning.
     await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(dana.id));
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(dana.id));
 
     // Claimed on the device, before anything is uploaded…
     expect(await app.sync.pendingCount()).toBeGreaterThan(0);
-    expect(await deviceDb(app.sync).rows('lists').get(localListId)).toMatchObject({
+    expect(await storedRow(app.sync, 'lists', localListId)).toMatchObject({
       created_by: dana.id,
     });
-    expect(await deviceDb(app.sync).rows('tasks').get(localTaskId)).toMatchObject({
+    expect(await storedRow(app.sync, 'tasks', localTaskId)).toMatchObject({
       created_by: dana.id,
     });
-    expect(await deviceDb(app.sync).rows('comments').get(commentId)).toMatchObject({
+    expect(await storedRow(app.sync, 'comments', commentId)).toMatchObject({
       author_id: dana.id,
     });
-    const standIn = await deviceDb(app.sync)
-      .rows('memberships')
-      .where('list_id')
-      .equals(localListId)
-      .first();
+    const standIn = (await storedRows(app.sync, 'memberships')).find(
+      (row) => row.list_id === localListId,
+    );
     expect(standIn).toMatchObject({ user_id: dana.id, role: 'owner' });
     // …then uploaded.
     openGate();
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0), { timeout: 15_000 });
-    const list = await deviceDb(app.sync).rows('lists').get(localListId);
+    const list = await storedRow(app.sync, 'lists', localListId);
     expect(list).toMatchObject({ name: 'Loft', created_by: dana.id });
     expect(list?._v).toBeGreaterThan(0);
     // …and the account's own data arrives beside them, on screen too.
     await waitFor(async () =>
-      expect(await deviceDb(app.sync).rows('tasks').get(serverTaskId)).toMatchObject({
+      expect(await storedRow(app.sync, 'tasks', serverTaskId)).toMatchObject({
         title: 'Count fuses',
       }),
     );

@@ -14,7 +14,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { deviceDb } from '@sync/testing';
+import { storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -108,7 +108,7 @@ describe('sign-up screen', () => {
     const app = online();
     const user = userEvent.setup();
     const listId = await app.sync.repos.lists.create({ name: 'Garage', color: 'green' });
-    expect(await deviceDb(app.sync).rows('lists').get(listId)).toMatchObject({
+    expect(await storedRow(app.sync, 'lists', listId)).toMatchObject({
       created_by: LOCAL_USER_ID,
     });
 
@@ -128,7 +128,7 @@ describe('sign-up screen', () => {
     const userId = data.user?.id;
     expect(userId).toBeDefined();
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
-    const row = await deviceDb(app.sync).rows('lists').get(listId);
+    const row = await storedRow(app.sync, 'lists', listId);
     expect(row?.created_by).toBe(userId);
     expect(row?._v).toBeGreaterThan(0);
 

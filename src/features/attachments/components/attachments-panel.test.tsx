@@ -19,7 +19,18 @@ import {
 import { putMembership } from '@/testing/fixtures';
 
 import { AttachmentsPanel } from './attachments-panel';
-import { deviceDb } from '@sync/testing';
+import {
+  putStoredRows,
+  storedRows,
+  storedRow,
+  queuedChanges,
+  markQueuedSent,
+  clearQueue,
+  keptFiles,
+  keptFile,
+  keepFiles,
+  setFileState,
+} from '@sync/testing';
 
 let services: TestServices | undefined;
 afterEach(async () => {
@@ -57,14 +68,13 @@ async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } =
   markLocalOnly();
   services = createTestServices({ online: options.online ?? false });
   const { repos } = services.sync;
-  const db = deviceDb(services.sync);
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
   if (options.role) {
     // As the server's membership row would arrive: it wins over the local owner stand-in.
     await putMembership(services, listId, options.role);
   }
-  return { listId, taskId, repos, db, services };
+  return { listId, taskId, repos, services };
 }
 
 /** `withToasts`: the app's toasts beside the panel (Undo lives there). */
@@ -81,11 +91,9 @@ async function render(listId: string, taskId: string, withToasts = false) {
 }
 
 async function liveAttachments(taskId: string) {
-  const rows = await deviceDb(services!.sync)
-    .rows('attachments')
-    .where('task_id')
-    .equals(taskId)
-    .toArray();
+  const rows = (await storedRows(services!.sync, 'attachments')).filter(
+    (row) => row.task_id === taskId,
+  );
   return rows.filter((row) => !row.deleted_at);
 }
 
@@ -97,7 +105,7 @@ function itemOf(name: string): HTMLElement {
 
 describe('AttachmentsPanel', () => {
   it('takes a photo: the row and its bytes are queued and it says it is waiting to upload', async () => {
-    const { listId, taskId, db } = await setup();
+    const { listId, taskId } = await setup();
     await render(listId, taskId);
     expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
 
@@ -126,14 +134,16 @@ describe('AttachmentsPanel', () => {
       list_id: listId,
     });
     const id = rows[0]!.id;
-    expect((await db._files.get(id))?.state).toBe('queued');
-    const outbox = await db._outbox.where('[table+rowId]').equals(['attachments', id]).toArray();
+    expect((await keptFile(services!.sync, id))?.state).toBe('queued');
+    const outbox = (await queuedChanges(services!.sync)).filter(
+      (entry) => entry.table === 'attachments' && entry.rowId === id,
+    );
     expect(outbox.map((entry) => entry.op)).toEqual(['insert']);
     expect(screen.getByRole('status')).toHaveTextContent('Added 1 file.');
   });
 
   it('refuses a file over 10 MB and a text file before queueing, naming the limit', async () => {
-    const { listId, taskId, db } = await setup();
+    const { listId, taskId } = await setup();
     await render(listId, taskId);
     await screen.findByText('No photos or files yet');
     // A picker's "All files" lets people choose anything, whatever `accept` says.
@@ -163,9 +173,11 @@ describe('AttachmentsPanel', () => {
     expect(within(alert).getByText('notes.txt').closest('li')).toHaveTextContent(
       'notes.txt: Only JPEG, PNG, WebP, GIF images and PDF files can be attached',
     );
-    expect(await db.rows('attachments').count()).toBe(0);
-    expect(await db._files.count()).toBe(0);
-    expect(await db._outbox.where('table').equals('attachments').count()).toBe(0);
+    expect(await storedRows(services!.sync, 'attachments')).toHaveLength(0);
+    expect(await keptFiles(services!.sync)).toHaveLength(0);
+    expect(
+      (await queuedChanges(services!.sync)).filter((entry) => entry.table === 'attachments').length,
+    ).toBe(0);
     expect(screen.getByText('No photos or files yet')).toBeInTheDocument();
 
     await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
@@ -240,7 +252,7 @@ describe('AttachmentsPanel', () => {
   // Issue 14 item 1: storage may have served HTML as `application/pdf ; x=1, text/html`; the
   // bytes this device kept carry that type, but the object URL must carry the row's.
   it("makes object URLs with the row's type, never the type the bytes came with", async () => {
-    const { listId, taskId, repos, db } = await setup();
+    const { listId, taskId, repos } = await setup();
     const pdfId = await repos.attachments.add(taskId, pdf('plan.pdf'), 'plan.pdf');
     const pngId = await repos.attachments.add(taskId, png('photo.png'), 'photo.png');
     const html = '<script>localStorage.clear()</script>';
@@ -248,15 +260,15 @@ describe('AttachmentsPanel', () => {
       [pdfId, 'application/pdf ; x=1, text/html'],
       [pngId, 'image/png;,text/html'],
     ] as const) {
-      const kept = await db._files.get(id);
+      const kept = await keptFile(services!.sync, id);
       // Node's Blob, as deviceFile() explains: jsdom's does not survive fake-indexeddb.
       const blob = new NodeBlob([html], { type }) as unknown as Blob;
-      await db._files.put({ ...kept!, blob, state: 'cached' });
+      await keepFiles(services!.sync, [{ ...kept!, blob, state: 'cached' }]);
     }
     // A row whose type is not on the allowed list (a damaged record) gets opaque bytes.
     const oddId = await repos.attachments.add(taskId, pdf('odd.pdf'), 'odd.pdf');
-    const oddRow = await db.rows('attachments').get(oddId);
-    await db.rows('attachments').put({ ...oddRow!, mime_type: 'text/html' });
+    const oddRow = await storedRow(services!.sync, 'attachments', oddId);
+    await putStoredRows(services!.sync, 'attachments', [{ ...oddRow!, mime_type: 'text/html' }]);
     const made: Blob[] = [];
     const create = URL.createObjectURL.bind(URL);
     vi.spyOn(URL, 'createObjectURL').mockImplementation((object: Blob | MediaSource) => {
@@ -290,7 +302,7 @@ describe('AttachmentsPanel', () => {
   });
 
   it('removes a file at once, puts focus on the section, and Undo brings it back', async () => {
-    const { listId, taskId, repos, db } = await setup();
+    const { listId, taskId, repos } = await setup();
     const id = await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
     await render(listId, taskId, true);
     const user = userEvent.setup();
@@ -298,7 +310,9 @@ describe('AttachmentsPanel', () => {
     await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
     expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect((await db.rows('attachments').get(id))?.deleted_at).toEqual(expect.any(String));
+    expect((await storedRow(services!.sync, 'attachments', id))?.deleted_at).toEqual(
+      expect.any(String),
+    );
     expect(screen.getByRole('heading', { name: 'Photos and files' })).toHaveFocus();
     expect(screen.getByText('Removed “crack.png”')).toBeInTheDocument();
 
@@ -306,19 +320,19 @@ describe('AttachmentsPanel', () => {
     expect(await screen.findByRole('button', { name: 'Remove crack.png' })).toBeInTheDocument();
     expect(await liveAttachments(taskId)).toHaveLength(1);
     // Its upload is still queued, and no delete is.
-    const queued = await db._outbox.filter((entry) => entry.rowId === id).toArray();
+    const queued = (await queuedChanges(services!.sync)).filter((entry) => entry.rowId === id);
     expect(queued.map((entry) => entry.op)).toEqual(['insert']);
   });
 
   it('says when it is too late to undo a removal', async () => {
-    const { listId, taskId, repos, db } = await setup();
+    const { listId, taskId, repos } = await setup();
     await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
     await render(listId, taskId, true);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
     await screen.findByText('No photos or files yet');
     // The engine took the delete after the undo window.
-    await db._outbox.toCollection().modify({ sent: 1 });
+    await markQueuedSent(services!.sync);
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(
       await screen.findByText('Too late to undo: the file was already removed.'),
@@ -340,20 +354,20 @@ describe('AttachmentsPanel', () => {
   });
 
   it('shows where each upload is, and "Not synced yet" while only the row waits', async () => {
-    const { listId, taskId, repos, db } = await setup();
+    const { listId, taskId, repos } = await setup();
     const id = await repos.attachments.add(taskId, png('crack.png'), 'crack.png');
     await render(listId, taskId);
     await screen.findByText('crack.png', { selector: '.attachments__name' });
     const item = () => itemOf('crack.png');
     expect(await within(item()).findByText('Waiting to upload')).toBeInTheDocument();
 
-    await db._files.update(id, { state: 'uploading' });
+    await setFileState(services!.sync, id, 'uploading');
     expect(await within(item()).findByText('Uploading…')).toBeInTheDocument();
-    await db._files.update(id, { state: 'failed' });
+    await setFileState(services!.sync, id, 'failed');
     expect(await within(item()).findByText('Upload failed — retrying')).toBeInTheDocument();
-    await db._files.update(id, { state: 'uploaded' });
+    await setFileState(services!.sync, id, 'uploaded');
     expect(await within(item()).findByText('Not synced yet')).toBeInTheDocument();
-    await db._outbox.clear(); // as after a successful push
+    await clearQueue(services!.sync); // as after a successful push
     await waitFor(() =>
       expect(within(item()).queryByText('Not synced yet')).not.toBeInTheDocument(),
     );
@@ -361,26 +375,28 @@ describe('AttachmentsPanel', () => {
   });
 
   it('says a file made elsewhere is available when online, and offers a retry once online', async () => {
-    const { listId, taskId, db } = await setup({ role: 'editor' });
+    const { listId, taskId } = await setup({ role: 'editor' });
     // A row pulled from the server whose bytes never reached this device.
     const at = new Date().toISOString();
-    await db.rows('attachments').put({
-      id: crypto.randomUUID(),
-      task_id: taskId,
-      list_id: listId,
-      object_path: `${listId}/${taskId}/x.png`,
-      file_name: 'from-bob.png',
-      mime_type: 'image/png',
-      size_bytes: 2048,
-      width: null,
-      height: null,
-      created_by: 'b0b00000-0000-4000-8000-000000000002',
-      created_at: at,
-      updated_at: at,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    });
+    await putStoredRows(services!.sync, 'attachments', [
+      {
+        id: crypto.randomUUID(),
+        task_id: taskId,
+        list_id: listId,
+        object_path: `${listId}/${taskId}/x.png`,
+        file_name: 'from-bob.png',
+        mime_type: 'image/png',
+        size_bytes: 2048,
+        width: null,
+        height: null,
+        created_by: 'b0b00000-0000-4000-8000-000000000002',
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+        version: 1,
+        _v: 1,
+      },
+    ]);
     await render(listId, taskId);
     await screen.findByText('from-bob.png', { selector: '.attachments__name' });
     const item = itemOf('from-bob.png');

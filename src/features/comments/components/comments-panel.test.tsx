@@ -18,7 +18,15 @@ import {
 import { putMembership } from '@/testing/fixtures';
 
 import { CommentsPanel } from './comments-panel';
-import { deviceDb } from '@sync/testing';
+import {
+  putStoredRows,
+  patchStoredRow,
+  storedRows,
+  storedRow,
+  queuedChanges,
+  markQueuedSent,
+  clearQueue,
+} from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -29,47 +37,52 @@ async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
   markLocalOnly();
   services = createTestServices();
   const { repos } = services.sync;
-  const db = deviceDb(services.sync);
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
   const at = new Date().toISOString();
   if (options.role === 'none') {
     // Membership gone (removed from the list while the task was open).
-    await db.rows('memberships').where('list_id').equals(listId).modify({ deleted_at: at });
+    for (const row of await storedRows(services.sync, 'memberships')) {
+      if (row.list_id === listId)
+        await patchStoredRow(services.sync, 'memberships', row.id, { deleted_at: at });
+    }
   } else if (options.role) {
     // As the server's membership row would arrive: it wins over the local owner stand-in.
     await putMembership(services, listId, options.role);
   }
-  return { listId, taskId, repos, db };
+  return { listId, taskId, repos };
 }
 
 /** A comment by someone else, as pulled from the server, with their profile. */
 async function bobsComment(listId: string, taskId: string, body = 'Render is cracked.') {
-  const db = deviceDb(services!.sync);
   const at = new Date(Date.now() - 2 * HOUR_MS).toISOString();
-  await db.rows('profiles').put({
-    id: BOB,
-    display_name: 'Bob',
-    avatar_path: null,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-    version: 1,
-    _v: 1,
-  });
+  await putStoredRows(services!.sync, 'profiles', [
+    {
+      id: BOB,
+      display_name: 'Bob',
+      avatar_path: null,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+      version: 1,
+      _v: 1,
+    },
+  ]);
   const id = crypto.randomUUID();
-  await db.rows('comments').put({
-    id,
-    task_id: taskId,
-    list_id: listId,
-    author_id: BOB,
-    body,
-    created_at: at,
-    updated_at: at,
-    deleted_at: null,
-    version: 1,
-    _v: 1,
-  });
+  await putStoredRows(services!.sync, 'comments', [
+    {
+      id,
+      task_id: taskId,
+      list_id: listId,
+      author_id: BOB,
+      body,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+      version: 1,
+      _v: 1,
+    },
+  ]);
   return id;
 }
 
@@ -97,17 +110,15 @@ async function commentWith(body: string): Promise<HTMLElement> {
 }
 
 async function liveComments(taskId: string) {
-  const rows = await deviceDb(services!.sync)
-    .rows('comments')
-    .where('task_id')
-    .equals(taskId)
-    .toArray();
+  const rows = (await storedRows(services!.sync, 'comments')).filter(
+    (row) => row.task_id === taskId,
+  );
   return rows.filter((row) => !row.deleted_at);
 }
 
 describe('CommentsPanel', () => {
   it('posts with Ctrl+Enter, keeping line breaks, as "You", not synced yet', async () => {
-    const { listId, taskId, db } = await setup();
+    const { listId, taskId } = await setup();
     await render(listId, taskId);
     expect(await screen.findByText('No comments yet')).toBeInTheDocument();
 
@@ -132,14 +143,13 @@ describe('CommentsPanel', () => {
       author_id: LOCAL_USER_ID,
       list_id: listId,
     });
-    const queued = await db._outbox
-      .where('[table+rowId]')
-      .equals(['comments', rows[0]!.id])
-      .toArray();
+    const queued = (await queuedChanges(services!.sync)).filter(
+      (entry) => entry.table === 'comments' && entry.rowId === rows[0]!.id,
+    );
     expect(queued.map((entry) => entry.op)).toEqual(['insert']);
 
     // Once pushed, the mark goes.
-    await db._outbox.clear();
+    await clearQueue(services!.sync);
     await waitFor(() => expect(within(item).queryByText('Not synced yet')).not.toBeInTheDocument());
   });
 
@@ -193,17 +203,13 @@ describe('CommentsPanel', () => {
     await user.click(within(item).getByRole('button', { name: 'Save' }));
     item = await commentWith('Crack on the east wall');
     expect(within(item).getByRole('button', { name: 'Edit your comment' })).toHaveFocus();
-    expect((await deviceDb(services!.sync).rows('comments').get(id))?.body).toBe(
-      'Crack on the east wall',
-    );
+    expect((await storedRow(services!.sync, 'comments', id))?.body).toBe('Crack on the east wall');
   });
 
   it('says "edited" when a comment changed well after it was written', async () => {
     const { listId, taskId } = await setup();
     const id = await bobsComment(listId, taskId, 'First thoughts');
-    await deviceDb(services!.sync)
-      .rows('comments')
-      .update(id, { updated_at: new Date().toISOString() });
+    await patchStoredRow(services!.sync, 'comments', id, { updated_at: new Date().toISOString() });
     await render(listId, taskId);
     const item = await commentWith('First thoughts');
     expect(within(item).getByText('edited')).toBeInTheDocument();
@@ -221,7 +227,7 @@ describe('CommentsPanel', () => {
     await user.click(await within(item).findByRole('button', { name: 'Delete your comment' }));
     expect(await screen.findByText('No comments yet')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect((await deviceDb(services!.sync).rows('comments').get(id))?.deleted_at).toEqual(
+    expect((await storedRow(services!.sync, 'comments', id))?.deleted_at).toEqual(
       expect.any(String),
     );
     expect(screen.getByRole('heading', { name: /^Comments/ })).toHaveFocus();
@@ -231,14 +237,12 @@ describe('CommentsPanel', () => {
     expect(await commentWith('Wrong task, sorry')).toBeInTheDocument();
     expect(await liveComments(taskId)).toHaveLength(1);
     // Nothing is left to delete it on the server; the comment itself is still to be sent.
-    const queued = await deviceDb(services!.sync)
-      ._outbox.filter((entry) => entry.rowId === id)
-      .toArray();
+    const queued = (await queuedChanges(services!.sync)).filter((entry) => entry.rowId === id);
     expect(queued.map((entry) => entry.op)).toEqual(['insert']);
   });
 
   it('says when it is too late to undo a comment delete', async () => {
-    const { listId, taskId, repos, db } = await setup();
+    const { listId, taskId, repos } = await setup();
     await repos.comments.create(taskId, 'Sent already');
     await render(listId, taskId);
     const user = userEvent.setup();
@@ -246,7 +250,7 @@ describe('CommentsPanel', () => {
     await user.click(await within(item).findByRole('button', { name: 'Delete your comment' }));
     await screen.findByText('No comments yet');
     // The engine took the delete after the undo window.
-    await db._outbox.toCollection().modify({ sent: 1 });
+    await markQueuedSent(services!.sync);
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(
       await screen.findByText('Too late to undo: the comment was already deleted.'),
@@ -267,7 +271,7 @@ describe('CommentsPanel', () => {
 
     await user.click(within(item).getByRole('button', { name: "Delete Bob's comment" }));
     await waitFor(async () =>
-      expect((await deviceDb(services!.sync).rows('comments').get(id))?.deleted_at).toEqual(
+      expect((await storedRow(services!.sync, 'comments', id))?.deleted_at).toEqual(
         expect.any(String),
       ),
     );

@@ -16,7 +16,7 @@ import {
   type TestServices,
 } from '@/testing/app-harness';
 import { sharedList } from '@/testing/fixtures';
-import { deviceDb } from '@sync/testing';
+import { patchStoredRow, storedRows, storedRow, queuedChanges, clearQueue } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -27,7 +27,7 @@ function local(): TestServices {
 }
 
 async function liveLists(s: TestServices) {
-  return (await deviceDb(s.sync).rows('lists').toArray()).filter((row) => !row.deleted_at);
+  return (await storedRows(s.sync, 'lists')).filter((row) => !row.deleted_at);
 }
 
 describe('lists screen', () => {
@@ -46,7 +46,7 @@ describe('lists screen', () => {
     const [list] = await liveLists(s);
     expect(list).toMatchObject({ name: 'Garage clear-out', color: 'purple' });
     expect(router.state.location.pathname).toBe(`/lists/${list?.id}`);
-    const queued = await deviceDb(s.sync)._outbox.toArray();
+    const queued = await queuedChanges(s.sync);
     expect(queued.map((entry) => [entry.table, entry.op])).toEqual([['lists', 'insert']]);
   });
 
@@ -101,7 +101,7 @@ describe('lists screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
     await screen.findByRole('link', { name: 'Weekend errands' });
-    expect(await deviceDb(s.sync).rows('lists').get(listId)).toMatchObject({
+    expect(await storedRow(s.sync, 'lists', listId)).toMatchObject({
       name: 'Weekend errands',
       color: 'orange',
     });
@@ -117,12 +117,12 @@ describe('lists screen', () => {
     await user.click(screen.getByRole('button', { name: 'Delete list' }));
 
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Errands' })).toBeNull());
-    expect((await deviceDb(s.sync).rows('tasks').toArray())[0]?.deleted_at).toBeTruthy();
+    expect((await storedRows(s.sync, 'tasks'))[0]?.deleted_at).toBeTruthy();
 
     await user.click(await screen.findByRole('button', { name: 'Undo' }));
     await screen.findByRole('link', { name: 'Errands' });
-    expect((await deviceDb(s.sync).rows('lists').get(listId))?.deleted_at).toBeNull();
-    expect((await deviceDb(s.sync).rows('tasks').toArray())[0]?.deleted_at).toBeNull();
+    expect((await storedRow(s.sync, 'lists', listId))?.deleted_at).toBeNull();
+    expect((await storedRows(s.sync, 'tasks'))[0]?.deleted_at).toBeNull();
   });
 
   it('drops a list left offline at once, and brings it back when the server refuses the leave', async () => {
@@ -139,7 +139,7 @@ describe('lists screen', () => {
     expect(await screen.findByText('You left “Shared plan”.')).toBeInTheDocument();
     // Gone from this device's screens while the leave waits to be sent.
     expect(await screen.findByText('No lists yet')).toBeInTheDocument();
-    const queued = await deviceDb(s.sync)._outbox.toArray();
+    const queued = await queuedChanges(s.sync);
     expect(queued.map((entry) => [entry.table, entry.op])).toEqual([['memberships', 'delete']]);
     act(() => void router.navigate(`/lists/${listId}`));
     await findHeading("This list isn't on this device");
@@ -147,8 +147,8 @@ describe('lists screen', () => {
     // The server refuses (say, someone made this user the last owner meanwhile): sync puts
     // the server's membership back, as the engine does with a refused row.
     const membershipId = queued[0]!.rowId;
-    await deviceDb(s.sync)._outbox.clear();
-    await deviceDb(s.sync).rows('memberships').update(membershipId, { deleted_at: null });
+    await clearQueue(s.sync);
+    await patchStoredRow(s.sync, 'memberships', membershipId, { deleted_at: null });
     await findHeading('Shared plan');
     act(() => void router.navigate('/lists'));
     expect(await screen.findByRole('link', { name: 'Shared plan' })).toBeInTheDocument();

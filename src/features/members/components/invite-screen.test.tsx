@@ -16,7 +16,7 @@ import {
 import { acceptInvite } from '@/lib/api';
 import { errorMessage } from '@/lib/error-messages';
 import { inviteToken, ownList, sideClient, signInAs, signUpNew } from '../members-test-support';
-import { deviceDb } from '@sync/testing';
+import { storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -66,7 +66,7 @@ describe('invite screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/lists/${listId}`), {
       timeout: 15_000,
     });
-    const list = await deviceDb(app.sync).rows('lists').get(listId);
+    const list = await storedRow(app.sync, 'lists', listId);
     expect(list?.name).toBe('Invite crew');
     // Replaced, not pushed: Back does not return to a used invite.
     await act(async () => {
@@ -95,7 +95,7 @@ describe('invite screen', () => {
     );
     expect(screen.queryByRole('button', { name: 'Accept invite' })).not.toBeInTheDocument();
     await app.sync.engine.syncNow();
-    expect(await deviceDb(app.sync).rows('lists').get(listId)).toBeUndefined();
+    expect(await storedRow(app.sync, 'lists', listId)).toBeUndefined();
   });
 
   it('says a junk link is not valid', async () => {

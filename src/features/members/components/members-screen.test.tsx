@@ -23,7 +23,6 @@ import {
   signInAs,
   signUpNew,
 } from '../members-test-support';
-import { deviceDb } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -107,7 +106,7 @@ describe('members screen', () => {
     expect(leave).toHaveAccessibleDescription(/A list needs an owner/);
     await user.click(leave);
     expect(screen.queryByRole('dialog', { name: /Leave/ })).not.toBeInTheDocument();
-    expect(await deviceDb(app.sync)._outbox.count()).toBe(0);
+    expect(await app.sync.queries.pendingCount()).toBe(0);
   });
 
   it('changes a role and removes a member, and the server agrees', async () => {

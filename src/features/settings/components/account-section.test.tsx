@@ -21,7 +21,7 @@ import {
 } from '@/testing/app-harness';
 
 import { SEEDED_LIST } from '../settings-test-support';
-import { deviceDb } from '@sync/testing';
+import { storedRows } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -36,7 +36,7 @@ async function seededListSynced(app: TestServices): Promise<void> {
   await waitFor(
     async () => {
       expect(
-        await deviceDb(app.sync).rows('tasks').where('list_id').equals(SEEDED_LIST).count(),
+        (await storedRows(app.sync, 'tasks')).filter((row) => row.list_id === SEEDED_LIST).length,
       ).toBe(30);
       expect(app.sync.engine.status.getSnapshot().phase).toBe('synced');
     },
@@ -63,11 +63,7 @@ describe('settings › account, signed in', () => {
     // joins asked for) must not carry the edits to the shared devstack.
     network.up = false;
     app.online.set(false);
-    const task = await deviceDb(app.sync)
-      .rows('tasks')
-      .where('list_id')
-      .equals(SEEDED_LIST)
-      .first();
+    const task = (await storedRows(app.sync, 'tasks')).find((row) => row.list_id === SEEDED_LIST);
     await app.sync.repos.tasks.update(String(task?.id), { title: 'Edited on the plane' });
     await app.sync.repos.tasks.create(SEEDED_LIST, { title: 'Added on the plane' });
     expect(await app.sync.pendingCount()).toBe(2);
@@ -86,7 +82,7 @@ describe('settings › account, signed in', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await app.sync.pendingCount()).toBe(2);
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(31);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(31);
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).not.toBeNull();
     expect(router.state.location.pathname).toBe('/settings');
 
@@ -96,8 +92,8 @@ describe('settings › account, signed in', () => {
 
     await findHeading(/welcome/i);
     expect(router.state.location.pathname).toBe('/welcome');
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(0);
-    expect(await deviceDb(app.sync).rows('lists').count()).toBe(0);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(0);
+    expect(await storedRows(app.sync, 'lists')).toHaveLength(0);
     expect(await app.sync.pendingCount()).toBe(0);
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
@@ -157,7 +153,7 @@ describe('settings › account, signing out with no network', () => {
     await findHeading(/welcome/i);
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
     expect((await supabase.auth.getSession()).data.session).toBeNull();
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(0);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(0);
     expect(localStorage.getItem(OWNER_EMAIL_KEY)).toBeNull();
     // Only the refresh token waits, away from the auth client's storage.
     expect(revocationKeys().map((key) => localStorage.getItem(key))).toEqual([
@@ -171,7 +167,7 @@ describe('settings › account, signing out with no network', () => {
     expect(router.state.location.pathname).toBe('/welcome');
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/welcome/i);
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(0);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(0);
 
     // Whoever kept the old refresh token cannot use it.
     const answer = await fetch(`${url}/auth/v1/token?grant_type=refresh_token`, {

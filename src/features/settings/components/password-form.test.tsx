@@ -17,7 +17,6 @@ import {
 } from '@/testing/app-harness';
 
 import { describePasswordError, PASSWORD_MESSAGES } from '../utils/change-password';
-import { deviceDb } from '@sync/testing';
 
 /** signUpFresh's password. */
 const FIRST_PASSWORD = 'test-password-1';
@@ -116,7 +115,7 @@ describe('settings › account › change password', () => {
     const me = await signUpFresh(supabase);
     services = createTestServices({ supabase, online: true, startEngine: true });
     const app = services;
-    await waitFor(async () => expect(await deviceDb(app.sync).getMeta('userId')).toBe(me.id), {
+    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(me.id), {
       timeout: 15_000,
     });
     await supabase.auth.signOut({ scope: 'local' });

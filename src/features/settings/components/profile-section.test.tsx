@@ -18,7 +18,7 @@ import {
 } from '@/testing/app-harness';
 
 import { signedInClient, signedUpClient } from '../settings-test-support';
-import { deviceDb } from '@sync/testing';
+import { storedRow, queuedChanges } from '@sync/testing';
 
 const BOB = 'b0b00000-0000-4000-8000-000000000002';
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
@@ -56,7 +56,7 @@ describe('settings › profile, signed in', () => {
     expect(await within(section('Profile')).findByText("Name can't be empty.")).toBeVisible();
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(field).toBeEnabled();
-    expect((await deviceDb(app.sync).rows('profiles').get(BOB))?.display_name).toBe('Bob');
+    expect((await storedRow(app.sync, 'profiles', BOB))?.display_name).toBe('Bob');
 
     await user.type(field, 'x'.repeat(61));
     expect(
@@ -68,13 +68,10 @@ describe('settings › profile, signed in', () => {
     await user.click(within(section('Profile')).getByRole('button', { name: 'Save name' }));
 
     expect(await within(section('Profile')).findByText('Name saved.')).toBeInTheDocument();
-    expect((await deviceDb(app.sync).rows('profiles').get(BOB))?.display_name).toBe(
-      'Bob the Builder',
+    expect((await storedRow(app.sync, 'profiles', BOB))?.display_name).toBe('Bob the Builder');
+    const queued = (await queuedChanges(app.sync)).filter(
+      (entry) => entry.table === 'profiles' && entry.rowId === BOB,
     );
-    const queued = await deviceDb(app.sync)
-      ._outbox.where('[table+rowId]')
-      .equals(['profiles', BOB])
-      .toArray();
     expect(queued.map((entry) => entry.data)).toEqual([{ display_name: 'Bob the Builder' }]);
     expect(field).toHaveValue('Bob the Builder');
   });
@@ -103,11 +100,11 @@ describe('settings › profile, signed in', () => {
     expect(
       await within(profile).findByText('Choose a JPEG, PNG, WebP or GIF image.'),
     ).toBeVisible();
-    expect((await deviceDb(app.sync).rows('profiles').get(me))?.avatar_path ?? null).toBeNull();
+    expect((await storedRow(app.sync, 'profiles', me))?.avatar_path ?? null).toBeNull();
 
     await user.upload(input, new File([PNG], 'me.png', { type: 'image/png' }));
     expect(await within(profile).findByText('Picture changed.')).toBeInTheDocument();
-    const path = (await deviceDb(app.sync).rows('profiles').get(me))?.avatar_path;
+    const path = (await storedRow(app.sync, 'profiles', me))?.avatar_path;
     expect(path).toMatch(new RegExp(`^${me}/avatar-\\d+\\.png$`));
     const picture = within(profile).getByRole('img', { name: 'Casey Picture' });
     expect(picture.tagName).toBe('IMG');
@@ -119,7 +116,7 @@ describe('settings › profile, signed in', () => {
 
     await user.click(within(profile).getByRole('button', { name: 'Remove picture' }));
     expect(await within(profile).findByText('Picture removed.')).toBeInTheDocument();
-    expect((await deviceDb(app.sync).rows('profiles').get(me))?.avatar_path).toBeNull();
+    expect((await storedRow(app.sync, 'profiles', me))?.avatar_path).toBeNull();
     // The avatar follows the profile row through a live query, a frame or more later.
     await waitFor(() =>
       expect(within(profile).getByRole('img', { name: 'Casey Picture' }).tagName).toBe('SPAN'),
@@ -155,7 +152,7 @@ describe('settings › profile, signed in', () => {
       ),
     ).toBeVisible();
     expect(profile).not.toHaveTextContent('Failed to fetch');
-    expect((await deviceDb(app.sync).rows('profiles').get(me.id))?.avatar_path ?? null).toBeNull();
+    expect((await storedRow(app.sync, 'profiles', me.id))?.avatar_path ?? null).toBeNull();
     expect(within(profile).getByLabelText('Change picture')).toBeEnabled();
   });
 });

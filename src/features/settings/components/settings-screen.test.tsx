@@ -15,7 +15,7 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { deviceDb } from '@sync/testing';
+import { storedRows, keepFiles, logRejections, rejectionsLogged } from '@sync/testing';
 
 let services: TestServices | undefined;
 afterEach(async () => {
@@ -103,11 +103,10 @@ describe('settings, used without an account', () => {
   it('explains each rejected change, links to what still exists, dismisses one and clears all', async () => {
     const { services: app, user } = await openLocalSettings();
     const { repos } = app.sync;
-    const db = deviceDb(app.sync);
     const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
     const taskId = await repos.tasks.create(listId, { title: 'Fix the door' });
     const now = Date.now();
-    await db._rejections.bulkAdd([
+    await logRejections(app.sync, [
       {
         table: 'tasks',
         rowId: taskId,
@@ -173,7 +172,7 @@ describe('settings, used without an account', () => {
     await user.click(within(items[1]!).getByRole('button', { name: 'Dismiss' }));
     await waitFor(() => expect(within(rejected).getAllByRole('listitem')).toHaveLength(2));
     expect(rejected).not.toHaveTextContent('On my way');
-    expect(await db._rejections.count()).toBe(2);
+    expect(await rejectionsLogged(app.sync)).toHaveLength(2);
 
     await user.click(within(rejected).getByRole('button', { name: 'Clear all' }));
     expect(
@@ -181,7 +180,7 @@ describe('settings, used without an account', () => {
         'No rejected changes. Everything you changed was accepted.',
       ),
     ).toBeInTheDocument();
-    expect(await db._rejections.count()).toBe(0);
+    expect(await rejectionsLogged(app.sync)).toHaveLength(0);
   });
 
   it('shows storage used and keeps data on this device when the browser agrees', async () => {
@@ -210,7 +209,7 @@ describe('settings, used without an account', () => {
     // Node's Blob: fake-indexeddb stores through Node's structuredClone, which keeps a Node
     // Blob whole but turns jsdom's into a plain object (browsers keep theirs).
     const blob = (text: string) => new NodeBlob([text]) as unknown as Blob;
-    await deviceDb(app.sync)._files.bulkPut([
+    await keepFiles(app.sync, [
       {
         id: 'f1',
         blob: blob('x'.repeat(1500)),
@@ -291,7 +290,7 @@ describe('settings, used without an account', () => {
     expect(within(dialog).queryByRole('button', { name: 'Sync now' })).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(1);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(1);
 
     await user.click(within(account).getByRole('button', { name: 'Delete data on this device' }));
     await user.click(
@@ -299,8 +298,8 @@ describe('settings, used without an account', () => {
     );
     await findHeading(/welcome/i);
     expect(router.state.location.pathname).toBe('/welcome');
-    expect(await deviceDb(app.sync).rows('tasks').count()).toBe(0);
-    expect(await deviceDb(app.sync).rows('lists').count()).toBe(0);
+    expect(await storedRows(app.sync, 'tasks')).toHaveLength(0);
+    expect(await storedRows(app.sync, 'lists')).toHaveLength(0);
     expect(localStorage.getItem('outpost:local-only')).toBeNull();
   });
 });

@@ -29,7 +29,7 @@ import {
 /** A task of the seeded shared list (supabase/seed.sql, i = 1). */
 const SEEDED_TASK = '7a5c0000-0000-4000-8000-000000000001';
 import { TaskDetailScreen } from './task-detail-screen';
-import { deviceDb } from '@sync/testing';
+import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -44,7 +44,7 @@ async function openTask(input: Parameters<TestServices['sync']['repos']['tasks']
 }
 
 async function stored(services: TestServices, taskId: string) {
-  return deviceDb(services.sync).rows('tasks').get(taskId);
+  return storedRow(services.sync, 'tasks', taskId);
 }
 
 describe('task detail screen', () => {
@@ -160,14 +160,12 @@ describe('task detail screen', () => {
     services = device.services;
     const bob = await addMember(services, device.listId, crypto.randomUUID(), 'editor', 'Bob');
     const gone = await addMember(services, device.listId, crypto.randomUUID(), 'editor', 'Gina');
-    const ginaMembership = await deviceDb(services.sync)
-      .rows('memberships')
-      .where('[list_id+user_id]')
-      .equals([device.listId, gone])
-      .first();
-    await deviceDb(services.sync)
-      .rows('memberships')
-      .update(ginaMembership!.id, { deleted_at: new Date().toISOString() });
+    const ginaMembership = (await storedRows(services.sync, 'memberships')).find(
+      (row) => row.list_id === device.listId && row.user_id === gone,
+    );
+    await patchStoredRow(services.sync, 'memberships', ginaMembership!.id, {
+      deleted_at: new Date().toISOString(),
+    });
     // Someone from another list: known on this device, but not a member here.
     const otherList = await sharedList(services, 'editor', 'Elsewhere');
     await addMember(services, otherList, crypto.randomUUID(), 'editor', 'Carol');

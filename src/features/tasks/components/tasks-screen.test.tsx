@@ -17,7 +17,7 @@ import {
 } from '@/testing/app-harness';
 
 import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
-import { deviceDb } from '@sync/testing';
+import { patchStoredRow, storedRow, queuedChanges } from '@sync/testing';
 
 let services: TestServices | undefined;
 
@@ -96,7 +96,7 @@ describe('tasks screen', () => {
     await waitFor(async () =>
       expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual(['Buy milk', 'Eggs']),
     );
-    const outbox = await deviceDb(services.sync)._outbox.toArray();
+    const outbox = await queuedChanges(services.sync);
     expect(outbox.filter((entry) => entry.table === 'tasks' && entry.op === 'insert')).toHaveLength(
       2,
     );
@@ -186,7 +186,7 @@ describe('tasks screen', () => {
     await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('done'));
     // The server refuses it and the device goes back to the server's row (as sync does).
     const id = (await dbTasks(services, listId))[0]?.id ?? '';
-    await deviceDb(services.sync).rows('tasks').update(id, { status: 'todo', completed_at: null });
+    await patchStoredRow(services.sync, 'tasks', id, { status: 'todo', completed_at: null });
     await waitFor(() => expect(done).not.toBeChecked());
     expect(screen.getByRole('combobox', { name: 'Status of Buy milk' })).toHaveValue('todo');
   });
@@ -272,9 +272,9 @@ describe('tasks screen', () => {
     await waitFor(() => expect(shownTitles()).toEqual(['Buy milk', 'Eggs']));
     const rows = await dbTasks(services, listId);
     expect(rows.map((row) => row.deleted_at)).toEqual([null, null]);
-    const deletes = await deviceDb(services.sync)
-      ._outbox.filter((entry) => entry.op === 'delete')
-      .count();
+    const deletes = (await queuedChanges(services.sync)).filter(
+      (entry) => entry.op === 'delete',
+    ).length;
     expect(deletes).toBe(0);
   });
 
@@ -311,7 +311,7 @@ describe('tasks screen', () => {
     await repos.create(listId, { title: 'Two', status: 'doing' });
     await repos.create(listId, { title: 'Three' });
     const four = await repos.create(listId, { title: 'Four', status: 'done' });
-    const doneAt = (await deviceDb(services.sync).rows('tasks').get(four))?.completed_at;
+    const doneAt = (await storedRow(services.sync, 'tasks', four))?.completed_at;
     const user = userEvent.setup();
     renderApp(services, `/lists/${listId}`);
     await findHeading('Groceries');
@@ -357,7 +357,7 @@ describe('tasks screen', () => {
     await waitFor(async () =>
       expect(await statuses()).toEqual({ One: 'todo', Two: 'doing', Three: 'todo', Four: 'done' }),
     );
-    expect((await deviceDb(services.sync).rows('tasks').get(four))?.completed_at).toBe(doneAt);
+    expect((await storedRow(services.sync, 'tasks', four))?.completed_at).toBe(doneAt);
     expect(await screen.findByText('3 open · 1 done')).toBeVisible();
   });
 
@@ -443,9 +443,7 @@ describe('tasks screen', () => {
     );
     await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three']));
     // The new positions are queued for the server (folded into the unsent inserts).
-    const queued = await deviceDb(services.sync)
-      ._outbox.filter((entry) => entry.table === 'tasks')
-      .toArray();
+    const queued = (await queuedChanges(services.sync)).filter((entry) => entry.table === 'tasks');
     const stored = await dbTasks(services, listId);
     for (const row of stored) {
       expect(queued.find((entry) => entry.rowId === row.id)?.data.position).toBe(row.position);
@@ -524,7 +522,7 @@ describe('tasks screen', () => {
     await user.keyboard('{F2}{Alt>}{ArrowDown}{/Alt}x');
     expect(screen.queryByRole('textbox')).toBeNull();
     expect((await dbTasks(services, listId)).map((t) => t.title)).toEqual(['Task 1', 'Task 2']);
-    expect(await deviceDb(services.sync)._outbox.count()).toBe(1); // only the list made by localListDevice
+    expect(await services.sync.queries.pendingCount()).toBe(1); // only the list made by localListDevice
   });
 
   it('keeps 10,000 tasks smooth: only a window of rows is in the DOM', async () => {

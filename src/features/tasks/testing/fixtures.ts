@@ -6,7 +6,7 @@ import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
 import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 import { serverStamp as stamp } from '@/testing/fixtures';
-import { deviceDb } from '@sync/testing';
+import { putStoredRows, storedRows } from '@sync/testing';
 
 export { addMember, putMembership, sharedList } from '@/testing/fixtures';
 
@@ -44,17 +44,13 @@ export async function seedTasks(
     ...stamp(),
     ...extra(i),
   }));
-  await deviceDb(services.sync).rows('tasks').bulkPut(rows);
+  await putStoredRows(services.sync, 'tasks', rows);
   return rows.map((row) => row.id);
 }
 
 /** Live task rows of a list in the order the screens show them: position, then id. */
 export async function dbTasks(services: TestServices, listId: string): Promise<LocalRow[]> {
-  const rows = await deviceDb(services.sync)
-    .rows('tasks')
-    .where('list_id')
-    .equals(listId)
-    .toArray();
+  const rows = (await storedRows(services.sync, 'tasks')).filter((row) => row.list_id === listId);
   // Fractional indexes (and ids) compare by code unit, not by locale.
   const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return rows
