@@ -24,7 +24,7 @@ export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
 
 export * from './core';
 export * from './schema';
-export { ValidationError, UNDO_WINDOW_MS, type Repositories } from './repositories';
+export type { Repositories } from './repositories';
 export type {
   DeviceRows,
   ListSummary,

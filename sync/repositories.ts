@@ -27,8 +27,6 @@ import {
 import { createStore, parse, ValidationError, type WriteContext } from './store';
 import type * as v from 'valibot';
 
-export { ValidationError, UNDO_WINDOW_MS } from './store';
-
 /** What the repositories write with: the library's WriteContext. */
 export type RepoContext = WriteContext;
 

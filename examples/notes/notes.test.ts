@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   assertConverged,
-  deviceDatabase,
+  storedRow,
   openDevice,
   settle,
   startBackend,
@@ -121,8 +121,8 @@ describe('the notes example', () => {
     expect((await a.sync.queries.folders()).map((f) => f.name)).toEqual(['Ann private', 'Trip']);
     expect(await b.sync.queries.notesOf(annFolder)).toEqual([]);
     expect(await a.sync.queries.notesOf(benFolder)).toEqual([]);
-    expect(await deviceDatabase(b.sync).rows('notes').get(annSecret)).toBeUndefined();
-    expect(await deviceDatabase(b.sync).rows('folders').get(annFolder)).toBeUndefined();
-    expect(await deviceDatabase(a.sync).rows('notes').get(benSecret)).toBeUndefined();
+    expect(await storedRow(b.sync, 'notes', annSecret)).toBeUndefined();
+    expect(await storedRow(b.sync, 'folders', annFolder)).toBeUndefined();
+    expect(await storedRow(a.sync, 'notes', benSecret)).toBeUndefined();
   });
 });

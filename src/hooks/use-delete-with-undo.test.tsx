@@ -6,6 +6,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { storedRow, queuedChanges, markQueuedSent } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
 import {
   createTestServices,
@@ -15,7 +16,6 @@ import {
 } from '@/testing/app-harness';
 
 import { useDeleteWithUndo, type Deletable } from './use-delete-with-undo';
-import { storedRow, queuedChanges, markQueuedSent } from '@sync/testing';
 
 let services: TestServices | undefined;
 

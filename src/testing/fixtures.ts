@@ -2,9 +2,9 @@
 // what the repositories cannot make on their own: lists shared with this device's user in a
 // given role, other members.
 import { LOCAL_USER_ID, type LocalRow, type Role } from '@sync/index';
+import { putStoredRows } from '@sync/testing';
 
 import type { TestServices } from './app-harness';
-import { putStoredRows } from '@sync/testing';
 
 /** The columns a row has once it came from the server (version 1, synced). */
 export function serverStamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {

@@ -4,7 +4,8 @@
 import type { SqlEngine } from '../../devstack/sql-engine';
 import type { Sync } from '../core';
 import type { Backend } from './backend';
-import { deviceDatabase, type Device } from './device';
+import { deviceDb } from '../testing';
+import type { Device } from './device';
 import { pullAll } from './sql';
 
 /** A row by `table/id`, without the device's own fields. */
@@ -26,7 +27,7 @@ export async function serverRows(db: SqlEngine, uid: string): Promise<RowView> {
 
 /** `table/id` → row, for the live rows in a device's store (every table of its schema). */
 export async function deviceRows(sync: Sync<unknown, unknown>): Promise<RowView> {
-  const db = deviceDatabase(sync);
+  const db = deviceDb(sync);
   const view: RowView = new Map();
   for (const spec of db.registry) {
     for (const row of await db.rows(spec.name).toArray()) {

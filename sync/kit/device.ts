@@ -9,7 +9,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 
 import { createSync, type AppDefinition, type Sync, type SyncOptions } from '../core';
-import { DEVICE_DB, type SyncDatabase } from '../db';
+import { deviceDb } from '../testing';
 import type { Clock } from '../platform';
 import { switchableOnline, type SwitchableOnline } from '../switchable-online';
 import { closeWithBackend, type Backend, type User } from './backend';
@@ -98,15 +98,7 @@ export function startSyncOnFake<Q, W>(
  */
 export function crashSync(sync: Sync<unknown, unknown>): void {
   void sync.engine.stop();
-  deviceDatabase(sync).close();
-}
-
-/**
- * The device database behind `sync` (Dexie): to seed rows fast, or look at what the engine
- * keeps (outbox, metadata, rejections). Apps read through `sync.queries`.
- */
-export function deviceDatabase(sync: Sync<unknown, unknown>): SyncDatabase {
-  return sync[DEVICE_DB];
+  deviceDb(sync).close();
 }
 
 /** How `openDevice` sets a device up: the engine's options, and a name for messages. */

@@ -19,7 +19,6 @@ export {
 } from './backend';
 export {
   crashSync,
-  deviceDatabase,
   openDevice,
   startSyncOnFake,
   switchableOnline,
@@ -40,6 +39,16 @@ export {
 } from './faults';
 export { ManualClock, TestClock, TimerQueue, type UntilOptions } from './clock';
 export { settle, type SettleOptions } from './settle';
+// The device store as tests look at it (sync/testing.ts): rows, queued changes, files, the
+// rejection log, and the raw database for what those do not cover.
+export {
+  deviceDb,
+  keptFiles,
+  queuedChanges,
+  rejectionsLogged,
+  storedRow,
+  storedRows,
+} from '../testing';
 export { assertConverged, deviceRows, diffRows, serverRows, type RowView } from './converge';
 export {
   actAs,

@@ -8,7 +8,7 @@ import { createQueries } from '../queries';
 import { createRepositories } from '../repositories';
 import {
   assertConverged,
-  deviceDatabase,
+  deviceDb,
   ManualClock,
   openDevice,
   settle,
@@ -87,7 +87,7 @@ describe('the sync kit', () => {
       [listId],
     );
     expect(titles.map((row) => row.title)).toEqual(['Bread', 'Milk']);
-    expect(await deviceDatabase(a.sync).rows('tasks').get(milk)).toMatchObject({ title: 'Milk' });
+    expect(await deviceDb(a.sync).rows('tasks').get(milk)).toMatchObject({ title: 'Milk' });
     await assertConverged(backend, [a, b]);
   });
 
@@ -103,7 +103,7 @@ describe('the sync kit', () => {
     // The hung push was abandoned after its timeout, on the manual clock.
     expect(clock.now() - before).toBeGreaterThanOrEqual(5_000);
     await assertConverged(backend, [a, b]);
-    expect(await deviceDatabase(b.sync).rows('tasks').count()).toBe(1);
+    expect(await deviceDb(b.sync).rows('tasks').count()).toBe(1);
   });
 
   it('closes a device whose request hangs on its manual clock', async () => {
@@ -136,7 +136,7 @@ describe('the sync kit', () => {
     await assertConverged(backend, [a, b]);
 
     // Behind the engine's back: a field changed, a row gone, a row the server never had.
-    const rows = deviceDatabase(b.sync).rows('tasks');
+    const rows = deviceDb(b.sync).rows('tasks');
     const row = await rows.get(kept);
     if (!row) throw new Error('the task did not reach ben');
     await rows.put({ ...row, title: 'Tampered' });

@@ -2,6 +2,10 @@
 // contract's pull read that way: what a user may see, straight from the database, without
 // the engine, supabase-js or the network.
 import type { SqlEngine, SqlRunner } from '../../devstack/sql-engine';
+import type { PullResponse } from '../remote';
+
+export type { ServerRow } from '../apply';
+export type { PullResponse };
 
 /** Who a statement runs as: a signed-in user, the anon key, or the service role. */
 export type Caller = { uid: string } | 'anon' | 'service_role';
@@ -30,17 +34,6 @@ export function asCaller<T>(
     await actAs(tx, caller);
     return fn(tx);
   });
-}
-
-/** A row as the server sends it: every column, `version` included. */
-export type ServerRow = Record<string, unknown> & { id: string; version: number };
-
-/** One page of `public.sync_pull(cursor, max_rows)`. */
-export interface PullResponse {
-  rows: { table: string; row: ServerRow }[];
-  cursor: string;
-  has_more: boolean;
-  schema_version: number;
 }
 
 /** One page of sync_pull, in the caller's transaction (set its caller first). */

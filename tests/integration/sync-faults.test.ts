@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 import { purgeList } from '../../sync/apply';
 import { PUSH_DEBOUNCE_MS } from '../../sync/schedule';
-import { UNDO_WINDOW_MS } from '../../sync/repositories';
+import { UNDO_WINDOW_MS } from '../../sync/store';
 import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';

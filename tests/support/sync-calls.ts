@@ -1,6 +1,7 @@
 // Typed calls of sync_push / sync_pull as a signed-in user, each in its own transaction,
 // the way PostgREST runs an rpc.
 import type { SqlEngine, SqlRunner } from '../../devstack/sql-engine';
+import type { PushResponse } from '../../sync/remote';
 import { actAs, asCaller, type ServerRow } from '../../sync/kit/sql';
 
 export { pull, pullAll, pullOn, type PullResponse } from '../../sync/kit/sql';
@@ -14,22 +15,7 @@ export interface Mutation {
 }
 
 export type Row = ServerRow;
-
-export interface PushResult {
-  seq: number;
-  status: 'applied' | 'rejected';
-  code?: string;
-  message?: string;
-  column?: string;
-  hint?: string;
-  replayed?: boolean;
-  row?: Row;
-}
-
-export interface PushResponse {
-  last_seq: number;
-  results: PushResult[];
-}
+export type { PushResponse, PushResult } from '../../sync/remote';
 
 export async function pushOn(
   tx: SqlRunner,

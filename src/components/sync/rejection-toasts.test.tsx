@@ -6,6 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
+import { logRejections } from '@sync/testing';
 import { showToast } from '@/lib/toasts';
 
 import { refusedSummary } from './rejection-toasts';
@@ -17,7 +18,6 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { logRejections } from '@sync/testing';
 
 let services: TestServices | undefined;
 

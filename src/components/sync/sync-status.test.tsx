@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '@sync/index';
+import { setDeviceOwner } from '@sync/testing';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
   createTestServices,
@@ -14,7 +15,6 @@ import {
 } from '@/testing/app-harness';
 
 import { SyncStatus } from './sync-status';
-import { setDeviceOwner } from '@sync/testing';
 
 let services: TestServices | undefined;
 

@@ -7,6 +7,7 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import { storedRows, storedRow } from '@sync/testing';
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
   createTestServices,
@@ -17,7 +18,6 @@ import {
   signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
-import { storedRows, storedRow } from '@sync/testing';
 
 const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';

@@ -5,6 +5,7 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import { storedRow } from '@sync/testing';
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
   createTestServices,
@@ -14,7 +15,6 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 

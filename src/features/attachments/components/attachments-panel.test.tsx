@@ -9,16 +9,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
-import { Toaster } from '@/components/ui/toaster';
-import {
-  createTestServices,
-  markLocalOnly,
-  renderWithServices,
-  type TestServices,
-} from '@/testing/app-harness';
-import { putMembership } from '@/testing/fixtures';
-
-import { AttachmentsPanel } from './attachments-panel';
 import {
   putStoredRows,
   storedRows,
@@ -31,6 +21,16 @@ import {
   keepFiles,
   setFileState,
 } from '@sync/testing';
+import { Toaster } from '@/components/ui/toaster';
+import {
+  createTestServices,
+  markLocalOnly,
+  renderWithServices,
+  type TestServices,
+} from '@/testing/app-harness';
+import { putMembership } from '@/testing/fixtures';
+
+import { AttachmentsPanel } from './attachments-panel';
 
 let services: TestServices | undefined;
 afterEach(async () => {

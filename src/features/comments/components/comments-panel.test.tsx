@@ -7,6 +7,15 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import {
+  putStoredRows,
+  patchStoredRow,
+  storedRows,
+  storedRow,
+  queuedChanges,
+  markQueuedSent,
+  clearQueue,
+} from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
 import {
   createTestServices,
@@ -18,15 +27,6 @@ import {
 import { putMembership } from '@/testing/fixtures';
 
 import { CommentsPanel } from './comments-panel';
-import {
-  putStoredRows,
-  patchStoredRow,
-  storedRows,
-  storedRow,
-  queuedChanges,
-  markQueuedSent,
-  clearQueue,
-} from '@sync/testing';
 
 let services: TestServices | undefined;
 

@@ -6,6 +6,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
+import { patchStoredRow, storedRows, storedRow, queuedChanges, clearQueue } from '@sync/testing';
 import {
   createTestServices,
   devstackClient,
@@ -16,7 +17,6 @@ import {
   type TestServices,
 } from '@/testing/app-harness';
 import { sharedList } from '@/testing/fixtures';
-import { patchStoredRow, storedRows, storedRow, queuedChanges, clearQueue } from '@sync/testing';
 
 let services: TestServices | undefined;
 

@@ -6,6 +6,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
+import { storedRow } from '@sync/testing';
 import {
   createTestServices,
   devstackClient,
@@ -16,7 +17,6 @@ import {
 import { acceptInvite } from '@/lib/api';
 import { errorMessage } from '@/lib/error-messages';
 import { inviteToken, ownList, sideClient, signInAs, signUpNew } from '../members-test-support';
-import { storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 

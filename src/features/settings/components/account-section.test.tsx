@@ -10,6 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 
+import { storedRows } from '@sync/testing';
 import { OWNER_EMAIL_KEY, rememberDeviceOwnerEmail } from '@/lib/auth';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
@@ -21,7 +22,6 @@ import {
 } from '@/testing/app-harness';
 
 import { SEEDED_LIST } from '../settings-test-support';
-import { storedRows } from '@sync/testing';
 
 let services: TestServices | undefined;
 

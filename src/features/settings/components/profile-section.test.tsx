@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 
+import { storedRow, queuedChanges } from '@sync/testing';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 
 import {
@@ -18,7 +19,6 @@ import {
 } from '@/testing/app-harness';
 
 import { signedInClient, signedUpClient } from '../settings-test-support';
-import { storedRow, queuedChanges } from '@sync/testing';
 
 const BOB = 'b0b00000-0000-4000-8000-000000000002';
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

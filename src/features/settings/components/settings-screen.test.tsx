@@ -8,6 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { storedRows, keepFiles, logRejections, rejectionsLogged } from '@sync/testing';
 import {
   createTestServices,
   findHeading,
@@ -15,7 +16,6 @@ import {
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
-import { storedRows, keepFiles, logRejections, rejectionsLogged } from '@sync/testing';
 
 let services: TestServices | undefined;
 afterEach(async () => {

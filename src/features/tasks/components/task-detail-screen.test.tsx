@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { MemoryRouter, Route, Routes } from 'react-router';
 
+import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
 import {
   createTestServices,
   devstackClient,
@@ -29,7 +30,6 @@ import {
 /** A task of the seeded shared list (supabase/seed.sql, i = 1). */
 const SEEDED_TASK = '7a5c0000-0000-4000-8000-000000000001';
 import { TaskDetailScreen } from './task-detail-screen';
-import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
 
 let services: TestServices | undefined;
 

@@ -5,6 +5,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { patchStoredRow, storedRow, queuedChanges } from '@sync/testing';
 import {
   createTestServices,
   devstackClient,
@@ -17,7 +18,6 @@ import {
 } from '@/testing/app-harness';
 
 import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
-import { patchStoredRow, storedRow, queuedChanges } from '@sync/testing';
 
 let services: TestServices | undefined;
 

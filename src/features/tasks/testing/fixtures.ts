@@ -3,10 +3,10 @@
 import { generateNKeysBetween } from 'fractional-indexing';
 
 import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
+import { putStoredRows, storedRows } from '@sync/testing';
 import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 import { serverStamp as stamp } from '@/testing/fixtures';
-import { putStoredRows, storedRows } from '@sync/testing';
 
 export { addMember, putMembership, sharedList } from '@/testing/fixtures';
 
