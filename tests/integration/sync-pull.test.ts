@@ -183,6 +183,66 @@ describe.each(ENGINE_KINDS)('sync_pull on %s', (kind) => {
     ).toBe('42501');
   });
 
+  it('says on the first page of a pull from scratch how many rows all its pages deliver', async () => {
+    const erin = testId('0e');
+    await createUsers(db.engine, { erin });
+    // Rows in five tables: erin's own list, alice's list she joins (with rows from before and
+    // after she joins), and dave's list she is removed from (only her tombstone reaches her).
+    const own = await makeList(db, erin, 4);
+    const shared = await makeList(db, alice, 12);
+    await asCaller(db.engine, { uid: alice }, (tx) =>
+      tx.query(
+        `insert into comments (task_id, list_id, body)
+         select id, list_id, 'Before erin' from tasks where list_id = $1 limit 5`,
+        [shared],
+      ),
+    );
+    await addMember(db.engine, shared, alice, erin, 'editor');
+    await asCaller(db.engine, { uid: alice }, (tx) =>
+      tx.query(`update tasks set status = 'doing' where list_id = $1`, [shared]),
+    );
+    await asCaller(db.engine, { uid: erin }, (tx) =>
+      tx.query(`update tasks set notes = 'Mine' where list_id = $1`, [own]),
+    );
+    const gone = await makeList(db, dave, 3);
+    await addMember(db.engine, gone, dave, erin, 'viewer');
+    await asCaller(db.engine, { uid: dave }, (tx) =>
+      tx.query(`update memberships set deleted_at = now() where list_id = $1 and user_id = $2`, [
+        gone,
+        erin,
+      ]),
+    );
+
+    type Page = PullResponse & { expected?: number | undefined };
+    const pages: Page[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await pull(db.engine, erin, cursor, 7);
+      pages.push(page);
+      cursor = page.cursor;
+    } while (pages.at(-1)?.has_more);
+    const delivered = pages.reduce((sum, p) => sum + p.rows.length, 0);
+    const tables = new Set(pages.flatMap((p) => p.rows.map((r) => r.table)));
+    expect([...tables].sort()).toEqual(['comments', 'lists', 'memberships', 'profiles', 'tasks']);
+    expect(pages.length).toBeGreaterThan(3);
+    expect(pages[0]?.expected).toBe(delivered);
+    expect(delivered).toBe((await visibleVersions(db.engine, erin)).size);
+    for (const later of pages.slice(1)) expect(later).not.toHaveProperty('expected');
+
+    // Any pull with a cursor carries none, whether it delivers rows or not.
+    expect(await pull(db.engine, erin, cursor)).not.toHaveProperty('expected');
+    await asCaller(db.engine, { uid: erin }, (tx) =>
+      tx.query(`update lists set name = 'Renamed' where id = $1`, [own]),
+    );
+    const next: Page = await pull(db.engine, erin, cursor);
+    expect(next.rows).toHaveLength(1);
+    expect(next).not.toHaveProperty('expected');
+    // One page holding everything: expected is its length.
+    const whole: Page = await pull(db.engine, erin, null);
+    expect(whole.has_more).toBe(false);
+    expect(whole.expected).toBe(whole.rows.length);
+  });
+
   it('validates its arguments and reports the schema version', async () => {
     for (const bad of [
       '',

@@ -498,17 +498,26 @@ $$;
 -- ---------------------------------------------------------------------------------------
 create or replace function private.sync_scope(kind text) returns table (k uuid, g xid8)
 language sql stable security invoker rows 20 set search_path = '' as $$
+  -- (select auth.uid()) and the array below, not auth.uid() and a join: under RLS only
+  -- leakproof conditions become index conditions; an InitPlan's value is one, auth.uid() is
+  -- not. Co-members: the live members of the caller's live lists, each at the later grant.
   -- own memberships, tombstones included: a revoked member receives their tombstone
   select m.folder_id, m.granted_xid from public.folder_members m
-  where kind = 'list' and m.user_id = auth.uid()
+  where kind = 'list' and m.user_id = (select auth.uid())
   union all
   (select distinct on (p.k) p.k, p.g from (
-     select auth.uid() as k, '0'::xid8 as g
+     select (select auth.uid()) as k, '0'::xid8 as g
      union all
-     select them.user_id, greatest(me.granted_xid, them.granted_xid)
-     from public.folder_members me
-     join public.folder_members them on them.folder_id = me.folder_id and them.deleted_at is null
-     where me.user_id = auth.uid() and me.deleted_at is null
+     select them.user_id,
+            greatest(them.granted_xid, (select me.granted_xid from public.folder_members me
+                                        where me.folder_id = them.folder_id
+                                          and me.user_id = (select auth.uid())
+                                          and me.deleted_at is null))
+     from public.folder_members them
+     where them.deleted_at is null
+       and them.folder_id = any (array(
+             select mine.folder_id from public.folder_members mine
+             where mine.user_id = (select auth.uid()) and mine.deleted_at is null))
    ) p
    where kind = 'peer'
    order by p.k, p.g desc)
@@ -534,10 +543,13 @@ declare
   branches text[] := '{}';
   a_bound text;
   b_cond text;
+  counts text[] := '{}';
   page jsonb;
   got integer;
   last_key text;
   next_cursor text;
+  answer jsonb;
+  expected integer;
 begin
   if auth.uid() is null then
     raise exception 'sync_pull needs a signed-in user' using errcode = '42501';
@@ -611,6 +623,16 @@ begin
            order by t.sync_xid, t.id limit %8$s) t',
         reg.name, reg.scope, reg.scope_column, horizon, c_eff, c_xid, c_id, n);
     end if;
+    if cursor is null then
+      -- A pull from scratch also says how many rows all its pages will deliver: from a null
+      -- cursor, branches A and B of a scope granted below the horizon together return each
+      -- of its rows below the horizon once, and a scope granted later returns none.
+      counts := counts || format(
+        '(select count(*) from private.sync_scope(%2$L) s
+          join public.%1$I t on t.%3$I = s.k
+          where s.g < %4$L::xid8 and t.sync_xid < %4$L::xid8)',
+        reg.name, reg.scope, reg.scope_column, horizon);
+    end if;
   end loop;
 
   execute format(
@@ -628,11 +650,22 @@ begin
   else
     next_cursor := horizon::text;
   end if;
-  return jsonb_build_object(
+  answer := jsonb_build_object(
     'rows', page,
     'cursor', next_cursor,
     'has_more', got >= n,
     'schema_version', public.sync_schema_version());
+  if cursor is null then
+    if got < n then
+      expected := got;  -- this one page is all of it
+    else
+      -- Same snapshot as the page (a STABLE function's statements share its query's).
+      execute 'select (' || array_to_string(counts || '0'::text, ' + ') || ')::integer'
+        into expected;
+    end if;
+    answer := answer || jsonb_build_object('expected', expected);
+  end if;
+  return answer;
 end
 $$;
 
