@@ -1,11 +1,17 @@
 // Bundle budgets (`npm run size`, after `npm run build`), issue 6:
 // - the app shell: the JS index.html loads on every start (entry chunk and what it
-//   preloads), ≤ 200 kB gzip. Screens are chunks fetched on first use (precached, so they
-//   open offline) and have their own line, as does all app JS together;
+//   preloads), ≤ 143 kB gzip (issue 16: was 200 kB). What the first screen needs to paint
+//   from the device database: React, Dexie, React Router, the sync library, the frame and the
+//   session gate. What only talks to the server or only some actions need is loaded after
+//   start-up or on first use (supabase-js, workbox-window and the update flow, the shortcuts
+//   dialog, rejection sentences, exports, invites, avatar uploads), as screens are: chunks
+//   (precached, so they open offline) with their own line, as does all app JS together;
 // - the sync library without Dexie and supabase-js (scripts/bundle-sync.mjs), as any app
 //   adopting it ships it (sync/core.ts: engine, device database, write store, Supabase port,
 //   wire validation), ≤ 15 kB (issue 15); and Outpost on it (sync/index.ts: plus Outpost's
-//   tables, rules, write API and read API, which was screen code before), ≤ 19 kB;
+//   tables, rules, write API and read API, which was screen code before), ≤ 20 kB (issue
+//   16 added the outbox's kept counts, the pull's look-ahead and progress, and index
+//   counts: 19.8 kB);
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -23,7 +29,7 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '200 kB',
+    limit: '143 kB',
     gzip: true,
   },
   {
@@ -41,7 +47,7 @@ module.exports = [
   {
     name: "Outpost's sync (sync/index.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '19 kB',
+    limit: '20 kB',
     gzip: true,
   },
   {

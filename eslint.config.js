@@ -131,6 +131,24 @@ export default defineConfig([
     languageOptions: { globals: globals.browser },
   },
 
+  // The outbox keeps its counts with every write to it (sync/outbox.ts): nothing else in
+  // sync/, examples/ or tests/ writes `_outbox`, or the counts would drift from the queue.
+  {
+    files: ['sync/**/*.ts', 'examples/**/*.ts', 'tests/**/*.ts'],
+    ignores: ['sync/outbox.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(add|bulkAdd|put|bulkPut|update|bulkUpdate|delete|bulkDelete|clear|modify)$/]:has(MemberExpression[property.name='_outbox'])",
+          message:
+            'Write the outbox through sync/outbox.ts (enqueue, freeze, dequeue…): it keeps the counts.',
+        },
+      ],
+    },
+  },
+
   // The app's own code reads the device through `sync.queries`: no Dexie, and the testing
   // kit only in tests.
   {

@@ -1,5 +1,9 @@
 // Entry point: the app's single instances, then the first render. Nothing here waits on the
 // network: the screens read the device's database and the engine syncs in the background.
+// What only talks to the server is not in the app shell (issue 16): supabase-js is imported
+// at once, in parallel with the first render, and the sync library, the session revocations
+// and the screens that need it take the promise of the client; workbox-window comes with the
+// service worker's registration, after the first render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
@@ -11,7 +15,6 @@ import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
 import { createSessionRevocations } from '@/lib/revocations';
 import type { AppServices } from '@/lib/services';
-import { createAppSupabase } from '@/lib/supabase';
 
 const container = document.getElementById('root');
 if (!container) {
@@ -22,7 +25,7 @@ listenForInstallPrompt();
 // The screen's code loads while the device database opens, not after.
 preloadScreen(window.location.pathname);
 
-const supabase = createAppSupabase();
+const supabase = import('@/lib/supabase').then(({ createAppSupabase }) => createAppSupabase());
 const online = browserOnline();
 // Sessions signed out on this device (even offline) are revoked on the server once it can
 // be reached; every tab tries, across reloads.

@@ -3,10 +3,9 @@
 // first, and a sign-out wipes it. The one owner of the device's user: the repositories stamp
 // rows with `userId()`, the engine hands sign-ins to `adopt`, and only this room writes the
 // store's owner (OWNER_KEY in `_meta`, which the engine and the app read).
-import type { SupabaseClient } from '@supabase/supabase-js';
-
 import type { SyncDatabase } from './db';
-import type { Remote } from './remote';
+import { rewriteQueued } from './outbox';
+import type { Remote, SupabaseSource } from './remote';
 import { endLocalSession } from './session-end';
 import type { TabChannel } from './tabs';
 
@@ -17,8 +16,8 @@ export const OWNER_KEY = 'userId';
 
 /** What a sign-out does beside the wipe (OutpostSyncOptions). */
 export interface SignOutHooks {
-  /** The client whose session ends. */
-  supabase: SupabaseClient;
+  /** The client whose session ends (or the promise of it: waited for). */
+  supabase: SupabaseSource;
   /** Receives the ending session's refresh token, to revoke it later. */
   keepForRevocation?: ((refreshToken: string) => void) | undefined;
   /** Called after the wipe. */
@@ -98,7 +97,7 @@ export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChanne
     async signOut(hooks) {
       // Not supabase-js's signOut alone: with no network it keeps the session (and the
       // account came back). The token is handed over to be revoked, then the session leaves.
-      await endLocalSession(hooks.supabase, hooks.keepForRevocation);
+      await endLocalSession(await hooks.supabase, hooks.keepForRevocation);
       await db.transaction('rw', db.allTables(), wipe);
       user = LOCAL_USER_ID;
       tabs?.post({ type: 'wiped' });
@@ -119,5 +118,5 @@ async function claimLocalRows(db: SyncDatabase, userId: string): Promise<void> {
   };
   for (const spec of db.registry) await db.rows(spec.name).toCollection().modify(claim);
   // Queued inserts carry the same columns.
-  await db._outbox.toCollection().modify((entry) => claim(entry.data));
+  await rewriteQueued(db, claim);
 }

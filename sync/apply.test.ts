@@ -13,6 +13,7 @@ import {
 } from './apply';
 import type { SyncDatabase } from './db';
 import { memoryDevice } from './memory-device';
+import { clearQueueOf } from './testing';
 import type { LocalRow } from './registry';
 
 /** A device row as the server would send it at `version`. */
@@ -29,7 +30,7 @@ async function synced() {
   const { db, repos } = memoryDevice('apply');
   const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Fix the gate' });
-  await db._outbox.clear();
+  await clearQueueOf(db);
   await db.rows('lists').update(listId, { _v: 1, version: 1 });
   await db.rows('tasks').update(taskId, { _v: 1, version: 1 });
   const task = serverRow(await db.rows('tasks').get(taskId), 1);
@@ -83,7 +84,7 @@ describe("an attachment's tombstone from the server", () => {
     const device = await synced();
     const file = new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' });
     const id = await device.repos.attachments.add(device.taskId, file, 'gate.png');
-    await device.db._outbox.clear();
+    await clearQueueOf(device.db);
     await device.db._files.update(id, { state: 'uploaded' });
     const row = serverRow(await device.db.rows('attachments').get(id), 1);
     return { ...device, id, row: { ...row, version: 2, deleted_at: '2026-11-23T10:00:00Z' } };

@@ -3,6 +3,7 @@
 // local edit is never hidden by an older or concurrent server state. Also the purges.
 // Every function here runs inside a rw transaction over all tables (db.allTables()).
 import type { SyncDatabase } from './db';
+import { dequeueList, outboxCounts } from './outbox';
 import type { LocalRow, OutboxEntry, Rejection, TableSpec } from './registry';
 
 /** A row as the server sends it (pull pages, push results): its columns, id and version. */
@@ -29,9 +30,11 @@ function rebase(
  * - `ack` (a push result): the same version too, because the device's copy of that version
  *   may still carry the fields of the entry just acknowledged (laid on top by an earlier
  *   rebase) and must now show the server's own values;
- * - `force` (a refused change): always, reverting the device's copy.
+ * - `force` (a refused change): always, reverting the device's copy;
+ * - `fresh` (a pull from scratch, nothing queued): always, without reading the device's
+ *   copies first (see pull.ts, applyPage); returns no copies.
  */
-export type ApplyMode = 'newer' | 'ack' | 'force';
+export type ApplyMode = 'newer' | 'ack' | 'force' | 'fresh';
 
 /**
  * Whether a server row at `version` leaves the device's copy (of version `local`) alone:
@@ -61,16 +64,26 @@ export async function applyServerRows(
 ): Promise<(LocalRow | undefined)[]> {
   if (rows.length === 0) return [];
   const local = db.rows(table);
+  if (mode === 'fresh') {
+    // A bulk write and nothing else: no read of the device's copies, no outbox lookup.
+    await Promise.all([
+      local.bulkPut(rows.map((row) => ({ ...row, _v: row.version }))),
+      table === db.schema.files?.table
+        ? db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id))
+        : undefined,
+    ]);
+    return [];
+  }
   // Requests issued together: one round trip to the store, not one after another.
   const [existing, queued] = await Promise.all([
     local.bulkGet(rows.map((row) => row.id)),
-    db._outbox.count(),
+    outboxCounts(db),
     table === db.schema.files?.table
       ? db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id))
       : undefined,
   ]);
   const pendingByRow = new Map<string, OutboxEntry[]>();
-  if (queued > 0) {
+  if (queued.total > 0) {
     const keys = rows.map((row): [string, string] => [table, row.id]);
     const entries = await db._outbox.where('[table+rowId]').anyOf(keys).toArray();
     for (const entry of entries.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
@@ -134,11 +147,10 @@ export async function purgeList(db: SyncDatabase, listId: string, now: number): 
     if (spec.scope.kind !== 'list') continue;
     await db.rows(spec.name).where(spec.scope.column).equals(listId).delete();
   }
-  const dropped = await db._outbox.where('listId').equals(listId).toArray();
+  const dropped = await dequeueList(db, listId);
   await db._rejections.bulkAdd(
     dropped.map((entry) => rejectionOf(entry, 'PERMISSION_DENIED', ACCESS_LOST_MESSAGE, now)),
   );
-  await db._outbox.where('listId').equals(listId).delete();
   await db._files.where('listId').equals(listId).delete();
 }
 

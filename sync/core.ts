@@ -5,8 +5,6 @@
 // nothing more. In a browser, one tab leads (Web Locks, leadership.ts) and runs the engine;
 // the others follow it. A sign-out (account.ts) takes the lock before it wipes, so no tab's
 // engine writes into the wiped store.
-import type { SupabaseClient } from '@supabase/supabase-js';
-
 import { createAccount } from './account';
 import { DEVICE_DB, SyncDatabase, type IndexedDbDeps } from './db';
 import { createAttachmentBlob } from './files';
@@ -14,15 +12,19 @@ import { createLeader, webLocksLeadership, type Leadership } from './leadership'
 import { pendingCount } from './outbox';
 import { realClock, type Clock, type OnlineSignal } from './platform';
 import type { SyncSchema } from './registry';
-import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote } from './remote';
+import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote, type SupabaseSource } from './remote';
 import { createSyncEngine, type SyncEngine } from './schedule';
 import type { WriteContext } from './store';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
 /** How the sync library is wired; everything but `supabase` has a browser default. */
 export interface SyncOptions {
-  /** The app's supabase-js client (its session is the engine's session). */
-  supabase: SupabaseClient;
+  /**
+   * The app's supabase-js client (its session is the engine's session), or the promise of it
+   * (SupabaseSource): an app that loads supabase-js after its first paint passes the promise,
+   * and reads and writes never wait for it; the engine's requests and the sign-out do.
+   */
+  supabase: SupabaseSource;
   /** IndexedDB database name (one per device profile; tests use one per client). */
   dbName: string;
   /** fake-indexeddb in Node tests; the browser's own by default. */
@@ -248,9 +250,10 @@ export {
   SYNC_ERROR_CODES,
   type SyncErrorCode,
 } from './errors';
-export type { SyncPhase, SyncStatus } from './status';
+export type { Download, SyncPhase, SyncStatus } from './status';
 export type {
   AccessModel,
+  DeviceVersion,
   FileTable,
   LocalRow,
   OutboxEntry,
@@ -270,5 +273,5 @@ export {
   type WriteContext,
 } from './store';
 export { validate, type FieldErrors, type Validated } from './validate';
-export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout } from './remote';
+export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout, type SupabaseSource } from './remote';
 export type { TabChannel, TabMessage } from './tabs';

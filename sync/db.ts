@@ -44,6 +44,32 @@ export function storesV1(registry: Registry): Record<string, string> {
 }
 
 /**
+ * The Dexie store definitions of each later schema version (the schema's `deviceVersions`):
+ * version 1's with every index added up to that version.
+ */
+export function laterStores(schema: SyncSchema): [number, Record<string, string>][] {
+  const added = new Map<string, string[]>();
+  let last = 1;
+  return (schema.deviceVersions ?? []).map(({ version, indexes }) => {
+    if (!Number.isInteger(version) || version <= last) {
+      throw new Error(`device version ${version} must be a whole number above ${last}`);
+    }
+    last = version;
+    for (const [table, more] of Object.entries(indexes)) {
+      if (!schema.tables.some((spec) => spec.name === table)) {
+        throw new Error(`device version ${version} indexes unknown table ${table}`);
+      }
+      added.set(table, [...(added.get(table) ?? []), ...more]);
+    }
+    const stores = storesV1(schema.tables);
+    for (const spec of schema.tables) {
+      stores[spec.name] = ['id', ...spec.indexes, ...(added.get(spec.name) ?? [])].join(', ');
+    }
+    return [version, stores];
+  });
+}
+
+/**
  * Whether `error` is IndexedDB's (or Dexie's) error `name`: as thrown, or as the cause Dexie
  * wraps in its own (`inner`).
  */
@@ -78,6 +104,7 @@ export class SyncDatabase extends Dexie {
     super(name, deps);
     this.registry = schema.tables;
     this.version(1).stores(storesV1(schema.tables));
+    for (const [version, stores] of laterStores(schema)) this.version(version).stores(stores);
   }
 
   /** The local table of a synced entity. */

@@ -28,6 +28,7 @@ export type { Repositories } from './repositories';
 export type {
   DeviceRows,
   ListSummary,
+  TaskCounts,
   MemberRow,
   Queries,
   RejectionRow,

@@ -90,6 +90,14 @@ export const OUTPOST_SCHEMA: SyncSchema = {
   },
   ownerColumns: ['created_by', 'author_id', 'user_id'],
   files: { table: 'attachments', path: 'object_path', bucket: 'attachments' },
+  // Version 2 (issue 16): a list's task counts by index, without reading a task. Tombstones
+  // are in the second index only (a null deleted_at is not a key), so they can be taken off.
+  deviceVersions: [
+    {
+      version: 2,
+      indexes: { tasks: ['[list_id+status]', '[list_id+status+deleted_at]'] },
+    },
+  ],
   // supabase/migrations/…_schema.sql's ON DELETE CASCADE, as the device mirrors it.
   cascades: {
     lists: [

@@ -12,9 +12,11 @@ import {
   type ServerRow,
 } from './apply';
 import type { SyncDatabase } from './db';
+import { outboxCounts } from './outbox';
 import type { Clock } from './platform';
 import { SyncError } from './errors';
 import type { Remote } from './remote';
+import type { Download } from './status';
 
 /** Rows per sync_pull page (product.md §9). */
 export const PULL_PAGE_ROWS = 1000;
@@ -33,6 +35,8 @@ export interface PullContext {
   clock: Clock;
   /** The sync contract version the app was built for (APP_OUTDATED above it). */
   schemaVersion: number;
+  /** Hears the progress of a pull from scratch after each page, and null once it ends. */
+  onDownload?: (download: Download | null) => void;
 }
 
 /**
@@ -44,35 +48,18 @@ export function createPull({
   remote,
   clock,
   schemaVersion,
+  onDownload,
 }: PullContext): (userId: string) => Promise<void> {
   const { members, memberScope, memberUser } = db.schema.access;
   async function pullAll(userId: string): Promise<void> {
-    let cursor = (await db.getMeta<string>('cursor')) ?? null;
+    const cursor = (await db.getMeta<string>('cursor')) ?? null;
     const resync = await db.getMeta<number>('resync');
-    for (;;) {
-      const page = await remote.pull(cursor, PULL_PAGE_ROWS);
-      if (page.schema_version > schemaVersion) {
-        await db.setMeta(SERVER_SCHEMA_VERSION, page.schema_version);
-        throw new SyncError('APP_OUTDATED', 'Update available');
-      }
-      if (page.rows.length === 0) {
-        // Nothing new (most pulls: start-up, wake-ups, the periodic check): only the cursor
-        // moves, without a transaction over every table that would hold up the screens' reads.
-        await db.setMeta('cursor', page.cursor);
-      } else {
-        await db.transaction('rw', db.allTables(), async () => {
-          await applyPage(page.rows, userId);
-          if (resync !== undefined) await markDelivered(db, page.rows, resync);
-          // Who shares a list changed: profiles are checked once the pull is complete. Kept
-          // with the page, so a pull cut short after it still checks (the cursor is past it).
-          if (page.rows.some(({ table }) => table === members)) {
-            await db.setMeta(PROFILES_TO_CHECK, true);
-          }
-          await db.setMeta('cursor', page.cursor);
-        });
-      }
-      cursor = page.cursor;
-      if (!page.has_more) break;
+    // A pull from scratch on a new device: its rows are only this pull's (see applyPage).
+    const fromScratch = cursor === null && resync === undefined;
+    try {
+      await pullPages(userId, cursor, resync, fromScratch);
+    } finally {
+      if (cursor === null) onDownload?.(null);
     }
     if (resync === undefined && !(await db.getMeta<boolean>(PROFILES_TO_CHECK))) return;
     await db.transaction('rw', db.allTables(), async () => {
@@ -85,15 +72,74 @@ export function createPull({
     });
   }
 
+  /** Pulls and applies pages from `start` until the server has no more. */
+  async function pullPages(
+    userId: string,
+    start: string | null,
+    resync: number | undefined,
+    fromScratch: boolean,
+  ): Promise<void> {
+    // From scratch (a new device, a resync), the screens show how far it has come.
+    let download: Download | null = start === null ? { received: 0, expected: null } : null;
+    if (download) onDownload?.(download);
+    let next = remote.pull(start, PULL_PAGE_ROWS);
+    for (;;) {
+      const page = await next;
+      if (page.schema_version > schemaVersion) {
+        await db.setMeta(SERVER_SCHEMA_VERSION, page.schema_version);
+        throw new SyncError('APP_OUTDATED', 'Update available');
+      }
+      // The next page is fetched while this one is written (its cursor is known now). If
+      // writing this one fails, the pull ends and that page is dropped unread.
+      if (page.has_more) {
+        next = remote.pull(page.cursor, PULL_PAGE_ROWS);
+        next.catch(() => undefined);
+      }
+      if (page.rows.length === 0) {
+        // Nothing new (most pulls: start-up, wake-ups, the periodic check): only the cursor
+        // moves, without a transaction over every table that would hold up the screens' reads.
+        await db.setMeta('cursor', page.cursor);
+      } else {
+        await db.transaction('rw', db.allTables(), async () => {
+          await applyPage(page.rows, userId, fromScratch);
+          if (resync !== undefined) await markDelivered(db, page.rows, resync);
+          // Who shares a list changed: profiles are checked once the pull is complete. Kept
+          // with the page, so a pull cut short after it still checks (the cursor is past it).
+          if (page.rows.some(({ table }) => table === members)) {
+            await db.setMeta(PROFILES_TO_CHECK, true);
+          }
+          await db.setMeta('cursor', page.cursor);
+        });
+      }
+      if (download) {
+        download = {
+          received: download.received + page.rows.length,
+          expected: page.expected ?? download.expected,
+        };
+        onDownload?.(download);
+      }
+      if (!page.has_more) break;
+    }
+  }
+
   /**
    * Applies one pull page (inside its transaction): in page order, a run of one table's rows
    * at a time (in bulk); the caller's own memberships one by one, as they may purge or replace.
+   * In a pull from scratch with nothing queued, rows are written as they come (`fresh`):
+   * the device's copy of any of them can only be from an earlier page of this pull (older:
+   * pages come in commit order), a realtime row (newer, but then also on a later page or the
+   * next pull, as the cursor never passes what it has not delivered) or made here (a new id).
    */
-  async function applyPage(rows: { table: string; row: ServerRow }[], userId: string) {
+  async function applyPage(
+    rows: { table: string; row: ServerRow }[],
+    userId: string,
+    fromScratch: boolean,
+  ) {
+    const mode = fromScratch && (await outboxCounts(db)).total === 0 ? 'fresh' : 'newer';
     let run: ServerRow[] = [];
     let runTable = '';
     const flush = async () => {
-      await applyServerRows(db, runTable, run);
+      await applyServerRows(db, runTable, run, mode);
       run = [];
     };
     for (const { table, row } of rows) {

@@ -12,6 +12,7 @@ import {
   type SyncErrorCode,
 } from './errors';
 import { uploadFiles } from './files';
+import { dequeue, dequeueRow, freeze, outboxCounts, outboxTables } from './outbox';
 import type { OutboxEntry } from './registry';
 import type { PushResult, Remote, WireMutation } from './remote';
 import { UNDO_WINDOW_MS } from './store';
@@ -72,15 +73,13 @@ export function createPush(
    * be acknowledged without ever being sent (a lost write).
    */
   async function nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
-    return db.transaction('rw', db._outbox, async () => {
+    return db.transaction('rw', outboxTables(db), async () => {
       taking();
       const batch = await readBatch();
       // Once taken, an entry is frozen: the server may apply it even if we never hear back.
       // Written back in one bulk request (as the batch was read in one): each round trip to
       // IndexedDB waits for the page's main thread, busy drawing the write just made.
-      await db._outbox.bulkPut(
-        batch.entries.map((entry) => ({ ...entry, sent: 1, attempts: entry.attempts + 1 })),
-      );
+      await freeze(db, batch.entries);
       return batch;
     });
   }
@@ -99,6 +98,17 @@ export function createPush(
         clock.now() - entry.createdAt < undoWindowMs
       ) {
         wakeAt = entry.createdAt + undoWindowMs;
+        break;
+      }
+      // A file's upload is allowed once the rows it belongs to are on the server (the bucket's
+      // policies check the list): a file row made in the same batch as new rows goes in the
+      // next one, after them.
+      if (
+        entry.op === 'insert' &&
+        entry.table === db.schema.files?.table &&
+        entries.some((before) => before.op === 'insert' && before.table !== entry.table)
+      ) {
+        wakeAt = clock.now();
         break;
       }
       const size = jsonbTextBytes(wireMutation(entry)) + 2; // + ", "
@@ -146,8 +156,7 @@ export function createPush(
         // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
         // of the size asked for: after a smaller batch size, entries frozen by a refused
         // batch are still there although none is unsent.)
-        const more = await db._outbox.where('sent').equals(0).count();
-        if (more === 0) return;
+        if ((await outboxCounts(db)).unsent === 0) return;
       }
     }
   }
@@ -170,14 +179,19 @@ export function createPush(
         const entry = entries.find((e) => e.rowId === rowId && e.op === 'insert');
         if (!entry) continue;
         // Everything queued for that row goes with its insert (it never reached the server).
-        await db._outbox.where('[table+rowId]').equals([entry.table, rowId]).delete();
+        await dequeueRow(db, entry.table, rowId);
         await reject(entry, failure.code, failure.message);
         await db._files.delete(rowId);
       }
+      // Answered, so no longer queued: each is out of the outbox before its row is applied,
+      // or the row would be rebased on the very change it acknowledges.
+      await dequeue(
+        db,
+        results.flatMap((result) => (bySeq.has(result.seq) ? [result.seq] : [])),
+      );
       for (const result of results) {
         const entry = bySeq.get(result.seq);
         if (!entry || entry.seq === undefined) continue;
-        await db._outbox.delete(entry.seq);
         const code = codeForSqlState(result.code, {
           op: entry.op,
           table: entry.table,

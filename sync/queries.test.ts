@@ -30,6 +30,40 @@ function serverMembership(listId: string, userId: string, role: string, deleted 
 }
 
 describe('queries', () => {
+  it('count a list’s open and done tasks by index, tombstones left out', async () => {
+    const { repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const other = await repos.lists.create({ name: 'Other', color: 'red' });
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await repos.tasks.create(listId, { title: `T${i}` }));
+    await repos.tasks.create(other, { title: 'Elsewhere', status: 'done' });
+    await repos.tasks.update(ids[0]!, { status: 'done' });
+    await repos.tasks.update(ids[1]!, { status: 'done' });
+    await repos.tasks.update(ids[2]!, { status: 'doing' });
+    expect(await queries.taskCounts(listId)).toEqual({ open: 4, done: 2 });
+    // A deleted done task and a deleted open one: tombstones are not counted.
+    await repos.tasks.delete(ids[0]!);
+    await repos.tasks.delete(ids[3]!);
+    expect(await queries.taskCounts(listId)).toEqual({ open: 3, done: 1 });
+    await repos.tasks.undoDelete(ids[3]!);
+    expect(await queries.taskCounts(listId)).toEqual({ open: 4, done: 1 });
+    expect(await queries.taskCounts(other)).toEqual({ open: 0, done: 1 });
+    // The same as counting the rows themselves.
+    const live = await queries.tasks(listId);
+    expect(live.filter((t) => t.status !== 'done').length).toBe(4);
+  });
+
+  it('read the first tasks of a list in position order, live ones only', async () => {
+    const { repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await repos.tasks.create(listId, { title: `T${i}` }));
+    await repos.tasks.delete(ids[1]!);
+    const first = await queries.firstTasks(listId, 3);
+    expect(first.map((t) => t.title)).toEqual(['T0', 'T2', 'T3']);
+    expect(first).toEqual((await queries.tasks(listId)).slice(0, 3));
+  });
+
   it('answer a new list by its stand-in membership until the server’s arrives', async () => {
     const { db, repos, queries } = device();
     const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });

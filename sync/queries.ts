@@ -6,6 +6,7 @@
 import Dexie from 'dexie';
 
 import type { FileRecord, SyncDatabase } from './db';
+import { outboxCounts, pendingCount } from './outbox';
 import type { Rejection } from './registry';
 import type {
   Attachment,
@@ -29,6 +30,12 @@ export interface MemberRow {
   profile: Profile | undefined;
   /** Made on this device when the list was created offline; the server's row replaces it. */
   standIn: boolean;
+}
+
+/** A list's live tasks: not done, and done. */
+export interface TaskCounts {
+  open: number;
+  done: number;
 }
 
 /** A list with what the lists screen shows of it. */
@@ -114,6 +121,26 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
     }));
   };
 
+  /**
+   * A list's live tasks, open and done, counted by index (no task is read): all and done by
+   * `[list_id+status]`, less the tombstones, which only `[list_id+status+deleted_at]` holds.
+   */
+  async function taskCounts(listId: string): Promise<TaskCounts> {
+    const tasks = table('tasks');
+    const [all, done, tombstones] = await Promise.all([
+      tasks.where('list_id').equals(listId).count(),
+      tasks.where('[list_id+status]').equals([listId, 'done']).count(),
+      // Every status is a string: [listId, ''] sorts before all of the list's keys and
+      // [listId, '\uffff'] after them.
+      tasks.where('[list_id+status+deleted_at]').between([listId, ''], [listId, '\uffff']).keys(),
+    ]);
+    const doneGone = tombstones.filter((key) => (key as unknown[])[1] === 'done').length;
+    return {
+      open: all - done - (tombstones.length - doneGone),
+      done: done - doneGone,
+    };
+  }
+
   return {
     /** Whether the device has finished its first pull (a missing row then really is missing). */
     pulled: async (): Promise<boolean> => (await db.getMeta('cursor')) != null,
@@ -145,20 +172,12 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       const lists = live(await table('lists').toArray());
       if (lists.length === 0) return [];
       const ids = lists.map((list) => list.id);
-      const counts = new Map(ids.map((id) => [id, { open: 0, done: 0 }]));
-      await table('tasks')
-        .where('list_id')
-        .anyOf(ids)
-        .each((task) => {
-          const count = counts.get(task.list_id);
-          if (count && !task.deleted_at) count[task.status === 'done' ? 'done' : 'open'] += 1;
-        });
+      const counts = new Map(
+        await Promise.all(ids.map(async (id) => [id, await taskCounts(id)] as const)),
+      );
       const memberships = await table('memberships').where('list_id').anyOf(ids).toArray();
       const members = await withProfiles(resolveStandIns(memberships));
-      const pending = new Map<string, number>();
-      await db._outbox.each(({ listId }) => {
-        if (listId) pending.set(listId, (pending.get(listId) ?? 0) + 1);
-      });
+      const pending = (await outboxCounts(db)).lists;
       return lists
         .filter((list) => !hasLeft(memberships, list.id, userId))
         .map((list) => {
@@ -169,7 +188,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
             members: mine,
             role:
               mine.find((member) => member.membership.user_id === userId)?.membership.role ?? null,
-            pending: pending.get(list.id) ?? 0,
+            pending: pending[list.id] ?? 0,
           };
         });
     },
@@ -202,6 +221,22 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
           .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
           .toArray(),
       );
+    },
+
+    /** A list's live tasks, open and done, counted by index: no task is read. */
+    taskCounts,
+
+    /**
+     * The first `limit` live tasks of a list in position order (what a screen shows before
+     * it has the rest): one bounded range scan.
+     */
+    async firstTasks(listId: string, limit: number): Promise<Task[]> {
+      return table('tasks')
+        .where('[list_id+position]')
+        .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
+        .filter((task) => !task.deleted_at)
+        .limit(limit)
+        .toArray();
     },
 
     /** A task of `listId`; a task of another list counts as missing. */
@@ -247,7 +282,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
     },
 
     /** Changes queued on this device and not yet on the server. */
-    pendingCount: (): Promise<number> => db._outbox.count(),
+    pendingCount: (): Promise<number> => pendingCount(db),
 
     /** The id of the newest logged rejection; 0 when the log is empty. */
     newestRejection: async (): Promise<number> =>

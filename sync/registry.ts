@@ -151,4 +151,16 @@ export interface SyncSchema {
   readonly cascades: Readonly<
     Record<string, readonly (readonly [table: string, column: string])[]>
   >;
+  /**
+   * Device indexes added after the first version (whose indexes are the tables' `indexes`),
+   * append-only, in version order: each a Dexie schema version (2, 3, …) adding indexes to
+   * some tables. A device upgrades when it opens, its data intact.
+   */
+  readonly deviceVersions?: readonly DeviceVersion[];
+}
+
+/** A Dexie schema version of the device database: the indexes it adds, by table. */
+export interface DeviceVersion {
+  readonly version: number;
+  readonly indexes: Readonly<Record<string, readonly string[]>>;
 }

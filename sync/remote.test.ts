@@ -313,3 +313,47 @@ describe('the cleanup nudge', () => {
     expect((await failureOf(remote.cleanupDeletedFiles())).code).toBe('OFFLINE');
   });
 });
+
+describe('a client still loading (SupabaseSource: the promise of it)', () => {
+  /** A Remote over the promise of a signed-in client, and the way to make the client come. */
+  function remoteBeforeClient(answers: ScriptedAnswer[]) {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEY, JSON.stringify(session('refresh-1')));
+    const { fetch, requests } = scriptedFetch(answers);
+    let resolve: (client: ReturnType<typeof authTestClient>) => void = () => undefined;
+    const loading = new Promise<ReturnType<typeof authTestClient>>((settle) => (resolve = settle));
+    const load = () => resolve(authTestClient(storage, fetch, STORAGE_KEY));
+    return { remote: supabaseRemote(loading), requests, load };
+  }
+
+  it('sends a request once the client has come, and answers it as usual', async () => {
+    const page = { rows: [], cursor: '7', has_more: false, schema_version: 1 };
+    const { remote, requests, load } = remoteBeforeClient([jsonResponse(200, page)]);
+    let answered = false;
+    const pulled = remote.pull(null, 1000).then((answer) => {
+      answered = true;
+      return answer;
+    });
+    await Promise.resolve();
+    expect(requests).toHaveLength(0);
+    expect(answered).toBe(false);
+    load();
+    expect(await pulled).toEqual(page);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('follows the session from when the client comes, and never once left before', async () => {
+    const early = remoteBeforeClient([]);
+    const ids: (string | null)[] = [];
+    early.remote.onAuthChange((id) => ids.push(id));
+    const left = remoteBeforeClient([]);
+    const leftIds: (string | null)[] = [];
+    left.remote.onAuthChange((id) => leftIds.push(id))();
+    early.load();
+    left.load();
+    await vi.waitFor(() => expect(ids).toContain(USER_ID));
+    // The one that left before the client came was never subscribed (its userId() still works).
+    expect(await left.remote.userId()).toBe(USER_ID);
+    expect(leftIds).toEqual([]);
+  });
+});

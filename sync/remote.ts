@@ -1,11 +1,9 @@
 // The engine's only door to the server: a small port over the app's supabase-js client.
 // All network I/O goes through supabase-js, so tests inject faults by handing it a faulty
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
-import {
-  FunctionsError,
-  REALTIME_SUBSCRIBE_STATES,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+// Types only: the app may load supabase-js after its first paint (SupabaseSource), so nothing
+// here needs its code before the client itself has come.
+import type { SupabaseClient } from '@supabase/supabase-js';
 import * as v from 'valibot';
 
 import { classifyRpcError, classifyStorageError, SyncError, type StorageFailure } from './errors';
@@ -106,6 +104,11 @@ const PullResponseSchema = v.object({
   has_more: v.boolean(),
   /** The server's sync contract version: newer than the app's means APP_OUTDATED. */
   schema_version: v.number(),
+  /**
+   * On the first page of a pull from scratch (no cursor) only: how many rows all its pages
+   * deliver, for the progress of a first sync.
+   */
+  expected: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 
 /** One sync_pull page (sync-design.md "Pull"). */
@@ -214,6 +217,14 @@ export interface RemoteOptions {
 /** The timers withTimeout sets: the platform's, or an injected clock's. */
 export type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 
+/**
+ * The app's supabase-js client, or the promise of it: an app that loads supabase-js after
+ * its first paint (Outpost's main.tsx imports it then) hands the promise over at once, and
+ * nothing that reads or writes the device waits for it. Every request waits for the client
+ * first; a subscription made before it has come starts when it comes.
+ */
+export type SupabaseSource = SupabaseClient | PromiseLike<SupabaseClient>;
+
 /** Default RemoteOptions.requestTimeoutMs (ms). */
 export const REQUEST_TIMEOUT_MS = 30_000;
 /** The edge function that removes deleted attachments' objects (supabase/functions). */
@@ -293,10 +304,30 @@ export async function storageRequest<T>(
 }
 
 /**
- * The Remote over the app's supabase-js client: its session is the engine's session, and
- * every request goes through its fetch (tests hand it a faulty one).
+ * realtime-js's REALTIME_SUBSCRIBE_STATES.SUBSCRIBED, by value: the enum is code, and this
+ * module must not need supabase-js's code before the client has come.
  */
-export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions = {}): Remote {
+const SUBSCRIBED = 'SUBSCRIBED';
+
+/**
+ * The failure functions-js reports (FunctionsHttpError, FunctionsRelayError,
+ * FunctionsFetchError, all a FunctionsError with a `context`): its Response, or the failed
+ * fetch's error. Told by shape rather than by class, for the reason SUBSCRIBED is.
+ */
+function functionsContext(failure: unknown): unknown {
+  return failure instanceof Error && 'context' in failure ? failure.context : undefined;
+}
+
+/**
+ * The Remote over the app's supabase-js client (or the promise of it: SupabaseSource): its
+ * session is the engine's session, and every request goes through its fetch (tests hand it a
+ * faulty one).
+ */
+export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = {}): Remote {
+  // The client once here: used at once (no extra turn) when it was handed over itself.
+  let loaded = 'then' in source ? undefined : source;
+  const client = Promise.resolve(source).then((supabase) => (loaded = supabase));
+  client.catch(() => undefined); // each use reports a failed load itself
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const timed = <T>(ms: number, call: (signal: AbortSignal) => PromiseLike<T>) =>
     withTimeout(ms, call, undefined, options.clock);
@@ -315,6 +346,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     ms: number,
     schema: S,
   ): Promise<v.InferOutput<S>> {
+    const supabase = loaded ?? (await client);
     const response = await timed(ms, (signal) => supabase.rpc(name, args).abortSignal(signal));
     if (response.error) throw classifyRpcError(response.error, response.status);
     const data: unknown = response.data; // untyped: no generated database types here
@@ -322,6 +354,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
   }
 
   async function refresh(): Promise<boolean> {
+    const supabase = loaded ?? (await client);
     const { data, error } = await timed(timeoutMs, () => supabase.auth.refreshSession());
     throwIfNetworkFailed(error);
     return !error && Boolean(data.session);
@@ -329,6 +362,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
 
   return {
     async userId() {
+      const supabase = loaded ?? (await client);
       const { data, error } = await timed(timeoutMs, () => supabase.auth.getSession());
       if (!data.session) throwIfNetworkFailed(error);
       return checked(UserIdSchema, data.session?.user.id, 'auth') ?? null;
@@ -342,11 +376,16 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     subscribeTopic(topic, listener) {
       let left = false;
       let channel: ReturnType<SupabaseClient['channel']> | undefined;
+      let supabase: SupabaseClient | undefined;
       // The join must carry the user's JWT, not the anon key (private channels).
       void Promise.resolve(leaving.get(topic))
-        .then(() => supabase.realtime.setAuth())
+        .then(() => loaded ?? client)
+        .then((here) => {
+          supabase = here;
+          return here.realtime.setAuth();
+        })
         .then(() => {
-          if (left) return;
+          if (left || !supabase) return;
           channel = supabase
             .channel(topic, { config: { private: true } })
             .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
@@ -360,14 +399,15 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
             })
             .subscribe((state) => {
               if (left) return;
-              if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) listener.onSubscribed();
+              // The enum's value; compared as text (see SUBSCRIBED).
+              if (String(state) === SUBSCRIBED) listener.onSubscribed();
               else listener.onLost();
             });
         })
         .catch((error: unknown) => console.warn('[sync] realtime join failed', topic, error));
       return () => {
         left = true;
-        if (!channel) return;
+        if (!channel || !supabase) return;
         const done = supabase.removeChannel(channel).finally(() => {
           if (leaving.get(topic) === done) leaving.delete(topic);
         });
@@ -376,17 +416,37 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
     },
     malformed: () => malformed,
     onAuthChange(onChange) {
-      const { data } = supabase.auth.onAuthStateChange((event, session) => {
-        const change: AuthChange =
-          event === 'SIGNED_IN' ? 'signed-in' : event === 'TOKEN_REFRESHED' ? 'refreshed' : 'other';
-        // Checked like userId's: an id that is not text joins nothing (the cycle's userId()
-        // then says what is wrong).
-        const id = session?.user.id;
-        onChange(v.is(v.string(), id) ? id : null, change);
-      });
-      return () => data.subscription.unsubscribe();
+      let stopped = false;
+      let unsubscribe = (): void => undefined;
+      // Follows the session from when the client comes (its first event is the session then).
+      const follow = (supabase: SupabaseClient) => {
+        if (stopped) return;
+        const { data } = supabase.auth.onAuthStateChange((event, session) => {
+          const change: AuthChange =
+            event === 'SIGNED_IN'
+              ? 'signed-in'
+              : event === 'TOKEN_REFRESHED'
+                ? 'refreshed'
+                : 'other';
+          // Checked like userId's: an id that is not text joins nothing (the cycle's userId()
+          // then says what is wrong).
+          const id = session?.user.id;
+          onChange(v.is(v.string(), id) ? id : null, change);
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+      };
+      if (loaded) follow(loaded);
+      else
+        void client.then(follow, (error: unknown) =>
+          console.warn('[sync] no supabase-js client', error),
+        );
+      return () => {
+        stopped = true;
+        unsubscribe();
+      };
     },
     async upload(bucket, path, blob) {
+      const supabase = loaded ?? (await client);
       // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
       // signal, so only the timer ends it; a retry rewrites the same object (upsert).
       await storageRequest(
@@ -400,6 +460,7 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       );
     },
     async signedUrl(bucket, path, expiresInSec) {
+      const supabase = loaded ?? (await client);
       // Takes no signal either: only the timer ends a request that never answers. (storage-js
       // makes the URL itself from the answer's path.)
       const data = await storageRequest<{ signedUrl: string }>(
@@ -410,13 +471,14 @@ export function supabaseRemote(supabase: SupabaseClient, options: RemoteOptions 
       return data.signedUrl;
     },
     async cleanupDeletedFiles() {
+      const supabase = loaded ?? (await client);
       const response = await timed(timeoutMs, (signal) =>
         supabase.functions.invoke(CLEANUP_FUNCTION, { method: 'POST', signal }),
       );
       const failure: unknown = response.error; // typed `any` by functions-js
       if (!failure) return;
       // An HTTP or relay error carries the function's Response; a failed fetch, its error.
-      const context: unknown = failure instanceof FunctionsError ? failure.context : undefined;
+      const context = functionsContext(failure);
       throw classifyRpcError(
         { message: failure instanceof Error ? failure.message : 'request failed' },
         context instanceof Response ? context.status : undefined,

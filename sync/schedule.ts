@@ -12,6 +12,7 @@ import { backoffDelayMs } from './backoff';
 import { isDexieError, type SyncDatabase } from './db';
 import type { Clock, OnlineSignal } from './platform';
 import { isSyncError, SyncError } from './errors';
+import { outboxCounts, pendingCount } from './outbox';
 import { createPull, SERVER_SCHEMA_VERSION } from './pull';
 import { createPush } from './push';
 import { createRealtime } from './realtime';
@@ -151,7 +152,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     // From here on, what this tab's writes committed is read (see batchDue).
     batchDue = false;
   });
-  const pullAll = createPull(options);
+  const pullAll = createPull({ ...options, onDownload: (download) => status.set({ download }) });
   const realtime = createRealtime(
     db,
     remote,
@@ -309,14 +310,10 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
 
   /** Keeps `pending` current (every tab counts the shared outbox) and reports unsent changes. */
   function watchOutbox(onUnsent: (unsent: number) => void): void {
-    // Both counts in one transaction: every read here queues ahead of the next push's.
-    const watch = liveQuery(() =>
-      db.transaction('r', db._outbox, () =>
-        Promise.all([db._outbox.count(), db._outbox.where('sent').equals(0).count()]),
-      ),
-    ).subscribe({
-      next: ([pending, unsent]) => {
-        status.set({ pending });
+    // The counts the outbox keeps (one record): a write costs the same however much is queued.
+    const watch = liveQuery(() => outboxCounts(db)).subscribe({
+      next: ({ total, unsent }) => {
+        status.set({ pending: total });
         onUnsent(unsent);
       },
       error: (error: unknown) => console.error('[sync] outbox watch failed', error),
@@ -449,7 +446,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       }
       attempt = 0;
       refreshedSinceSuccess = false;
-      const pending = await db._outbox.count();
+      const pending = await pendingCount(db);
       status.set({ phase: 'synced', lastSyncedAt: clock.now(), lastError: null, pending });
       clock.clearTimeout(periodicTimer);
       periodicTimer = clock.setTimeout(() => wake(), PERIODIC_SYNC_MS);

@@ -15,6 +15,17 @@ export interface SyncStatus {
   readonly lastSyncedAt: number | null;
   /** The error behind backing-off / signed-out, or a sticky APP_OUTDATED; null when fine. */
   readonly lastError: SyncError | null;
+  /**
+   * A pull from scratch under way (a new device, or a resync): rows written so far and how
+   * many the server said it would send (null when it did not say); null otherwise.
+   */
+  readonly download: Download | null;
+}
+
+/** The progress of a pull from scratch. */
+export interface Download {
+  readonly received: number;
+  readonly expected: number | null;
 }
 
 /** The status as an external store: subscribe / getSnapshot (useSyncExternalStore). */
@@ -29,7 +40,13 @@ export interface StatusStore {
 
 /** A status store, offline with nothing queued until the engine says otherwise. */
 export function createStatusStore(): StatusStore {
-  let status: SyncStatus = { phase: 'offline', pending: 0, lastSyncedAt: null, lastError: null };
+  let status: SyncStatus = {
+    phase: 'offline',
+    pending: 0,
+    lastSyncedAt: null,
+    lastError: null,
+    download: null,
+  };
   const listeners = new Set<() => void>();
   return {
     getSnapshot: () => status,

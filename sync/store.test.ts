@@ -10,6 +10,7 @@ import { SyncDatabase } from './db';
 import { isSyncError } from './errors';
 import type { SyncSchema } from './registry';
 import { createStore, parse, ValidationError } from './store';
+import { freezeQueueOf } from './testing';
 
 /** Folders and their notes; a note's delete goes with its folder's (ON DELETE CASCADE). */
 const NOTES_APP: SyncSchema = {
@@ -146,7 +147,7 @@ describe('createStore', () => {
 
     // Once the delete is on the wire, it is final.
     await folders.delete('f1');
-    await db._outbox.toCollection().modify({ sent: 1 });
+    await freezeQueueOf(db);
     expect(await folders.undoDelete('f1')).toBe(false);
     expect((await db.rows('notes').get('n1'))?.deleted_at).toBe(
       (await db.rows('folders').get('f1'))?.deleted_at,

@@ -9,7 +9,7 @@ import type * as v from 'valibot';
 import { cascadeTables, hideChildren, listIdOf, unhideChildren } from './apply';
 import { isDexieError, type SyncDatabase } from './db';
 import { SyncError } from './errors';
-import { enqueue } from './outbox';
+import { dequeue, enqueue, outboxTables } from './outbox';
 import type { LocalRow, MutationOp } from './registry';
 import { validate, type FieldErrors } from './validate';
 
@@ -191,7 +191,7 @@ export function createStore(ctx: StoreContext): Store {
     let tx: Transaction | undefined;
     const result = await db.transaction(
       'rw',
-      [...tables.map((t) => db.table(t)), db._outbox],
+      [...tables.map((t) => db.table(t)), ...outboxTables(db)],
       // An async function: Dexie keeps the transaction open across native awaits only then.
       async (current) => {
         tx = current;
@@ -268,7 +268,7 @@ export function createStore(ctx: StoreContext): Store {
     return rw(cascadeTables(db, table), async () => {
       const entry = await db._outbox.where('[table+rowId]').equals([table, id]).last();
       if (entry?.seq === undefined || entry.op !== 'delete' || entry.sent === 1) return false;
-      await db._outbox.delete(entry.seq);
+      await dequeue(db, [entry.seq]);
       await unhideChildren(db, table, id);
       await db.rows(table).update(id, { deleted_at: null });
       return true;

@@ -4,13 +4,15 @@
 // sent: every tab counts the shared outbox itself. A sign-out uses the channel too: the
 // signing-out tab takes the lock before it wipes, and tells the others when it has.
 import { SyncError, SYNC_ERROR_CODES, type SyncErrorCode } from './errors';
-import type { SyncPhase, SyncStatus } from './status';
+import type { Download, SyncPhase, SyncStatus } from './status';
 
 /** The part of the status a leader tells the others (an error travels as code + message). */
 export interface SharedStatus {
   phase: SyncPhase;
   lastSyncedAt: number | null;
   lastError: { code: SyncErrorCode; message: string; status?: number | undefined } | null;
+  /** Absent from a tab of an older version. */
+  download?: Download | null;
 }
 
 /** Messages between the tabs of one device. */
@@ -48,7 +50,9 @@ export function sameSharedStatus(a: SharedStatus, b: SharedStatus): boolean {
     a.phase === b.phase &&
     a.lastSyncedAt === b.lastSyncedAt &&
     a.lastError?.code === b.lastError?.code &&
-    a.lastError?.message === b.lastError?.message
+    a.lastError?.message === b.lastError?.message &&
+    a.download?.received === b.download?.received &&
+    a.download?.expected === b.download?.expected
   );
 }
 
@@ -59,6 +63,7 @@ export function shareStatus(status: SyncStatus): SharedStatus {
     phase: status.phase,
     lastSyncedAt: status.lastSyncedAt,
     lastError: error ? { code: error.code, message: error.message, status: error.status } : null,
+    download: status.download,
   };
 }
 
@@ -70,6 +75,7 @@ export function readSharedStatus(shared: SharedStatus): Omit<SyncStatus, 'pendin
     phase: shared.phase,
     lastSyncedAt: shared.lastSyncedAt,
     lastError: error && known ? new SyncError(error.code, error.message, error.status) : null,
+    download: shared.download ?? null,
   };
 }
 

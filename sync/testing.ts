@@ -5,6 +5,14 @@
 import { OWNER_KEY } from './account';
 import { DEVICE_DB, type FileRecord, type SyncDatabase } from './db';
 import type { Sync } from './core';
+import {
+  clearOutbox,
+  countQueue,
+  freeze,
+  OUTBOX_COUNTS,
+  outboxTables,
+  type OutboxCounts,
+} from './outbox';
 import type { LocalRow, OutboxEntry, Rejection } from './registry';
 
 export { switchableOnline, type SwitchableOnline } from './switchable-online';
@@ -61,14 +69,46 @@ export async function queuedChanges(sync: AnySync): Promise<OutboxEntry[]> {
   return (await deviceDb(sync)._outbox.toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
+/**
+ * Where the outbox's kept counts (sync/outbox.ts) differ from its queue, counted entry by
+ * entry: a description, or null when they agree (or are not kept yet).
+ */
+export async function outboxCountsDrift(sync: AnySync): Promise<string | null> {
+  const db = deviceDb(sync);
+  return db.transaction('r', outboxTables(db), async () => {
+    const kept = await db.getMeta<OutboxCounts>(OUTBOX_COUNTS);
+    if (kept === undefined) return null;
+    const counted = await countQueue(db);
+    const text = ({ total, unsent, lists }: OutboxCounts) =>
+      JSON.stringify([total, unsent, Object.entries(lists).sort(([a], [b]) => a.localeCompare(b))]);
+    return text(kept) === text(counted)
+      ? null
+      : `kept ${text(kept)}, the queue holds ${text(counted)} ([total, unsent, by list])`;
+  });
+}
+
+/** markQueuedSent on a device database: every entry frozen, as a push takes them. */
+export function freezeQueueOf(db: SyncDatabase): Promise<void> {
+  return db.transaction(
+    'rw',
+    outboxTables(db),
+    async () => await freeze(db, await db._outbox.toArray()),
+  );
+}
+
+/** clearQueue on a device database. */
+export function clearQueueOf(db: SyncDatabase): Promise<void> {
+  return db.transaction('rw', outboxTables(db), async () => await clearOutbox(db));
+}
+
 /** Marks every queued change as sent (a push is on the wire): Undo can no longer take it back. */
 export async function markQueuedSent(sync: AnySync): Promise<void> {
-  await deviceDb(sync)._outbox.toCollection().modify({ sent: 1 });
+  await freezeQueueOf(deviceDb(sync));
 }
 
 /** Empties the outbox, as after a successful push. */
 export async function clearQueue(sync: AnySync): Promise<void> {
-  await deviceDb(sync)._outbox.clear();
+  await clearQueueOf(deviceDb(sync));
 }
 
 /** The attachment bytes the device keeps (waiting to upload, or cached), by attachment id. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { SyncDatabase } from './db';
 import { memoryDevice } from './memory-device';
+import { clearQueueOf, freezeQueueOf } from './testing';
 
 const device = () => memoryDevice('undo');
 
@@ -13,7 +14,7 @@ async function synced() {
   const { db, repos } = device();
   const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Fix the gate' });
-  await db._outbox.clear();
+  await clearQueueOf(db);
   return { db, repos, listId, taskId };
 }
 
@@ -21,13 +22,13 @@ const deletes = (db: SyncDatabase, table: string) =>
   db._outbox.filter((entry) => entry.table === table && entry.op === 'delete').count();
 
 /** What the engine does when it takes a batch: once sent, an entry is final. */
-const markSent = (db: SyncDatabase) => db._outbox.toCollection().modify({ sent: 1 });
+const markSent = (db: SyncDatabase) => freezeQueueOf(db);
 
 describe('undo of a comment delete', () => {
   it('brings the comment back and takes the queued delete out', async () => {
     const { db, repos, taskId } = await synced();
     const id = await repos.comments.create(taskId, 'On my way');
-    await db._outbox.clear();
+    await clearQueueOf(db);
     await repos.comments.delete(id);
     expect((await db.rows('comments').get(id))?.deleted_at).toEqual(expect.any(String));
     expect(await deletes(db, 'comments')).toBe(1);
@@ -82,7 +83,7 @@ describe('undo of a bulk complete', () => {
     const todo = await repos.tasks.create(listId, { title: 'To do' });
     const doing = await repos.tasks.create(listId, { title: 'Doing', status: 'doing' });
     const done = await repos.tasks.create(listId, { title: 'Done', status: 'done' });
-    await db._outbox.clear();
+    await clearQueueOf(db);
 
     const completed = await repos.tasks.completeMany([todo, doing, done]);
     expect(completed).toEqual([

@@ -1,33 +1,23 @@
 // The frame around every screen: skip link, header (brand, navigation, sync status), the
 // screen, and the app-wide overlays (toasts, service-worker notices, install card, the
-// shortcuts dialog). On navigation, focus moves to the new screen's heading.
-import { Suspense, useEffect, useRef, useState } from 'react';
+// shortcuts dialog, loaded the first time it is asked for). On navigation, focus moves to the
+// new screen's heading.
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { InstallCard } from '@/components/pwa/install-card';
 import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
 import { RejectionToasts } from '@/components/sync/rejection-toasts';
 import { SyncStatus } from '@/components/sync/sync-status';
-import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useSession } from '@/lib/session';
 
 import { RouteErrorBoundary } from './route-error';
 
-export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
-  ['n', 'New task (in a list) or new list'],
-  ['/', 'Search tasks'],
-  ['j / k', 'Next / previous task'],
-  ['x', 'Select the focused task'],
-  ['F2', "Edit the focused task's title"],
-  ['Esc', 'Cancel editing, close a dialog'],
-  ['Alt + ↑ / ↓', 'Move the focused task up or down'],
-  ['g then l', 'Go to lists'],
-  ['g then s', 'Go to settings'],
-  ['?', 'Show these shortcuts'],
-];
+const ShortcutsDialog = lazy(async () => ({
+  default: (await import('./shortcuts-dialog')).ShortcutsDialog,
+}));
 
 /** Puts focus on the screen's main heading after a navigation (not on the first load). */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
@@ -75,10 +65,16 @@ export function AppLayout() {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
+  /** The shortcuts dialog's code is loaded on the first `?` and stays (open or closed). */
+  const [helpWanted, setHelpWanted] = useState(false);
+  const openHelp = () => {
+    setHelpWanted(true);
+    setHelpOpen(true);
+  };
   const { mode } = useSession();
   useFocusOnNavigate(main);
   useGoShortcuts();
-  useShortcut('?', () => setHelpOpen(true));
+  useShortcut('?', openHelp);
 
   return (
     <div className="app">
@@ -109,7 +105,7 @@ export function AppLayout() {
           className="app-header__help"
           aria-label="Keyboard shortcuts"
           title="Keyboard shortcuts (?)"
-          onClick={() => setHelpOpen(true)}
+          onClick={openHelp}
         >
           ?
         </button>
@@ -129,27 +125,12 @@ export function AppLayout() {
       </div>
       <InstallCard />
       <RejectionToasts />
-      <Dialog
-        open={helpOpen}
-        title="Keyboard shortcuts"
-        onClose={() => setHelpOpen(false)}
-        actions={
-          <Button variant="primary" onClick={() => setHelpOpen(false)}>
-            Close
-          </Button>
-        }
-      >
-        <dl className="shortcuts">
-          {SHORTCUTS.map(([keys, action]) => (
-            <div key={keys} className="shortcuts__row">
-              <dt>
-                <kbd>{keys}</kbd>
-              </dt>
-              <dd>{action}</dd>
-            </div>
-          ))}
-        </dl>
-      </Dialog>
+      {helpWanted ? (
+        // Nothing shows for the moment its code takes to come from the precache.
+        <Suspense fallback={null}>
+          <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,16 +1,21 @@
 // A profile picture's URL: avatars live in the public `avatars` bucket at
 // `{user_id}/…`, so the URL is computed locally (no request) and the browser caches the image.
+// supabase-js computes it, so until it has loaded (just after start-up) there is none yet and
+// the initials show.
 import { useMemo } from 'react';
 
-import { useServices } from '@/lib/services';
+import { useLoadedSupabase } from '@/lib/services';
 
 /** Bucket of profile pictures (supabase/migrations/…_avatars.sql). */
 export const AVATARS_BUCKET = 'avatars';
 
 export function useAvatarUrl(path: string | null | undefined): string | null {
-  const { supabase } = useServices();
+  const supabase = useLoadedSupabase();
   return useMemo(
-    () => (path ? supabase.storage.from(AVATARS_BUCKET).getPublicUrl(path).data.publicUrl : null),
+    () =>
+      path && supabase
+        ? supabase.storage.from(AVATARS_BUCKET).getPublicUrl(path).data.publicUrl
+        : null,
     [supabase, path],
   );
 }

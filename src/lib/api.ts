@@ -8,11 +8,16 @@ import {
   FunctionsHttpError,
   FunctionsRelayError,
   isAuthRetryableFetchError,
-  type SupabaseClient,
 } from '@supabase/supabase-js';
 import * as v from 'valibot';
 
-import { classifyStorageError, isSyncError, storageRequest, SyncError } from '@sync/index';
+import {
+  classifyStorageError,
+  isSyncError,
+  storageRequest,
+  SyncError,
+  type SupabaseSource,
+} from '@sync/index';
 import { AVATARS_BUCKET } from '@/hooks/use-avatar-url';
 
 import { ERROR_MESSAGES, type AppErrorCode } from './error-messages';
@@ -117,11 +122,13 @@ const CreatedInvite = v.object({ url: v.string(), token: v.string(), expires_at:
 
 /** An owner makes a single-use link that lets its holder join the list as `role`. */
 export async function createInvite(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   listId: string,
   role: InviteRole,
 ): Promise<CreateInviteResult> {
-  const result = await supabase.functions.invoke<unknown>('create-invite', {
+  const result = await (
+    await supabase
+  ).functions.invoke<unknown>('create-invite', {
     body: { list_id: listId, role },
   });
   const { data } = result;
@@ -138,10 +145,12 @@ const AcceptedInvite = v.object({ list_id: v.string(), role: v.picklist(['editor
 
 /** The signed-in user trades an invite token for a membership. */
 export async function acceptInvite(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   token: string,
 ): Promise<AcceptInviteResult> {
-  const result = await supabase.functions.invoke<unknown>('accept-invite', { body: { token } });
+  const result = await (
+    await supabase
+  ).functions.invoke<unknown>('accept-invite', { body: { token } });
   const { data } = result;
   const error: unknown = result.error; // typed any by functions-js
   if (error) return failureFromError(error);
@@ -186,11 +195,13 @@ const ExportedList = v.looseObject({
 
 /** A member downloads a list as JSON (list, members, tasks with comments) or CSV (tasks). */
 export async function exportList(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   listId: string,
   format: ExportFormat,
 ): Promise<ExportListResult> {
-  const result = await supabase.functions.invoke<unknown>('export-list', {
+  const result = await (
+    await supabase
+  ).functions.invoke<unknown>('export-list', {
     body: { list_id: listId, format },
   });
   const { data, response } = result;
@@ -235,11 +246,12 @@ function failureOf({ code, message }: SyncError): ApiFailure {
  * the raw body with the type as content-type, rather than as multipart form data.
  */
 export async function uploadAvatar(
-  supabase: SupabaseClient,
+  source: SupabaseSource,
   path: string,
   file: Blob,
 ): Promise<UploadAvatarResult> {
   try {
+    const supabase = await source;
     const bytes = await file.arrayBuffer();
     // Storage answers a token it could not verify exactly as its policy's refusal (a 403):
     // storageRequest believes a 403 once a renewed token gets it too.

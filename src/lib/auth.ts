@@ -6,12 +6,11 @@ import {
   isAuthError,
   isAuthRetryableFetchError,
   isAuthWeakPasswordError,
-  type SupabaseClient,
 } from '@supabase/supabase-js';
 // valibot, like sync/schema.ts: only the validators used reach the bundle.
 import * as v from 'valibot';
 
-import { DISPLAY_NAME_MAX, validate, type FieldErrors } from '@sync/index';
+import { DISPLAY_NAME_MAX, validate, type FieldErrors, type SupabaseSource } from '@sync/index';
 
 /** GoTrue's default minimum password length (hosted projects may ask for more). */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -152,13 +151,15 @@ export function describeAuthError(error: unknown): AuthResult {
 }
 
 export async function signIn(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   emailAddress: string,
   password: string,
 ): Promise<AuthResult> {
   const address = emailAddress.trim();
   try {
-    const { data, error } = await supabase.auth.signInWithPassword({ email: address, password });
+    const { data, error } = await (
+      await supabase
+    ).auth.signInWithPassword({ email: address, password });
     if (error) return describeAuthError(error);
     rememberDeviceOwnerEmail(data.user?.email ?? address);
     return { ok: true, session: Boolean(data.session) };
@@ -168,12 +169,14 @@ export async function signIn(
 }
 
 export async function signUp(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   input: { name: string; email: string; password: string },
 ): Promise<AuthResult> {
   const address = input.email.trim();
   try {
-    const { data, error } = await supabase.auth.signUp({
+    const { data, error } = await (
+      await supabase
+    ).auth.signUp({
       email: address,
       password: input.password,
       // The database makes the profile from this (auth.users trigger).
@@ -220,10 +223,4 @@ export function deviceOwnerEmail(): string | null {
   }
 }
 
-/** Where to go after signing in: a same-origin path from `?next=`, else the lists. */
-export function safeNext(next: string | null | undefined, fallback = '/lists'): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
-    return fallback;
-  }
-  return next;
-}
+export { safeNext } from './next-path';

@@ -6,13 +6,13 @@
 // tests/integration/rejection-rules.test.ts).
 import { describe, expect, it } from 'vitest';
 
+import { errorMessage } from './error-messages';
 import {
   describeRejection,
-  errorMessage,
   GENERIC_RULE,
   rejectionRule,
   type RejectionFacts,
-} from './error-messages';
+} from './rejection-messages';
 
 const refused = (
   table: string,

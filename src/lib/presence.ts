@@ -7,11 +7,9 @@
 // track, so anon and strangers are refused. Even so a payload is only a claim (any member can
 // track any user id), so it carries no names at all, and screens show only people who are live
 // members by the device's own copy of their profile (presence-avatars.tsx).
-import {
-  REALTIME_SUBSCRIBE_STATES,
-  type RealtimeChannel,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+// Types only: the list's screen is drawn before supabase-js has loaded (main.tsx), and joins
+// once it has; realtime-js's REALTIME_SUBSCRIBE_STATES are compared by their values.
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import * as v from 'valibot';
 
 /** What each viewer announces: who they are, nothing else (names come from the database). */
@@ -123,7 +121,7 @@ export function joinListPresence(
       .on('presence', { event: 'leave' }, report)
       .subscribe((status, error) => {
         if (left) return;
-        if (status === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) {
+        if (String(status) === 'SUBSCRIBED') {
           void joined.track({ userId: me.userId, since: now() }).then((answer) => {
             if (left) return;
             if (answer === 'ok') onStatus({ state: 'joined' });
@@ -131,7 +129,7 @@ export function joinListPresence(
           });
           return;
         }
-        if (status === REALTIME_SUBSCRIBE_STATES.CLOSED) return;
+        if (String(status) === 'CLOSED') return;
         // Refused or lost: nobody is known to be here until a retry joins again.
         onChange([]);
         const reason = asError(error, `presence ${status.toLowerCase()}`);

@@ -5,9 +5,10 @@
 // client's storage. The token waits where it survives a reload and the sign-out's wipe
 // (localStorage), away from the auth client's storage, so nothing can turn it back into a
 // session; every tab retries while online, with the sync engine's backoff, until the server
-// says each token is dead.
+// says each token is dead. The queue is in the app shell (main.tsx hands `add` to the sync
+// library at start-up); supabase-js, which only the revocation itself needs, is waited for
+// then (issue 16).
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { isAuthApiError } from '@supabase/supabase-js';
 
 import {
   backoffDelayMs,
@@ -16,6 +17,7 @@ import {
   withTimeout,
   type Clock,
   type OnlineSignal,
+  type SupabaseSource,
 } from '@sync/index';
 
 /**
@@ -157,10 +159,11 @@ function authRequestParts(supabase: SupabaseClient): AuthRequestParts {
  * session's newest with that successor (a client that lost the answer), so it still works.
  */
 export async function revokeRefreshToken(
-  supabase: SupabaseClient,
+  source: SupabaseSource,
   refreshToken: string,
   timeoutMs: number,
 ): Promise<boolean> {
+  const supabase = await source;
   const { url, headers, fetch: authFetch } = authRequestParts(supabase);
   try {
     const redeemed = await withTimeout(timeoutMs, (signal) =>
@@ -179,8 +182,11 @@ export async function revokeRefreshToken(
     const { error } = await withTimeout(timeoutMs, () =>
       supabase.auth.admin.signOut(accessToken, 'local'),
     );
+    if (!error) return true;
+    // Here already (the client is): imported by name so the app shell need not hold it.
+    const { isAuthApiError } = await import('@supabase/supabase-js');
     // 401/403/404: the session is gone already (supabase-js's own signOut reads them so).
-    return !error || (isAuthApiError(error) && [401, 403, 404].includes(error.status));
+    return isAuthApiError(error) && [401, 403, 404].includes(error.status);
   } catch {
     return false; // offline, or no answer: the token may still work
   }
@@ -192,7 +198,7 @@ export async function revokeRefreshToken(
  * REVOCATIONS_KEY, the real clock, Math.random for the backoff's jitter, 30 s per request.
  */
 export function createSessionRevocations(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   options: {
     online: OnlineSignal;
     key?: string;

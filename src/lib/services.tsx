@@ -2,12 +2,17 @@
 // once in main.tsx and handed down through context, so component tests can give the screens
 // a fake-indexeddb database, a switchable network and a fixed clock instead.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 
 import type { OnlineSignal, OutpostSync } from '@sync/index';
 
 export interface AppServices {
-  readonly supabase: SupabaseClient;
+  /**
+   * The supabase-js client, once it has loaded: main.tsx imports supabase-js right after
+   * start-up, in parallel with the first screen, which reads the device and never waits for
+   * it (issue 16). Await it for a request; useLoadedSupabase for what can show a moment later.
+   */
+  readonly supabase: Promise<SupabaseClient>;
   readonly sync: OutpostSync;
   /** navigator.onLine and its events in the browser; switchable in tests. */
   readonly online: OnlineSignal;
@@ -19,6 +24,17 @@ export interface AppServices {
 
 const ServicesContext = createContext<AppServices | null>(null);
 
+/** Each services' client once it has come, so a screen rendered later has it at once. */
+const loadedClients = new WeakMap<Promise<SupabaseClient>, SupabaseClient>();
+
+function noteWhenLoaded(supabase: Promise<SupabaseClient>): void {
+  if (loadedClients.has(supabase)) return;
+  supabase.then(
+    (client) => loadedClients.set(supabase, client),
+    (error: unknown) => console.error('[outpost] supabase-js did not load', error),
+  );
+}
+
 export function ServicesProvider({
   services,
   children,
@@ -26,6 +42,7 @@ export function ServicesProvider({
   services: AppServices;
   children: ReactNode;
 }) {
+  noteWhenLoaded(services.supabase);
   return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
 }
 
@@ -33,4 +50,28 @@ export function useServices(): AppServices {
   const services = useContext(ServicesContext);
   if (!services) throw new Error('useServices needs a <ServicesProvider> above it');
   return services;
+}
+
+/**
+ * The supabase-js client if it has loaded, else undefined until it has (a re-render then):
+ * for what can wait a moment, like a profile picture's URL or joining presence.
+ */
+export function useLoadedSupabase(): SupabaseClient | undefined {
+  const { supabase } = useServices();
+  // Only to render again once it comes; the client itself is read from loadedClients.
+  const [, setClient] = useState<SupabaseClient | undefined>(() => loadedClients.get(supabase));
+  useEffect(() => {
+    let live = true;
+    supabase.then(
+      (loaded) => {
+        loadedClients.set(supabase, loaded);
+        if (live) setClient(loaded);
+      },
+      () => undefined, // said once, by noteWhenLoaded
+    );
+    return () => {
+      live = false;
+    };
+  }, [supabase]);
+  return loadedClients.get(supabase);
 }

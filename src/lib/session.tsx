@@ -1,7 +1,8 @@
 // Who is using this device, known at once and without the network: the session supabase-js
 // stored (read from localStorage, so an expired token on a plane still counts), the owner
 // recorded in the device's database, and the "use without an account" choice. The screens
-// render from this immediately; the sync engine deals with refreshing the token.
+// render from this immediately, before supabase-js has even loaded (main.tsx imports it after
+// start-up); the sync engine deals with refreshing the token.
 import { useLiveQuery } from 'dexie-react-hooks';
 import {
   createContext,
@@ -15,7 +16,7 @@ import {
 
 import { LOCAL_USER_ID } from '@sync/index';
 import { useServices } from './services';
-import { AUTH_STORAGE_KEY } from './supabase';
+import { AUTH_STORAGE_KEY } from './auth-storage';
 
 /** localStorage flag: the person chose "use without an account" on this device. */
 export const LOCAL_ONLY_KEY = 'outpost:local-only';
@@ -70,17 +71,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // undefined while loading; null when the device has no owner yet.
   const owner = useLiveQuery(() => sync.queries.deviceOwner(), [sync]);
 
+  // Followed from when supabase-js has loaded; until then the stored session above stands.
   useEffect(() => {
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      if (session?.user) {
-        setUser({ id: session.user.id, email: session.user.email ?? null });
-      } else if (event === 'SIGNED_OUT' || !storedUser()) {
-        // INITIAL_SESSION without a session while offline with an expired token is not a
-        // sign-out: supabase-js keeps the stored session for the next refresh.
-        setUser(null);
-      }
-    });
-    return () => data.subscription.unsubscribe();
+    let stopped = false;
+    let unsubscribe = (): void => undefined;
+    supabase.then(
+      (client) => {
+        if (stopped) return;
+        const { data } = client.auth.onAuthStateChange((event, session) => {
+          if (session?.user) {
+            setUser({ id: session.user.id, email: session.user.email ?? null });
+          } else if (event === 'SIGNED_OUT' || !storedUser()) {
+            // INITIAL_SESSION without a session while offline with an expired token is not a
+            // sign-out: supabase-js keeps the stored session for the next refresh.
+            setUser(null);
+          }
+        });
+        unsubscribe = () => data.subscription.unsubscribe();
+      },
+      () => undefined, // said by ServicesProvider
+    );
+    return () => {
+      stopped = true;
+      unsubscribe();
+    };
   }, [supabase]);
 
   // Signing in ends local-only use: the local rows are claimed by the account.

@@ -27,6 +27,8 @@ import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import { trackServices, untrackServices } from './open-services';
 
 export interface TestServices extends AppServices {
+  /** The supabase-js client itself (`supabase` is the promise of it, as in main.tsx). */
+  readonly client: SupabaseClient;
   readonly online: SwitchableOnline;
   /** Stops the engine and closes the database. */
   close(): Promise<void>;
@@ -93,13 +95,20 @@ export function unreachableClient() {
 export function createTestServices(
   options: {
     supabase?: SupabaseClient;
+    /**
+     * When supabase-js "has loaded": the promise the app and the sync library get (default:
+     * `supabase`, at once). A promise that never settles is a start-up before it has come.
+     */
+    supabaseLoaded?: Promise<SupabaseClient>;
     online?: boolean;
     now?: () => number;
     /** Start the engine (tests against the devstack); default false. */
     startEngine?: boolean;
   } = {},
 ): TestServices {
-  const supabase = options.supabase ?? unreachableClient();
+  const client = options.supabase ?? unreachableClient();
+  // As main.tsx hands it over: the promise of the client (supabase-js loads after start-up).
+  const supabase = options.supabaseLoaded ?? Promise.resolve(client);
   const online = switchableOnline(options.online ?? false);
   const dbName = `outpost-test-${crypto.randomUUID()}`;
   // As main.tsx wires it: signed-out sessions' refresh tokens wait under a `…:revoke` key.
@@ -127,6 +136,7 @@ export function createTestServices(
   }
   const services: TestServices = {
     supabase,
+    client,
     sync,
     online,
     now: options.now ?? (() => Date.now()),
@@ -136,7 +146,7 @@ export function createTestServices(
       cleanup(); // unmount first: live queries must not outlive the database
       revocations.stop();
       await sync.close();
-      await supabase.removeAllChannels();
+      await client.removeAllChannels();
     },
   };
   trackServices(services);

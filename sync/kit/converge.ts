@@ -4,7 +4,7 @@
 import type { SqlEngine } from '../../devstack/sql-engine';
 import type { Sync } from '../core';
 import type { Backend } from './backend';
-import { deviceDb } from '../testing';
+import { deviceDb, outboxCountsDrift } from '../testing';
 import type { Device } from './device';
 import { pullAll } from './sql';
 
@@ -69,8 +69,9 @@ export function diffRows(server: RowView, device: RowView): string[] {
 
 /**
  * Checks that each device's store holds exactly the live rows its user may see on the server
- * (every table of the schema; fields starting with `_` and deleted rows aside), and throws an
- * Error listing every difference, by device, otherwise. Devices without a user are skipped.
+ * (every table of the schema; fields starting with `_` and deleted rows aside), and that the
+ * counts its outbox keeps match its queue, and throws an Error listing every difference, by
+ * device, otherwise. Devices without a user are skipped.
  * Settle first (`settle(devices)`): a device still syncing differs for good reason.
  */
 export async function assertConverged(
@@ -85,6 +86,8 @@ export async function assertConverged(
       await deviceRows(device.sync),
     );
     for (const line of diff) problems.push(`${device.name}: ${line}`);
+    const drift = await outboxCountsDrift(device.sync);
+    if (drift) problems.push(`${device.name}: outbox counts drifted: ${drift}`);
   }
   if (problems.length > 0) {
     throw new Error(

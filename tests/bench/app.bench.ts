@@ -95,7 +95,7 @@ async function firstTaskAt(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __firstTaskAt: number }).__firstTaskAt);
 }
 
-async function sessionOf(stack: TestDevstack, email: string): Promise<Session> {
+export async function sessionOf(stack: TestDevstack, email: string): Promise<Session> {
   const client = createClient(stack.url, stack.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
@@ -115,32 +115,39 @@ async function signedIn(context: BrowserContext, session: Session): Promise<void
   await context.addInitScript(FIRST_ROW_PROBE);
 }
 
-/** Waits until the page's device holds `count` live tasks of the list (initial sync done). */
+/**
+ * Waits until the page's device holds `count` tasks of the list (initial sync done), for at
+ * most 120 s. Polled from here: Playwright's waitForFunction takes the Promise an async
+ * predicate returns as truthy and resolves at once, so it never waited for the sync.
+ */
 async function waitForTasks(page: Page, listId: string, count: number): Promise<void> {
-  await page.waitForFunction(
-    async ([id, expected]) => {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const n = await page.evaluate(async (id) => {
       const open = indexedDB.open('outpost');
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         open.onsuccess = () => resolve(open.result);
         open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
       });
       try {
-        if (!db.objectStoreNames.contains('tasks')) return false;
+        if (!db.objectStoreNames.contains('tasks')) return 0;
         const request = db.transaction('tasks').objectStore('tasks').index('list_id').count(id);
-        const n = await new Promise<number>(
+        return await new Promise<number>(
           (resolve) => (request.onsuccess = () => resolve(request.result)),
         );
-        return n >= expected;
       } finally {
         db.close();
       }
-    },
-    [listId, count] as const,
-    { timeout: 120_000, polling: 250 },
-  );
+    }, listId);
+    if (n >= count) return;
+    if (Date.now() > deadline) {
+      throw new Error(`app bench: ${n} of ${count} tasks of ${listId} on the device after 120 s`);
+    }
+    await page.waitForTimeout(250);
+  }
 }
 
-function buildApp(apiUrl: string, anonKey: string, outDir: string): void {
+export function buildApp(apiUrl: string, anonKey: string, outDir: string): void {
   execFileSync(
     process.execPath,
     [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],

@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine, realtime; comma-separated) runs only those; engine includes
+// BENCH=app (or sql, devstack, engine, initial, queue, realtime; comma-separated) runs only those; engine includes
 // realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
 // without 1,000 idle subscribers). Percentiles are nearest-rank (app.bench.ts):
 // p95 of 20 samples is the 19th, not the largest.
@@ -7,7 +7,7 @@ import { benchApp } from './app.bench';
 import type { Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
 import { benchRealtimeFanout } from './realtime-fanout.bench';
-import { benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
+import { benchQueuedWrites, benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -70,7 +70,7 @@ if (only.has('devstack')) {
   );
 }
 
-if (only.has('engine')) {
+if (only.has('engine') || only.has('initial')) {
   process.stdout.write('\nsync engine (devstack on Postgres 15 → fake-indexeddb)… ');
   const engine = await benchSyncEngine();
   process.stdout.write('done\n');
@@ -94,6 +94,34 @@ if (only.has('engine')) {
       'push ms': fmt(engine.pushMs),
       'write p50 ms': fmt(engine.writeP50Ms, 2),
       'write p95 ms': fmt(engine.writeP95Ms, 2),
+    },
+  ]);
+}
+
+if (only.has('engine') || only.has('queue')) {
+  process.stdout.write('\nlocal writes as the outbox grows (fake-indexeddb, offline)… ');
+  const queue = await benchQueuedWrites();
+  process.stdout.write('done\n');
+  console.log(
+    `local write latency (repository write + enqueue), with nothing queued and with ${fmt(queue.queued)} changes queued; target: loaded p95 ≤ 1.3× empty and ≤ 3 ms`,
+  );
+  const ratio = (a: Percentiles, b: Percentiles) => `${fmt(b.p95 / a.p95, 2)}×`;
+  console.table([
+    {
+      write: 'tasks.update',
+      'empty p50 ms': fmt(queue.editEmpty.p50, 2),
+      'empty p95 ms': fmt(queue.editEmpty.p95, 2),
+      'loaded p50 ms': fmt(queue.editLoaded.p50, 2),
+      'loaded p95 ms': fmt(queue.editLoaded.p95, 2),
+      'p95 loaded / empty': ratio(queue.editEmpty, queue.editLoaded),
+    },
+    {
+      write: 'tasks.create (first 1,000 / last 1,000)',
+      'empty p50 ms': fmt(queue.createFirst.p50, 2),
+      'empty p95 ms': fmt(queue.createFirst.p95, 2),
+      'loaded p50 ms': fmt(queue.createLast.p50, 2),
+      'loaded p95 ms': fmt(queue.createLast.p95, 2),
+      'p95 loaded / empty': ratio(queue.createFirst, queue.createLast),
     },
   ]);
 }
@@ -180,5 +208,198 @@ if (only.has('app')) {
   console.table([
     row('offline cold start, list of 30 tasks', app.offlineColdStart),
     row('offline cold start, list of 10,000 tasks', app.offlineColdStartBig),
+  ]);
+}
+
+// BENCH=browser (and a run with no BENCH): issue 16, real-browser figures next to their
+// baselines and targets (browser.bench.ts).
+if (only.has('browser') || (only.has('app') && process.env.BENCH === undefined)) {
+  const { benchBrowser } = await import('./browser.bench');
+  process.stdout.write('\nbrowser: Chromium, production build, devstack on Postgres 15… ');
+  const b = await benchBrowser();
+  process.stdout.write('done\n');
+  const ms = (n: number) => fmt(n, 1);
+  const meets = (ok: boolean) => (ok ? 'yes' : 'NO');
+  const navRatio = b.navBig.p50 / b.navSmall.p50;
+  const navRatio95 = b.navBig.p95 / b.navSmall.p95;
+  console.log(
+    `browser: in-app navigation, click on a list on /lists → its first task row (back by the app's Lists link; ${b.navBig.n} samples each after a warm-up; "screen": click → the list screen's header, before its rows)`,
+  );
+  console.table([
+    {
+      measure: 'list of 10,000 tasks',
+      'p50 ms': ms(b.navBig.p50),
+      'p95 ms': ms(b.navBig.p95),
+      'screen p50 ms': ms(b.navBigScreen.p50),
+      target: `≤ 1.2× baseline`,
+      met: meets(navRatio <= 1.2 && navRatio95 <= 1.2),
+    },
+    {
+      measure: 'list of 30 tasks (baseline)',
+      'p50 ms': ms(b.navSmall.p50),
+      'p95 ms': ms(b.navSmall.p95),
+      'screen p50 ms': ms(b.navSmallScreen.p50),
+      target: 'p95 ≤ 150 ms',
+      met: meets(b.navSmall.p95 <= 150),
+    },
+    {
+      measure: 'ratio 10,000 / 30',
+      'p50 ms': `${fmt(navRatio, 2)}×`,
+      'p95 ms': `${fmt(navRatio95, 2)}×`,
+      'screen p50 ms': '',
+      target: '≤ 1.2×',
+      met: meets(navRatio <= 1.2 && navRatio95 <= 1.2),
+    },
+  ]);
+  const o = b.newTabOffline;
+  console.log(
+    `browser: new tab opened offline on a list's URL → first task row (worker controlling ${o.controlled}/${o.pages} tabs, navigator.onLine false in ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
+  );
+  console.table([
+    ...(
+      [
+        ['list of 30 tasks', b.newTabSmall],
+        ['list of 10,000 tasks', b.newTabBig],
+      ] as const
+    ).map(([measure, p]) => ({
+      measure,
+      'p50 ms': ms(p.p50),
+      'p95 ms': ms(p.p95),
+      target: 'p95 ≤ 350 ms',
+      met: meets(p.p95 <= 350),
+    })),
+  ]);
+  console.log("  where a new tab's time goes, p50 ms from navigation start");
+  console.table(
+    b.newTabPhases.map(({ list, phases: p }) => ({
+      measure: list,
+      'document (worker)': ms(p.responseEnd),
+      DOMContentLoaded: ms(p.domContentLoaded),
+      'app first render': ms(p.shell),
+      'list screen': ms(p.screen),
+      'first task row': ms(p.firstRow),
+    })),
+  );
+  console.log(
+    'browser: initial sync of 100k tasks into Chromium IndexedDB (createOutpostSync, syncNow from an empty device) vs raw Dexie bulkPut of the same rows (chunks of 1,000), same page',
+  );
+  console.table(
+    b.syncRuns.map((r, i) => {
+      const engine = (r.rows / r.engineMs) * 1000;
+      const bulk = (r.rows / r.bulkPutMs) * 1000;
+      return {
+        run: i + 1,
+        rows: fmt(r.rows),
+        'engine ms': fmt(r.engineMs),
+        'engine rows/s': fmt(engine),
+        'bulkPut ms': fmt(r.bulkPutMs),
+        'bulkPut rows/s': fmt(bulk),
+        'engine / bulkPut': `${fmt(engine / bulk, 2)}×`,
+        'sync_pull requests': r.pulls,
+        'waiting on them ms': fmt(r.pullWaitMs),
+        target: '≥ 0.8×',
+        met: meets(engine / bulk >= 0.8),
+      };
+    }),
+  );
+  const mb = (bytes: number) => fmt(bytes / 2 ** 20, 1);
+  console.log(
+    `browser: JS heap (CDP JSHeapUsedSize) with 100k tasks on the device, browsing lists → each list → a few tasks → back (${b.heap.steps.length} steps)`,
+  );
+  console.table(
+    b.heap.steps.map((s) => ({
+      step: s.step,
+      'used MB': mb(s.used),
+      'after GC MB': mb(s.usedAfterGc),
+    })),
+  );
+  console.table([
+    {
+      measure: 'max JS heap used',
+      MB: mb(b.heap.maxUsed),
+      target: '≤ 100 MB',
+      met: meets(b.heap.maxUsed <= 100 * 2 ** 20),
+    },
+    {
+      measure: 'max JS heap used after GC',
+      MB: mb(b.heap.maxUsedAfterGc),
+      target: '≤ 100 MB',
+      met: meets(b.heap.maxUsedAfterGc <= 100 * 2 ** 20),
+    },
+  ]);
+  console.log(
+    "browser: painted states of the counts (list screen's and lists screen's) showing a count that was not the device's data",
+  );
+  console.table(
+    (
+      [
+        ['in-app navigation (figure 1)', b.navPlaceholders],
+        ['new tab offline (figure 2)', b.newTabPlaceholders],
+      ] as const
+    ).map(([measure, p]) => ({
+      measure,
+      'states painted': p.frames,
+      'wrong counts': p.wrong,
+      target: 0,
+      met: meets(p.wrong === 0),
+      'blank (no count, not wrong)': p.blank,
+    })),
+  );
+  for (const example of [...b.navPlaceholders.examples, ...b.newTabPlaceholders.examples]) {
+    console.log(`  e.g. ${example}`);
+  }
+}
+
+// BENCH=scale (not in the default list): issue 16, sync_pull / sync_push for one user as the
+// rest of the database grows from 10k to 1M tasks (sync-scale.bench.ts).
+if (only.has('scale')) {
+  const { benchSyncScale } = await import('./sync-scale.bench');
+  process.stdout.write('\nsync SQL at scale (Postgres 15; seeding 10k and 1M others’ tasks)… ');
+  const scale = await benchSyncScale();
+  process.stdout.write('done\n');
+  console.log(
+    `sync SQL at scale: one user in ${scale.myLists} lists (${fmt(scale.myTasks)} tasks + comments); incremental pull of ${scale.changes} changed rows, pull with nothing new, push of ${scale.changes} patches in one request; ${scale.sizes[0]?.pull.n ?? 0} samples each (ms)`,
+  );
+  const [small, big] = scale.sizes;
+  const ratio = (a: number | undefined, b: number | undefined) =>
+    a && b ? `${fmt(b / a, 2)}×` : '';
+  console.table([
+    ...scale.sizes.map((s) => ({
+      "others' tasks": fmt(s.othersTasks),
+      'all tasks': fmt(s.totalTasks),
+      'seed s': fmt(s.seedMs / 1000, 1),
+      'pull p50': fmt(s.pull.p50, 1),
+      'pull p95': fmt(s.pull.p95, 1),
+      'empty pull p50': fmt(s.emptyPull.p50, 1),
+      'empty pull p95': fmt(s.emptyPull.p95, 1),
+      'push p50': fmt(s.push.p50, 1),
+      'push p95': fmt(s.push.p95, 1),
+    })),
+    {
+      "others' tasks": '1M / 10k',
+      'all tasks': '',
+      'seed s': '',
+      'pull p50': ratio(small?.pull.p50, big?.pull.p50),
+      'pull p95': ratio(small?.pull.p95, big?.pull.p95),
+      'empty pull p50': ratio(small?.emptyPull.p50, big?.emptyPull.p50),
+      'empty pull p95': ratio(small?.emptyPull.p95, big?.emptyPull.p95),
+      'push p50': ratio(small?.push.p50, big?.push.p50),
+      'push p95': ratio(small?.push.p95, big?.push.p95),
+    },
+  ]);
+  console.log('shared buffers touched per call (p50; EXPLAIN ANALYZE BUFFERS, load-independent)');
+  console.table([
+    ...scale.sizes.map((s) => ({
+      "others' tasks": fmt(s.othersTasks),
+      pull: fmt(s.pullBuffers),
+      'empty pull': fmt(s.emptyPullBuffers),
+      push: fmt(s.pushBuffers),
+    })),
+    {
+      "others' tasks": '1M / 10k',
+      pull: ratio(small?.pullBuffers, big?.pullBuffers),
+      'empty pull': ratio(small?.emptyPullBuffers, big?.emptyPullBuffers),
+      push: ratio(small?.pushBuffers, big?.pushBuffers),
+    },
   ]);
 }

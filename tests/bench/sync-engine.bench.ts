@@ -16,7 +16,7 @@ import { SEED, startTestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../support/faults';
 import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
 import { percentile, percentiles, type Percentiles } from './percentiles';
-import { deviceDb } from '../../sync/testing';
+import { clearQueue, deviceDb } from '../../sync/testing';
 
 const TASKS = 100_000;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
@@ -128,6 +128,70 @@ export async function benchSyncEngine(): Promise<SyncEngineFigures> {
       pushThenPullMs,
       writeP50Ms: percentile(latencies, 0.5),
       writeP95Ms: percentile(latencies, 0.95),
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** Changes queued on the device for the loaded-queue figure (issue 16). */
+const QUEUED = 10_000;
+/** Edits timed at each queue size. */
+const QUEUE_WRITES = 300;
+
+/** Local write latency with an empty outbox and with QUEUED changes in it. */
+export interface QueueFigures {
+  queued: number;
+  /** tasks.update (validate, row, outbox) with nothing queued, then with QUEUED queued. */
+  editEmpty: Percentiles;
+  editLoaded: Percentiles;
+  /** tasks.create while the queue grows: the first 1,000 and the last 1,000 of QUEUED. */
+  createFirst: Percentiles;
+  createLast: Percentiles;
+}
+
+/**
+ * Local writes as the queue grows (offline, engine running, so its outbox watch reacts to
+ * every write as it does in the app): edits with an empty outbox; QUEUED task creations (the
+ * first and last thousand timed); the same edits with QUEUED changes queued.
+ */
+export async function benchQueuedWrites(): Promise<QueueFigures> {
+  const stack = await startTestDevstack('pglite');
+  try {
+    const alice = await startDevice(stack, 'alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    const seeded = (await alice.sync.queries.tasks(SEED.list)).map((task) => task.id);
+    const edits = async (label: string): Promise<number[]> => {
+      const times: number[] = [];
+      for (let i = 0; i < QUEUE_WRITES; i++) {
+        const id = seeded[i % seeded.length] ?? '';
+        const t0 = performance.now();
+        await alice.sync.repos.tasks.update(id, { title: `${label} ${i}` });
+        times.push(performance.now() - t0);
+      }
+      return times;
+    };
+    await edits('warm-up');
+    await clearQueue(alice.sync);
+    const editEmpty = percentiles(await edits('empty'));
+    await clearQueue(alice.sync);
+    const creates: number[] = [];
+    for (let i = 0; i < QUEUED; i++) {
+      const t0 = performance.now();
+      await alice.sync.repos.tasks.create(SEED.list, { title: `Queued ${i}` });
+      creates.push(performance.now() - t0);
+    }
+    const queued = await alice.sync.pendingCount();
+    if (queued !== QUEUED) throw new Error(`expected ${QUEUED} queued changes, found ${queued}`);
+    const editLoaded = percentiles(await edits('loaded'));
+    await alice.close();
+    return {
+      queued,
+      editEmpty,
+      editLoaded,
+      createFirst: percentiles(creates.slice(0, 1_000)),
+      createLast: percentiles(creates.slice(-1_000)),
     };
   } finally {
     await stack.stop();

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { CONSTRAINT_FIELDS, COLUMN_RULES, TRIGGER_RULES } from '@/lib/error-messages';
+import { CONSTRAINT_FIELDS, COLUMN_RULES, TRIGGER_RULES } from '@/lib/rejection-messages';
 import { ENGINE_KINDS } from '../support/database';
 import {
   SEED,

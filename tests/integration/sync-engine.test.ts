@@ -7,7 +7,7 @@ import { SyncError } from '../../sync/errors';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
 import { liveRows, waitFor, startDevice } from '../support/sync-client';
-import { deviceDb } from '../../sync/testing';
+import { deviceDb, rejectionsLogged } from '../../sync/testing';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
@@ -412,6 +412,32 @@ describe('live updates', () => {
 });
 
 describe('files and tabs', () => {
+  it('pushes a file made offline with its new list and task: the rows first, then the file', async () => {
+    const alice = await device('alice@example.com');
+    await alice.sync.engine.syncNow();
+    alice.online.set(false);
+    const listId = await alice.sync.repos.lists.create({ name: 'Site visit', color: 'teal' });
+    const taskId = await alice.sync.repos.tasks.create(listId, { title: 'Photograph the gate' });
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 3, 1, 4]);
+    const id = await alice.sync.repos.attachments.add(
+      taskId,
+      new Blob([bytes], { type: 'image/png' }),
+      'gate.png',
+    );
+    alice.online.set(true);
+    expect((await alice.sync.engine.syncNow()).phase).toBe('synced');
+    // The bucket takes a file only once its list is on the server: one batch with all three
+    // would have had the upload refused and the attachment dropped.
+    expect(await rejectionsLogged(alice.sync)).toEqual([]);
+    expect(await alice.sync.pendingCount()).toBe(0);
+    expect((await serverRow('attachments', id))?.task_id).toBe(taskId);
+    const { rows } = await stack.db.query<{ n: number }>(
+      `select count(*)::int as n from storage.objects where bucket_id = 'attachments' and name = $1`,
+      [String((await serverRow('attachments', id))?.object_path)],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it('downloads an attachment once through a signed URL and keeps it for offline viewing', async () => {
     const alice = await device('alice@example.com');
     await alice.sync.engine.syncNow();

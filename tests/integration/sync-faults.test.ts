@@ -709,7 +709,11 @@ describe("an attachment's bytes on the device", () => {
     await waitFor(() => asked);
     // Meanwhile bob loses the list (his membership's tombstone is pulled): all of it goes.
     const db = deviceDb(bob.sync);
-    await db.transaction('rw', db.allTables(), () => purgeList(db, SEED.list, Date.now()));
+    await db.transaction(
+      'rw',
+      db.allTables(),
+      async () => await purgeList(db, SEED.list, Date.now()),
+    );
     release();
     await viewing;
     expect(await db.rows('attachments').get(id)).toBeUndefined();

@@ -7,7 +7,6 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 
-import { describeRejection } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
 import { showToast, useToasts, type ToastAction } from '@/lib/toasts';
 
@@ -94,8 +93,12 @@ export function RejectionToasts() {
       }
       const codes = fresh.map(({ rejection }) => rejection.code);
       const only = fresh.length === 1 ? fresh[0] : undefined;
+      // The rules' sentences load with the first lone rejection (not part of the app shell).
       const message = only
-        ? describeRejection(only.rejection, rejectionLabel(only.rejection.data, only.row))
+        ? (await import('@/lib/rejection-messages')).describeRejection(
+            only.rejection,
+            rejectionLabel(only.rejection.data, only.row),
+          )
         : refusedSummary(codes);
       const toastId = showToast({
         tone: 'error',

@@ -106,6 +106,28 @@ describe('sync status', () => {
     expect(status()).toHaveTextContent('Synced 2 min ago');
   });
 
+  it('shows how far a first sync has come: items so far, of how many, with a bar', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    act(() =>
+      s.sync.engine.status.set({ phase: 'syncing', download: { received: 0, expected: null } }),
+    );
+    expect(await screen.findByText('Downloading your lists…')).toBeInTheDocument();
+    expect(status()).toHaveTextContent('0 items so far');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    act(() => s.sync.engine.status.set({ download: { received: 12_000, expected: 100_000 } }));
+    expect(status()).toHaveTextContent('12,000 of 100,000 items');
+    const bar = screen.getByRole('progressbar', { name: 'First sync' });
+    expect(bar).toHaveAttribute('value', '12000');
+    expect(bar).toHaveAttribute('max', '100000');
+    // Done: back to the usual wording, no bar.
+    act(() =>
+      s.sync.engine.status.set({ phase: 'synced', download: null, lastSyncedAt: Date.now() }),
+    );
+    expect(status()).toHaveTextContent('Synced just now');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
   it('says "Refreshing all data" while everything is pulled again (CURSOR_EXPIRED)', async () => {
     const s = await ownedDevice(true);
     const status = render(s);

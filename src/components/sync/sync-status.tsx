@@ -5,6 +5,8 @@
 // link for assistive technology. Without an account nothing ever syncs, so no count there.
 import { Link } from 'react-router';
 
+import type { Download } from '@sync/index';
+
 import { useNow } from '@/hooks/use-now';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
@@ -36,6 +38,13 @@ const SHORT_LABELS: Record<SyncBadgeState, string> = {
   'sign-in': 'Sign in',
   outdated: 'Update',
 };
+
+/** A first sync's progress: rows so far, of how many when the server said. */
+function downloadText({ received, expected }: Download): string {
+  return expected === null
+    ? `${received.toLocaleString()} items so far`
+    : `${Math.min(received, expected).toLocaleString()} of ${expected.toLocaleString()} items`;
+}
 
 function pendingText(pending: number): string {
   if (pending === 0) return '';
@@ -75,19 +84,26 @@ export function SyncStatus() {
     // Back after longer than the server keeps deletions: everything is pulled again (the
     // data on screen stays usable meanwhile).
     label =
-      status.lastError?.code === 'CURSOR_EXPIRED' ? errorMessage('CURSOR_EXPIRED') : 'Syncing…';
+      status.lastError?.code === 'CURSOR_EXPIRED'
+        ? errorMessage('CURSOR_EXPIRED')
+        : status.download
+          ? 'Downloading your lists…'
+          : 'Syncing…';
   } else {
     state = 'synced';
     label = status.lastSyncedAt ? `Synced ${relativeTime(status.lastSyncedAt, now)}` : 'Synced';
   }
   // Local-only changes wait for an account, not for a connection: counting them says nothing.
   const pending = state === 'local' ? '' : pendingText(status.pending);
+  const download = state === 'syncing' ? status.download : null;
   const detail =
     state === 'offline'
       ? pending
         ? `${pending} — saved on this device`
         : 'Changes are saved on this device'
-      : pending;
+      : download
+        ? downloadText(download)
+        : pending;
 
   // What assistive technology announces: stable wording per state (no timers, no flicker).
   const announced =
@@ -100,6 +116,14 @@ export function SyncStatus() {
       </span>
       <span className="sync-status__label">{label}</span>
       {detail ? <span className="sync-status__detail">{detail}</span> : null}
+      {download?.expected ? (
+        <progress
+          className="sync-status__progress"
+          max={download.expected}
+          value={Math.min(download.received, download.expected)}
+          aria-label="First sync"
+        />
+      ) : null}
       {/* Drawn from attributes by CSS: visual only, so the text is never said or found twice. */}
       <span
         className="sync-status__short"

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 
 import {
   buildSearchIndex,
-  countTasks,
   filterTasks,
   neighboursAfterMove,
   parseStatusFilter,
@@ -60,10 +59,6 @@ describe('helpers', () => {
     expect(parseStatusFilter('done')).toBe('done');
     expect(parseStatusFilter(null)).toBe('all');
     expect(parseStatusFilter('nope')).toBe('all');
-  });
-
-  it('counts open and done', () => {
-    expect(countTasks(tasks)).toEqual({ open: 2, done: 1 });
   });
 
   it('finds the neighbours of a moved task', () => {

@@ -65,13 +65,6 @@ export function filterTasks(
   });
 }
 
-/** Open (to do + doing) and done counts of a list. */
-export function countTasks(tasks: readonly TaskRow[]): { open: number; done: number } {
-  let done = 0;
-  for (const task of tasks) if (task.status === 'done') done += 1;
-  return { open: tasks.length - done, done };
-}
-
 /**
  * Where a task moved from `from` to `to` in the shown order lands: between the ids that
  * will then be before and after it (null at either end). The shown order is a subsequence

@@ -10,22 +10,24 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OnlineSignal } from '@sync/index';
 
 import {
-  createServiceWorkerUpdates,
   OFFLINE_READY_SHOWN_KEY,
-  RELOAD_FALLBACK_MS,
   RELOAD_SETTLE_TIMEOUT_MS,
   setBeforeReload,
-  UPDATE_CHECK_INTERVAL_MS,
-  UPDATE_CHECK_THROTTLE_MS,
-  UPDATE_INSTALL_TIMEOUT_MS,
   useServiceWorkerState,
-  workerScriptReachable,
   type RegistrationLike,
-  type VisibilitySignal,
   type WorkboxEventLike,
   type WorkboxLike,
   type WorkerLike,
 } from './service-worker';
+import {
+  createServiceWorkerUpdates,
+  RELOAD_FALLBACK_MS,
+  UPDATE_CHECK_INTERVAL_MS,
+  UPDATE_CHECK_THROTTLE_MS,
+  UPDATE_INSTALL_TIMEOUT_MS,
+  workerScriptReachable,
+  type VisibilitySignal,
+} from './service-worker-updates';
 
 /** workbox-window's WAITING_TIMEOUT_DURATION: `waiting` fires this long after 'installed'. */
 const WAITING_EVENT_DELAY_MS = 200;

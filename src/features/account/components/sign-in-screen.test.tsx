@@ -65,7 +65,7 @@ describe('sign-in screen', () => {
     await waitFor(() =>
       expect(document.querySelector('.sync-status')).toHaveAttribute('data-state', 'synced'),
     );
-    expect((await app.supabase.auth.getSession()).data.session?.user.id).toBe(ALICE_ID);
+    expect((await app.client.auth.getSession()).data.session?.user.id).toBe(ALICE_ID);
     expect(deviceOwnerEmail()).toBe('alice@example.com');
   });
 
@@ -90,7 +90,7 @@ describe('sign-in screen', () => {
     await waitFor(() => expect(alert.parentElement).toHaveFocus());
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+    expect((await app.client.auth.getSession()).data.session).toBeNull();
   });
 
   it("says when the server can't be reached", async () => {
@@ -152,7 +152,7 @@ describe('sign-in screen', () => {
     const listId = await app.sync.repos.lists.create({ name: 'Not yet synced', color: 'red' });
     const pending = await app.sync.pendingCount();
     expect(pending).toBeGreaterThan(0);
-    await app.supabase.auth.signOut({ scope: 'local' });
+    await app.client.auth.signOut({ scope: 'local' });
     app.online.set(true);
     cleanup();
 
@@ -177,7 +177,7 @@ describe('sign-in screen', () => {
     await user.click(cancel);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+    expect((await app.client.auth.getSession()).data.session).toBeNull();
     expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID);
     expect(await app.sync.pendingCount()).toBe(pending);
     expect(await storedRow(app.sync, 'lists', listId)).toMatchObject({
@@ -204,7 +204,7 @@ describe('sign-in screen', () => {
     await app.sync.engine.syncNow();
     app.online.set(false);
     const listId = await app.sync.repos.lists.create({ name: 'Made offline', color: 'blue' });
-    await app.supabase.auth.signOut({ scope: 'local' });
+    await app.client.auth.signOut({ scope: 'local' });
     app.online.set(true);
     cleanup();
 

@@ -50,7 +50,7 @@ describe('sign-up screen', () => {
     await fillAndSubmit(user, { name: 'Casey', email, password: 'long-enough' });
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
-    const { data } = await app.supabase.auth.getUser();
+    const { data } = await app.client.auth.getUser();
     expect(data.user?.email).toBe(email);
     expect(data.user?.user_metadata).toMatchObject({ display_name: 'Casey' });
     expect(deviceOwnerEmail()).toBe(email);
@@ -71,7 +71,7 @@ describe('sign-up screen', () => {
     );
     await waitFor(() => expect(email).toHaveFocus());
     expect(router.state.location.pathname).toBe('/sign-up');
-    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+    expect((await app.client.auth.getSession()).data.session).toBeNull();
   });
 
   it('checks name and password rules before asking the server', async () => {
@@ -87,7 +87,7 @@ describe('sign-up screen', () => {
       /Password must be at least 6 characters\./,
     );
     await waitFor(() => expect(name).toHaveFocus());
-    expect((await app.supabase.auth.getSession()).data.session).toBeNull();
+    expect((await app.client.auth.getSession()).data.session).toBeNull();
   });
 
   it('says creating an account needs a connection and waits for one', async () => {
@@ -124,7 +124,7 @@ describe('sign-up screen', () => {
     });
     await waitFor(() => expect(router.state.location.pathname).toBe('/lists'));
 
-    const { data } = await app.supabase.auth.getUser();
+    const { data } = await app.client.auth.getUser();
     const userId = data.user?.id;
     expect(userId).toBeDefined();
     await waitFor(async () => expect(await app.sync.pendingCount()).toBe(0));
@@ -133,7 +133,7 @@ describe('sign-up screen', () => {
     expect(row?._v).toBeGreaterThan(0);
 
     // And the server has it, as the new user's.
-    const pulled = await app.supabase.rpc('sync_pull', { cursor: null, max_rows: 1000 });
+    const pulled = await app.client.rpc('sync_pull', { cursor: null, max_rows: 1000 });
     expect(pulled.error).toBeNull();
     const rows = (pulled.data as { rows: { table: string; row: Record<string, unknown> }[] }).rows;
     const garage = rows.find((entry) => entry.table === 'lists' && entry.row.id === listId);

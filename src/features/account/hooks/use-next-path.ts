@@ -2,7 +2,7 @@
 // welcome, sign-in and sign-up screens and only ever a path on this site.
 import { useSearchParams } from 'react-router';
 
-import { safeNext } from '@/lib/auth';
+import { safeNext } from '@/lib/next-path';
 
 export function useNextPath(): {
   /** Where to go once there is a session (or local-only use). */

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
-import { createInvite, type ApiFailure, type InviteRole } from '@/lib/api';
+import type { ApiFailure, InviteRole } from '@/lib/api';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
@@ -65,6 +65,8 @@ export function InviteLinkPanel({ listId, full }: { listId: string; full: boolea
   async function create() {
     setBusy(true);
     setError(undefined);
+    // The call's code (and supabase-js's functions client) loads on the first "Create link".
+    const { createInvite } = await import('@/lib/api');
     const result = await createInvite(supabase, listId, role);
     setBusy(false);
     if (!result.ok) {

@@ -198,7 +198,7 @@ describe('presence avatars', () => {
     const bob = viewer(await signInAs(sideClient(), 'bob'), BOB);
     await waitFor(() => expect(bob.peers().map((p) => p.userId)).toEqual([BOB]));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(services.supabase.getChannels()).toHaveLength(0);
+    expect(services.client.getChannels()).toHaveLength(0);
     expect(container).toBeEmptyDOMElement();
   });
 });

@@ -12,7 +12,7 @@ import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useMembers } from '@/hooks/use-members';
 import { useOnline } from '@/hooks/use-online';
 import { joinListPresence, presenceTopic, type PresencePeer } from '@/lib/presence';
-import { useServices } from '@/lib/services';
+import { useLoadedSupabase, useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
 import '../members.css';
@@ -43,15 +43,17 @@ function ViewerAvatar({ viewer }: { viewer: Viewer }) {
 }
 
 export function PresenceAvatars({ listId }: { listId: string }) {
-  const { supabase, now } = useServices();
+  const { now } = useServices();
+  // Joined once supabase-js has loaded (just after start-up).
+  const supabase = useLoadedSupabase();
   const { mode, userId } = useSession();
   const online = useOnline();
   const members = useMembers(listId);
   const [peers, setPeers] = useState<PresencePeer[]>([]);
-  const active = mode === 'signed-in' && online && Boolean(listId);
+  const active = mode === 'signed-in' && online && Boolean(listId) && supabase !== undefined;
 
   useEffect(() => {
-    if (!active) return;
+    if (!active || !supabase) return;
     let leave: (() => void) | undefined;
     let cancelled = false;
     const startedAt = Date.now();

@@ -11,7 +11,6 @@ import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useOnline } from '@/hooks/use-online';
-import { uploadAvatar } from '@/lib/api';
 import type { AppErrorCode } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
@@ -159,6 +158,8 @@ function PictureControls({ profile, userId }: { profile: Profile; userId: string
     // URL would keep showing the old picture. Old files are left: other devices show them
     // until they have synced the new path.
     const objectPath = `${userId}/avatar-${now()}.${AVATAR_TYPES[file.type] ?? 'img'}`;
+    // The upload's code (and supabase-js's storage client) loads on the first picture.
+    const { uploadAvatar } = await import('@/lib/api');
     const uploaded = await uploadAvatar(supabase, objectPath, file);
     if (!uploaded.ok) {
       setBusy(false);

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { rejectionLabel } from '@/components/sync/rejection-toasts';
 import { useNow } from '@/hooks/use-now';
-import { describeRejection, ROW_NOUNS } from '@/lib/error-messages';
+import { describeRejection, ROW_NOUNS } from '@/lib/rejection-messages';
 import { useServices } from '@/lib/services';
 import { relativeTime } from '@/utils/format';
 import type { OutpostSync, Rejection } from '@sync/index';

@@ -1,11 +1,9 @@
 // Changing the signed-in person's password (product.md §7 "change password") with supabase-js
 // `auth.updateUser`, on the current session. The rules are the sign-up screen's (src/lib/
 // auth.ts); GoTrue's refusals come back as plain sentences, with the field they concern.
-import {
-  isAuthApiError,
-  isAuthSessionMissingError,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import { isAuthApiError, isAuthSessionMissingError } from '@supabase/supabase-js';
+
+import type { SupabaseSource } from '@sync/index';
 
 import {
   AUTH_MESSAGES,
@@ -81,11 +79,11 @@ export function describePasswordError(error: unknown): ChangePasswordResult {
 
 /** Sets a new password for the signed-in user; never throws. */
 export async function changePassword(
-  supabase: SupabaseClient,
+  supabase: SupabaseSource,
   password: string,
 ): Promise<ChangePasswordResult> {
   try {
-    const { error } = await supabase.auth.updateUser({ password });
+    const { error } = await (await supabase).auth.updateUser({ password });
     return error ? describePasswordError(error) : { ok: true };
   } catch (error) {
     return describePasswordError(error);

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormError, SelectField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
-import { exportList, type ApiFailure, type ExportFormat } from '@/lib/api';
+import type { ApiFailure, ExportFormat } from '@/lib/api';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 
@@ -65,6 +65,8 @@ export function ExportListButton({
   async function run() {
     setBusy(true);
     setError(undefined);
+    // The export's code (and supabase-js's functions client) loads on the first "Download".
+    const { exportList } = await import('@/lib/api');
     const result = await exportList(supabase, listId, format);
     setBusy(false);
     if (!result.ok) {

@@ -57,6 +57,11 @@ export interface TaskListProps {
   selecting: boolean;
   /** A task just added: highlighted, and scrolled to when it is off-screen. */
   highlightId: string | null;
+  /**
+   * How many tasks the list has, when `tasks` are only its first ones (the rest are being
+   * read): rows say "of" that many, and the list keeps the height of all of them.
+   */
+  total?: number | undefined;
 }
 
 /** Keys typed into these belong to the field, not to the list's shortcuts. */
@@ -87,6 +92,7 @@ export function TaskList({
   assignees,
   selecting,
   highlightId,
+  total,
 }: TaskListProps) {
   const { sync } = useServices();
   const now = useNow(60_000);
@@ -360,6 +366,7 @@ export function TaskList({
   }
 
   const items = virtualizer.getVirtualItems();
+  const size = Math.max(total ?? 0, ordered.length);
   const first = items[0]?.index ?? 0;
   const last = items[items.length - 1]?.index ?? -1;
 
@@ -388,7 +395,7 @@ export function TaskList({
             aria-label="Tasks"
             style={{
               paddingTop: first * ROW_HEIGHT_PX,
-              paddingBottom: Math.max(0, ordered.length - 1 - last) * ROW_HEIGHT_PX,
+              paddingBottom: Math.max(0, size - 1 - last) * ROW_HEIGHT_PX,
             }}
             onKeyDown={onKeyDown}
           >
@@ -400,7 +407,7 @@ export function TaskList({
                   key={task.id}
                   task={task}
                   index={item.index}
-                  count={ordered.length}
+                  count={size}
                   listId={listId}
                   canEdit={canEdit}
                   selected={selected.has(task.id)}

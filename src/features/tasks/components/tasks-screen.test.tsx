@@ -529,9 +529,18 @@ describe('tasks screen', () => {
     const device = await localListDevice();
     services = device.services;
     await seedTasks(services, device.listId, 10_000);
+    // Every text the counts line shows, from the first frame: never a made-up "0 open".
+    const shownCounts: string[] = [];
+    const observer = new MutationObserver(() => {
+      const text = document.querySelector('.tasks-screen__counts')?.textContent;
+      if (text !== undefined && text !== shownCounts.at(-1)) shownCounts.push(text);
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     renderApp(services, `/lists/${device.listId}`);
     await findHeading('Groceries');
     expect(await screen.findByText('10,000 open · 0 done')).toBeVisible();
+    observer.disconnect();
+    expect(shownCounts.filter((text) => text.trim() !== '')).toEqual(['10,000 open · 0 done']);
     const rows = within(await screen.findByRole('list', { name: 'Tasks' })).getAllByRole(
       'listitem',
     );

@@ -1,6 +1,7 @@
 // /lists/:listId — a list's tasks: quick add, status filter and search (both in the URL),
 // bulk complete, and the virtualised, sortable list. Everything reads the device database;
-// the whole list is loaded once and filtered in memory, so typing in search never waits.
+// the first tasks are read alone (one bounded read, whatever the list's size), then the whole
+// list, filtered in memory, so typing in search never waits; counts come from indexes.
 // Select boxes show on hover (or always while selecting); phones reach them through the
 // toolbar's "Select".
 import {
@@ -31,10 +32,9 @@ import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
 import '../tasks.css';
-import { useListTasks } from '../hooks/use-list-tasks';
+import { useListTasks, useTaskCounts } from '../hooks/use-list-tasks';
 import {
   buildSearchIndex,
-  countTasks,
   FILTER_LABELS,
   filterTasks,
   parseStatusFilter,
@@ -56,6 +56,10 @@ export function TasksScreen({ presence }: { presence?: ReactNode }) {
   // Known before anything shows, so editors never see a flash of the read-only list.
   const role = useListAccess(listId).role;
   const firstSyncDone = useFirstSyncDone();
+  // The list's first tasks and counts are read now, with the list and the role, not after
+  // them: the list below gets them from the same shared queries at its first render.
+  useListTasks(listId);
+  useTaskCounts(listId);
 
   if (list === undefined || role === undefined) return null;
   // Not here yet on a device whose first sync is still running: it may be on its way.
@@ -110,7 +114,8 @@ function ListTasks({
   const members = useMembers(listId);
   const profiles = useProfiles();
   const pending = usePendingRows(listId);
-  const tasks = useListTasks(listId);
+  const { tasks, complete } = useListTasks(listId);
+  const counts = useTaskCounts(listId);
   const quickAddRef = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -168,7 +173,6 @@ function ListTasks({
     () => filterTasks(all, index, status, deferredQuery),
     [all, index, status, deferredQuery],
   );
-  const counts = useMemo(() => countTasks(all), [all]);
 
   const assignees = useMemo(() => {
     const map = new Map<string, Assignee>();
@@ -261,8 +265,15 @@ function ListTasks({
             <ColorDot color={color} size={14} />
             <span>{name}</span>
           </h1>
-          <p className="tasks-screen__counts">
-            {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
+          {/* Blank (its height kept) until the device has answered: never a made-up 0. */}
+          <p className="tasks-screen__counts" aria-busy={counts === undefined}>
+            {counts === undefined ? (
+              '\u00a0'
+            ) : (
+              <>
+                {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
+              </>
+            )}
             {access.role === 'viewer' ? <span className="badge">View only</span> : null}
           </p>
         </div>
@@ -365,7 +376,7 @@ function ListTasks({
           stale ? 'tasks-screen__results tasks-screen__results--stale' : 'tasks-screen__results'
         }
       >
-        {tasks === undefined ? null : all.length === 0 ? (
+        {tasks === undefined || (filtering && !complete) ? null : all.length === 0 ? (
           <EmptyState title="No tasks yet">
             <p>
               {access.canEditTasks ? (
@@ -407,6 +418,7 @@ function ListTasks({
             assignees={assignees}
             selecting={selecting}
             highlightId={justAdded}
+            total={complete || !counts ? undefined : counts.open + counts.done}
           />
         )}
       </div>

@@ -1,12 +1,45 @@
-// All live tasks of one list in position order (sync's `queries.tasks`: one range scan of the
-// compound index), so filtering and search can run in memory.
-import { useLiveQuery } from 'dexie-react-hooks';
+// A list's live tasks in position order (sync's queries: range scans of the compound index
+// [list_id+position]), so filtering and search run in memory. A screen opens on the first
+// tasks alone (one bounded read, whatever the list's size) and gets the rest right after it
+// has drawn them; counts come from indexes (no task read).
+import { useState } from 'react';
 
-import type { Task } from '@sync/index';
+import type { Task, TaskCounts } from '@sync/index';
+import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
-/** undefined while loading. */
-export function useListTasks(listId: string): Task[] | undefined {
+/** Tasks read before the rest: more than a tall screen shows. */
+export const FIRST_TASKS = 60;
+
+export interface ListTasks {
+  /** undefined while loading; the first FIRST_TASKS until `complete`. */
+  tasks: Task[] | undefined;
+  /** Whether `tasks` is the whole list (filters and search need it). */
+  complete: boolean;
+}
+
+export function useListTasks(listId: string): ListTasks {
   const { sync } = useServices();
-  return useLiveQuery(() => sync.queries.tasks(listId), [sync, listId]);
+  // The whole list once the first tasks are on screen: its read never delays them.
+  const [wantAll, setWantAll] = useState(false);
+  const all = useSharedLiveQuery(sync, wantAll ? `tasks:${listId}` : null, () =>
+    sync.queries.tasks(listId),
+  );
+  // The first tasks, until the whole list is here (then one live read, not two).
+  const first = useSharedLiveQuery(sync, all ? null : `first-tasks:${listId}`, () =>
+    sync.queries.firstTasks(listId, FIRST_TASKS),
+  );
+  // Set while rendering the first tasks; the read itself starts when that render commits (the
+  // live query subscribes then), so it never holds them up.
+  if (first !== undefined && !wantAll) setWantAll(true);
+  if (all !== undefined) return { tasks: all, complete: true };
+  // A short list is whole already.
+  if (first !== undefined && first.length < FIRST_TASKS) return { tasks: first, complete: true };
+  return { tasks: first, complete: false };
+}
+
+/** A list's open and done counts (undefined while loading). */
+export function useTaskCounts(listId: string): TaskCounts | undefined {
+  const { sync } = useServices();
+  return useSharedLiveQuery(sync, `task-counts:${listId}`, () => sync.queries.taskCounts(listId));
 }

@@ -1,0 +1,811 @@
+// Real-browser figures (issue 16), each printed next to its baseline or target by run.ts's
+// `browser` block, in one run: Debian's Chromium, the production build, an in-process devstack
+// on Postgres 15.
+// 1. In-app navigation: on /lists, a click on a list's card → its first task row rendered,
+//    for a list of 10,000 tasks and for the seeded list of 30 (the baseline), back to /lists
+//    by the app's own "Lists" link between samples.
+// 2. A new tab opened offline on a list's URL (worker installed and controlling, device
+//    synced, the context offline) → first task row rendered, for both lists.
+// 3. Initial sync of 100k tasks by the real sync library in Chromium's IndexedDB (a bench
+//    page, tests/bench/browser/sync-page.ts) vs a raw Dexie bulkPut of the same rows in the
+//    same page.
+// 4. JS heap of the app with those 100k tasks on the device, browsing the lists, each list and
+//    a few tasks' screens: CDP's JSHeapUsedSize after each step, and after a forced GC.
+// 5. Placeholder frames: during 1 and 2, every painted state of the list screen's counts
+//    (`.tasks-screen__counts`) and of the lists screen's per-list counts
+//    (`.lists-card__counts`), recorded from navigation start, checked against the device's
+//    data (the server's counts, which the synced device holds).
+// Times are taken inside the pages (performance.now()).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from '@playwright/test';
+import type { Session } from '@supabase/supabase-js';
+import { build } from 'esbuild';
+
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { startStaticServer } from '../support/static-server';
+import { buildApp, sessionOf } from './app.bench';
+import type { SyncPageOptions, SyncRun } from './browser/sync-page';
+import { percentiles, type Percentiles } from './percentiles';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+/** Where the app's build and the bench page are made, served together (one origin). */
+const TMP_DIR = join(ROOT, '.tmp');
+const BENCH_PAGE = '/__bench/sync.html';
+
+const BIG_TASKS = 10_000;
+const HUGE_TASKS = 100_000;
+/** alice's list of 10,000 (figures 1, 2) and bob's of 100,000 (figures 3, 4). */
+const BIG_LIST_ID = 'b1600000-0000-4000-8000-000000000016';
+const HUGE_LIST_ID = 'b1600000-0000-4000-8000-000000100000';
+const NAV_WARMUP = 3;
+const NAV_SAMPLES = Number(process.env.BENCH_BROWSER_SAMPLES ?? 20);
+const NEW_TAB_WARMUP = 2;
+const NEW_TAB_SAMPLES = NAV_SAMPLES;
+/** Initial syncs of 100k timed (each with its bulkPut baseline); each takes a while. */
+const SYNC_RUNS = Number(process.env.BENCH_BROWSER_SYNC_RUNS ?? 2);
+/** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
+const AUTH_STORAGE_KEY = 'outpost-auth';
+
+/** Bounds of every wait (ms). */
+const BOUND = {
+  step: 30_000,
+  sync10k: 180_000,
+  sync100k: 360_000,
+} as const;
+
+/** Counts as the device holds them, by list id. */
+type Counts = Record<string, { open: number; done: number }>;
+
+/** Painted states whose counts were not the device's data, for one figure. */
+export interface PlaceholderReport {
+  /** Painted states (frames whose counts differ from the frame before) checked. */
+  frames: number;
+  /** Of those, frames showing a count that was not the device's data. */
+  wrong: number;
+  /**
+   * Frames (no wrong count among them) where a counts element showed no count at all: blank,
+   * a dash, "Loading…" (a placeholder that makes no claim; not a wrong count).
+   */
+  blank: number;
+  /** Up to 5 examples of wrong counts: where, what it showed, what the device holds. */
+  examples: string[];
+}
+
+export interface BrowserFigures {
+  navBig: Percentiles;
+  navSmall: Percentiles;
+  /** Click → the list screen's counts element in the DOM (the screen, before its rows). */
+  navBigScreen: Percentiles;
+  navSmallScreen: Percentiles;
+  navPlaceholders: PlaceholderReport;
+  newTabSmall: Percentiles;
+  newTabBig: Percentiles;
+  newTabPlaceholders: PlaceholderReport;
+  /** Where a new offline tab's time goes, p50 per list (ms since navigation start). */
+  newTabPhases: { list: string; phases: NewTabPhases }[];
+  /** Every new tab was controlled by the worker and saw navigator.onLine false. */
+  newTabOffline: { controlled: number; offline: number; pages: number };
+  syncRuns: SyncRun[];
+  /** Peak JS heap while browsing with 100k tasks on the device (bytes). */
+  heap: { maxUsed: number; maxUsedAfterGc: number; steps: HeapStep[] };
+}
+
+/** p50s of a new tab's milestones (ms from navigation start). */
+export interface NewTabPhases {
+  /** The document's response, from the worker's precache. */
+  responseEnd: number;
+  domContentLoaded: number;
+  /** The app's first render into #root. */
+  shell: number;
+  /** The list screen's counts element first in the DOM. */
+  screen: number;
+  firstRow: number;
+}
+
+export interface HeapStep {
+  step: string;
+  used: number;
+  usedAfterGc: number;
+}
+
+function progress(step: string): void {
+  process.stderr.write(`  [browser bench ${new Date().toISOString().slice(11, 19)}] ${step}\n`);
+}
+
+/** Rejects with a clear message when `work` has not settled within `ms`. */
+async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`browser bench: ${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } catch (error) {
+    // Playwright's own timeouts say which locator; say which step too.
+    if (error instanceof Error && !error.message.startsWith('browser bench:')) {
+      throw new Error(`browser bench: ${what}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Waits until `predicate(arg)` holds in the page, checked at every animation frame (or every
+ * `polling` ms), for at most `ms`. Synchronous predicates only: Playwright's waitForFunction
+ * takes the Promise an async predicate returns as a truthy value and resolves at once (see
+ * `untilResolved`).
+ */
+async function until<A>(
+  page: Page,
+  what: string,
+  ms: number,
+  predicate: (arg: A) => boolean,
+  arg: A,
+  polling: number | 'raf' = 'raf',
+): Promise<void> {
+  await within(
+    what,
+    ms + 1_000,
+    page
+      .waitForFunction(predicate as (arg: unknown) => boolean, arg as unknown, {
+        timeout: ms,
+        polling,
+      })
+      .then(() => undefined),
+  );
+}
+
+/** Waits until the async `predicate(arg)` resolves true in the page, every `every` ms. */
+async function untilResolved<A>(
+  page: Page,
+  what: string,
+  ms: number,
+  predicate: (arg: A) => Promise<boolean>,
+  arg: A,
+  every = 500,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`browser bench: ${what}: not within ${ms} ms`);
+    const done = await within(
+      what,
+      left,
+      page.evaluate(predicate as (arg: unknown) => Promise<boolean>, arg as unknown),
+    );
+    if (done) return;
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
+
+/**
+ * In every page of a context, from navigation start: when a click on a list's link happened
+ * (capturing listener) and when the first task row appeared after it (MutationObserver);
+ * when the first task row appeared at all; and every painted state of the counts elements
+ * (a MutationObserver asks for the next animation frame, which reads what is about to be
+ * painted; a state is kept when it differs from the one before). Also defines `__name`
+ * (tsx's keepNames wraps functions inside page.evaluate callbacks in it).
+ */
+const PROBE = `
+  window.__name = (fn) => fn;
+  (() => {
+    const b = (window.__bench = {
+      clickAt: null, clickHref: null, rowAt: null, firstRowAt: null, shellAt: null, screenAt: null, navScreenAt: null,
+      frames: [],
+      lastKey: '',
+    });
+    const listOf = (href) => (href || '').split('/')[2] || '';
+    const snapshot = () => {
+      const counts = [];
+      for (const el of document.querySelectorAll('.tasks-screen__counts'))
+        counts.push({ screen: 'list', list: listOf(location.pathname), text: el.textContent });
+      for (const el of document.querySelectorAll('.lists-card__counts')) {
+        const link = el.closest('.lists-card')?.querySelector('a[href^="/lists/"]');
+        counts.push({ screen: 'lists', list: listOf(link?.getAttribute('href')), text: el.textContent });
+      }
+      return counts;
+    };
+    let scheduled = false;
+    const frame = () => {
+      scheduled = false;
+      const counts = snapshot();
+      const key = JSON.stringify(counts);
+      if (key === b.lastKey) return;
+      b.lastKey = key;
+      b.frames.push({ at: performance.now(), path: location.pathname, counts });
+    };
+    const changed = () => {
+      if (b.shellAt === null && document.getElementById('root')?.firstElementChild)
+        b.shellAt = performance.now();
+      const row = document.querySelector('[data-task-id]');
+      if (row && b.firstRowAt === null) b.firstRowAt = performance.now();
+      if (b.screenAt === null && document.querySelector('.tasks-screen__counts'))
+        b.screenAt = performance.now();
+      if (row && b.clickAt !== null && b.rowAt === null) b.rowAt = performance.now();
+      if (b.clickAt !== null && b.navScreenAt === null && document.querySelector('.tasks-screen__counts'))
+        b.navScreenAt = performance.now();
+      if (!scheduled) { scheduled = true; requestAnimationFrame(frame); }
+    };
+    addEventListener('click', (event) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      const href = link ? link.getAttribute('href') : '';
+      if (!/^\\/lists\\/[^/]+$/.test(href || '')) return;
+      b.clickAt = performance.now();
+      b.clickHref = href;
+      b.rowAt = null;
+      b.navScreenAt = null;
+    }, true);
+    const start = () => {
+      changed();
+      new MutationObserver(changed).observe(document.documentElement, {
+        childList: true, subtree: true, characterData: true,
+      });
+    };
+    if (document.documentElement) start(); else document.addEventListener('DOMContentLoaded', start);
+  })();
+`;
+
+interface ProbeState {
+  clickAt: number | null;
+  clickHref: string | null;
+  rowAt: number | null;
+  /** After the click: when the list screen's counts element was first in the DOM. */
+  navScreenAt: number | null;
+  firstRowAt: number | null;
+  /** When #root first had an element (the app's first render). */
+  shellAt: number | null;
+  /** When the list screen's counts element was first in the DOM. */
+  screenAt: number | null;
+  frames: Frame[];
+  lastKey: string;
+}
+
+interface Frame {
+  at: number;
+  path: string;
+  counts: { screen: 'list' | 'lists'; list: string; text: string | null }[];
+}
+
+const probe = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __bench: ProbeState }).__bench);
+
+/** Checks painted states against the device's counts. */
+function checkFrames(frames: readonly Frame[], expected: Counts, into: PlaceholderReport): void {
+  for (const frame of frames) {
+    into.frames += 1;
+    const bad: string[] = [];
+    let blank = false;
+    for (const count of frame.counts) {
+      const want = expected[count.list];
+      const text = count.text ?? '';
+      // No digit at all: no count shown (blank, "…", "Loading…").
+      if (!/\d/.test(text)) {
+        blank = true;
+        continue;
+      }
+      const match = /([\d,.\s\u202f]+)\s*open\s*·\s*([\d,.\s\u202f]+)\s*done/.exec(text);
+      const shown = match
+        ? {
+            open: Number((match[1] ?? '').replace(/\D/g, '')),
+            done: Number((match[2] ?? '').replace(/\D/g, '')),
+          }
+        : undefined;
+      if (!want || !shown || shown.open !== want.open || shown.done !== want.done) {
+        bad.push(
+          `${count.screen === 'list' ? 'list screen' : 'lists screen card'} of ${count.list} showed "${text}" (device: ${want ? `${want.open} open · ${want.done} done` : 'no such list'})`,
+        );
+      }
+    }
+    if (bad.length > 0) {
+      into.wrong += 1;
+      if (into.examples.length < 5) {
+        into.examples.push(`${frame.path} at ${frame.at.toFixed(0)} ms: ${bad.join('; ')}`);
+      }
+    } else if (blank) {
+      into.blank += 1;
+    }
+  }
+}
+
+async function seed(stack: TestDevstack): Promise<Counts> {
+  await stack.db.query(
+    `insert into public.lists (id, name, color, created_by) values ($1, 'Ten thousand', 'blue', $2)`,
+    [BIG_LIST_ID, SEED.alice],
+  );
+  await stack.db.query(
+    `insert into public.tasks (list_id, title, notes, status, position, created_by)
+     select $1, 'Task ' || i, 'Notes for task ' || i,
+            (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
+       from generate_series(0, $3::int - 1) i`,
+    [BIG_LIST_ID, SEED.alice, BIG_TASKS],
+  );
+  // bob's: alice is not in it, so her device (figures 1, 2) stays at 10,030 tasks.
+  await stack.db.query(
+    `insert into public.lists (id, name, color, created_by) values ($1, 'Hundred thousand', 'green', $2)`,
+    [HUGE_LIST_ID, SEED.bob],
+  );
+  for (let start = 0; start < HUGE_TASKS; start += 10_000) {
+    await stack.db.query(
+      `insert into public.tasks (list_id, title, notes, status, position, created_by)
+       select $1, 'Task ' || i, 'Some notes for task ' || i,
+              (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
+         from generate_series($3::int, $4::int) i`,
+      [HUGE_LIST_ID, SEED.bob, start, Math.min(start + 9_999, HUGE_TASKS - 1)],
+    );
+  }
+  await stack.db.query('analyze');
+  const { rows } = await stack.db.query<{ list_id: string; open: number; done: number }>(
+    `select list_id,
+            (count(*) filter (where status <> 'done'))::int as open,
+            (count(*) filter (where status = 'done'))::int as done
+       from public.tasks where deleted_at is null group by list_id`,
+  );
+  const counts: Counts = {};
+  for (const row of rows) counts[row.list_id] = { open: row.open, done: row.done };
+  return counts;
+}
+
+/** Puts `session` where the app looks for it, in every page of the context. */
+async function signedIn(context: BrowserContext, session: Session): Promise<void> {
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+    },
+    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
+  );
+}
+
+/** Waits until the page's device holds exactly the given counts for each list. */
+async function waitForDevice(page: Page, counts: Counts, lists: string[], ms: number) {
+  const want = lists.map((id) => [id, (counts[id]?.open ?? 0) + (counts[id]?.done ?? 0)] as const);
+  await untilResolved(
+    page,
+    `device synced (${want.map(([id, n]) => `${n} tasks in ${id}`).join(', ')})`,
+    ms,
+    async (expected) => {
+      const open = indexedDB.open('outpost');
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error ?? new Error('indexedDB.open failed'));
+      });
+      try {
+        if (!db.objectStoreNames.contains('tasks')) return false;
+        for (const [id, n] of expected) {
+          const request = db.transaction('tasks').objectStore('tasks').index('list_id').count(id);
+          const got = await new Promise<number>(
+            (resolve) => (request.onsuccess = () => resolve(request.result)),
+          );
+          if (got !== n) return false;
+        }
+        return true;
+      } finally {
+        db.close();
+      }
+    },
+    want,
+  );
+}
+
+/** The lists screen shows a card with the device's counts for each of `lists`, no task rows. */
+async function listsReady(page: Page, counts: Counts, lists: string[]): Promise<void> {
+  // Digits only: "6667 open · 3333 done" and "6,667 open · 3,333 done" are the same counts.
+  const want = lists.map((id) => [id, `${counts[id]?.open} ${counts[id]?.done}`]);
+  await until(
+    page,
+    'lists screen with every list and its counts',
+    BOUND.step,
+    (expected) =>
+      location.pathname === '/lists' &&
+      !document.querySelector('[data-task-id]') &&
+      expected.every(
+        ([id, text]) =>
+          document
+            .querySelector(`.lists-card a[href="/lists/${id}"]`)
+            ?.closest('.lists-card')
+            ?.querySelector('.lists-card__counts')
+            ?.textContent?.replace(/\D+/g, ' ')
+            .trim() === text,
+      ),
+    want,
+  );
+}
+
+/** Click on the list's card → first row; returns the in-page time, then goes back to /lists. */
+async function navigateOnce(
+  page: Page,
+  listId: string,
+  counts: Counts,
+  lists: string[],
+): Promise<{ row: number; screen: number }> {
+  await page.evaluate(() => {
+    const b = (window as unknown as { __bench: ProbeState }).__bench;
+    b.clickAt = null;
+    b.rowAt = null;
+  });
+  await within(
+    `click on list ${listId}`,
+    BOUND.step,
+    page.locator(`.lists-card a[href="/lists/${listId}"]`).click({ timeout: BOUND.step }),
+  );
+  await until(
+    page,
+    `first task row of list ${listId} after the click`,
+    BOUND.step,
+    (id) => {
+      const b = (window as unknown as { __bench: ProbeState }).__bench;
+      return b.rowAt !== null && location.pathname === `/lists/${id}`;
+    },
+    listId,
+  );
+  const state = await probe(page);
+  if (state.clickAt === null || state.rowAt === null || state.clickHref !== `/lists/${listId}`) {
+    throw new Error(`browser bench: the click on ${listId} was not recorded`);
+  }
+  const sample = {
+    row: state.rowAt - state.clickAt,
+    screen: (state.navScreenAt ?? NaN) - state.clickAt,
+  };
+  await within(
+    'click on the header’s Lists link',
+    BOUND.step,
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Lists', exact: true })
+      .click({ timeout: BOUND.step }),
+  );
+  await listsReady(page, counts, lists);
+  // A person does not click again within the frame the screen appeared in.
+  await page.waitForTimeout(150);
+  return sample;
+}
+
+async function measureNavigation(
+  page: Page,
+  appUrl: string,
+  counts: Counts,
+): Promise<{
+  big: number[];
+  small: number[];
+  bigScreen: number[];
+  smallScreen: number[];
+  placeholders: PlaceholderReport;
+}> {
+  const lists = [SEED.list, BIG_LIST_ID];
+  // A fresh page on the synced device: its painted states are checked from navigation start.
+  await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
+  await listsReady(page, counts, lists);
+  const big: number[] = [];
+  const small: number[] = [];
+  const bigScreen: number[] = [];
+  const smallScreen: number[] = [];
+  for (let round = 0; round < NAV_WARMUP + NAV_SAMPLES; round++) {
+    // Interleaved, so drift on the shared machine hits both alike.
+    const b = await navigateOnce(page, BIG_LIST_ID, counts, lists);
+    const s = await navigateOnce(page, SEED.list, counts, lists);
+    if (round >= NAV_WARMUP) {
+      big.push(b.row);
+      small.push(s.row);
+      bigScreen.push(b.screen);
+      smallScreen.push(s.screen);
+    }
+  }
+  const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
+  checkFrames((await probe(page)).frames, counts, placeholders);
+  return { big, small, bigScreen, smallScreen, placeholders };
+}
+
+/** The worker is active and controls `page` (reloading once if it does not yet). */
+async function controlled(page: Page): Promise<void> {
+  await within(
+    'service worker ready',
+    BOUND.step,
+    page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined)),
+  );
+  if (await page.evaluate(() => navigator.serviceWorker.controller === null)) {
+    await within('reload for the worker', BOUND.step, page.reload());
+  }
+  if (await page.evaluate(() => navigator.serviceWorker.controller === null)) {
+    throw new Error('browser bench: the service worker does not control the page');
+  }
+}
+
+async function measureNewTabs(
+  context: BrowserContext,
+  appUrl: string,
+  counts: Counts,
+): Promise<{
+  small: number[];
+  big: number[];
+  placeholders: PlaceholderReport;
+  offline: BrowserFigures['newTabOffline'];
+  phases: BrowserFigures['newTabPhases'];
+}> {
+  const small: number[] = [];
+  const big: number[] = [];
+  const milestones = new Map<string, Record<keyof NewTabPhases, number[]>>(
+    [SEED.list, BIG_LIST_ID].map((id) => [
+      id,
+      { responseEnd: [], domContentLoaded: [], shell: [], screen: [], firstRow: [] },
+    ]),
+  );
+  const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
+  const offline = { controlled: 0, offline: 0, pages: 0 };
+  await context.setOffline(true);
+  try {
+    for (let round = 0; round < NEW_TAB_WARMUP + NEW_TAB_SAMPLES; round++) {
+      for (const listId of [SEED.list, BIG_LIST_ID]) {
+        const page = await context.newPage();
+        try {
+          await within(
+            `open a new tab on /lists/${listId} offline`,
+            BOUND.step,
+            page.goto(`${appUrl}/lists/${listId}`, { waitUntil: 'commit', timeout: BOUND.step }),
+          );
+          await until(
+            page,
+            `first task row in a new offline tab on ${listId}`,
+            BOUND.step,
+            () =>
+              (window as unknown as { __bench?: ProbeState }).__bench?.firstRowAt !== null &&
+              (window as unknown as { __bench?: ProbeState }).__bench?.firstRowAt !== undefined,
+            undefined,
+          );
+          // The frames up to the rows and a moment after (a count that corrects itself late).
+          await page.waitForTimeout(300);
+          const state = await probe(page);
+          const facts = await page.evaluate(() => {
+            const nav = performance.getEntriesByType('navigation')[0] as
+              PerformanceNavigationTiming | undefined;
+            return {
+              online: navigator.onLine,
+              controlled: navigator.serviceWorker.controller !== null,
+              responseEnd: nav?.responseEnd ?? NaN,
+              domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
+            };
+          });
+          if (round < NEW_TAB_WARMUP) continue;
+          offline.pages += 1;
+          if (facts.controlled) offline.controlled += 1;
+          if (!facts.online) offline.offline += 1;
+          (listId === BIG_LIST_ID ? big : small).push(state.firstRowAt ?? NaN);
+          const m = milestones.get(listId);
+          m?.responseEnd.push(facts.responseEnd);
+          m?.domContentLoaded.push(facts.domContentLoaded);
+          m?.shell.push(state.shellAt ?? NaN);
+          m?.screen.push(state.screenAt ?? NaN);
+          m?.firstRow.push(state.firstRowAt ?? NaN);
+          checkFrames(state.frames, counts, placeholders);
+        } finally {
+          await page.close();
+        }
+      }
+    }
+  } finally {
+    await context.setOffline(false);
+  }
+  const p50 = (samples: number[]) => percentiles(samples).p50;
+  const phases = [...milestones].map(([list, m]) => ({
+    list: list === BIG_LIST_ID ? 'list of 10,000 tasks' : 'list of 30 tasks',
+    phases: {
+      responseEnd: p50(m.responseEnd),
+      domContentLoaded: p50(m.domContentLoaded),
+      shell: p50(m.shell),
+      screen: p50(m.screen),
+      firstRow: p50(m.firstRow),
+    },
+  }));
+  return { small, big, placeholders, offline, phases };
+}
+
+async function heapSample(cdp: CDPSession, step: string): Promise<HeapStep> {
+  const used = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const value = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value;
+    if (value === undefined) throw new Error('browser bench: no JSHeapUsedSize metric');
+    return value;
+  };
+  const before = await within(`heap after ${step}`, BOUND.step, used());
+  await within('forced GC', BOUND.step, cdp.send('HeapProfiler.collectGarbage'));
+  const after = await within(`heap after GC, ${step}`, BOUND.step, used());
+  return { step, used: before, usedAfterGc: after };
+}
+
+/** Browses the app of a device holding 100k tasks, sampling the heap after each step. */
+async function measureHeap(
+  context: BrowserContext,
+  page: Page,
+  appUrl: string,
+  counts: Counts,
+): Promise<BrowserFigures['heap']> {
+  const lists = [SEED.list, HUGE_LIST_ID];
+  await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
+  await listsReady(page, counts, lists);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('HeapProfiler.enable');
+  const steps: HeapStep[] = [await heapSample(cdp, 'lists screen')];
+  for (const listId of lists) {
+    const name = listId === HUGE_LIST_ID ? '100,000-task list' : '30-task list';
+    await within(
+      `click on list ${listId}`,
+      BOUND.step,
+      page.locator(`.lists-card a[href="/lists/${listId}"]`).click({ timeout: BOUND.step }),
+    );
+    await until(
+      page,
+      `first task row of ${listId}`,
+      BOUND.step,
+      (id) => location.pathname === `/lists/${id}` && !!document.querySelector('[data-task-id]'),
+      listId,
+    );
+    steps.push(await heapSample(cdp, name));
+    // A few tasks' screens, by their title links in the rows; back by the browser's back.
+    for (let i = 0; i < 2; i++) {
+      const link = page.locator('[data-task-id] a.tasks-row__title').nth(i);
+      const title = (await link.textContent({ timeout: BOUND.step })) ?? '';
+      await within(`open task ${title}`, BOUND.step, link.click({ timeout: BOUND.step }));
+      await until(
+        page,
+        `task screen of ${title}`,
+        BOUND.step,
+        (wanted) =>
+          /\/tasks\//.test(location.pathname) &&
+          document.querySelector('h1.task-detail__title')?.textContent === wanted,
+        title,
+      );
+      steps.push(await heapSample(cdp, `task screen (${name}, "${title}")`));
+      await within('back to the list', BOUND.step, page.goBack({ timeout: BOUND.step }));
+      await until(
+        page,
+        `rows of ${listId} again`,
+        BOUND.step,
+        (id) => location.pathname === `/lists/${id}` && !!document.querySelector('[data-task-id]'),
+        listId,
+      );
+    }
+    await within(
+      'click on the header’s Lists link',
+      BOUND.step,
+      page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Lists', exact: true })
+        .click({ timeout: BOUND.step }),
+    );
+    await listsReady(page, counts, lists);
+    steps.push(await heapSample(cdp, `lists screen after the ${name}`));
+  }
+  await cdp.detach();
+  return {
+    maxUsed: Math.max(...steps.map((s) => s.used)),
+    maxUsedAfterGc: Math.max(...steps.map((s) => s.usedAfterGc)),
+    steps,
+  };
+}
+
+/** The bench page: sync-page.ts bundled for the browser, beside the app's build. */
+async function buildBenchPage(outDir: string): Promise<void> {
+  const dir = join(outDir, '__bench');
+  mkdirSync(dir, { recursive: true });
+  await build({
+    entryPoints: [join(import.meta.dirname, 'browser', 'sync-page.ts')],
+    outfile: join(dir, 'sync-page.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error',
+  });
+  writeFileSync(
+    join(dir, 'sync.html'),
+    '<!doctype html><meta charset="utf-8"><title>sync bench</title>' +
+      '<script type="module" src="/__bench/sync-page.js"></script>',
+  );
+}
+
+export async function benchBrowser(): Promise<BrowserFigures> {
+  const stack = await startTestDevstack('postgres');
+  let browser: Browser | undefined;
+  mkdirSync(TMP_DIR, { recursive: true });
+  const outDir = mkdtempSync(join(TMP_DIR, 'bench-browser-'));
+  const server = await startStaticServer(0, outDir);
+  try {
+    progress(
+      `seeding ${BIG_TASKS.toLocaleString('en-US')} + ${HUGE_TASKS.toLocaleString('en-US')} tasks`,
+    );
+    const counts = await seed(stack);
+    progress('building the app and the bench page');
+    buildApp(stack.url, stack.anonKey, outDir);
+    await buildBenchPage(outDir);
+    const appUrl = server.url;
+    const aliceSession = await sessionOf(stack, 'alice@example.com');
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+
+    // Figures 1, 2 and 5: alice, her 30-task and 10,000-task lists.
+    progress('alice: initial sync of 10,030 tasks in the app');
+    const alice = await browser.newContext();
+    await signedIn(alice, aliceSession);
+    await alice.addInitScript(PROBE);
+    const page = await alice.newPage();
+    await within('open the app', BOUND.step, page.goto(`${appUrl}/lists`));
+    await waitForDevice(page, counts, [SEED.list, BIG_LIST_ID], BOUND.sync10k);
+    await controlled(page);
+    progress(`in-app navigation: ${NAV_WARMUP} + ${NAV_SAMPLES} rounds`);
+    const nav = await measureNavigation(page, appUrl, counts);
+    progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
+    await controlled(page);
+    const tabs = await measureNewTabs(alice, appUrl, counts);
+    await alice.close();
+
+    // Figures 3 and 4: bob, his 100,000-task list (and the seeded one).
+    progress(`initial sync of 100k tasks in the bench page (${SYNC_RUNS} run(s))`);
+    const bob = await browser.newContext();
+    await bob.addInitScript(PROBE);
+    const bobPage = await bob.newPage();
+    await within('open the bench page', BOUND.step, bobPage.goto(`${appUrl}${BENCH_PAGE}`));
+    await until(
+      bobPage,
+      'bench page loaded',
+      BOUND.step,
+      () => '__syncBench' in window,
+      undefined,
+      100,
+    );
+    const options: SyncPageOptions = {
+      url: stack.url,
+      anonKey: stack.anonKey,
+      email: 'bob@example.com',
+      password: 'outpost-demo',
+      storageKey: AUTH_STORAGE_KEY,
+      listId: HUGE_LIST_ID,
+      expected: HUGE_TASKS,
+      runs: SYNC_RUNS,
+    };
+    const syncRuns = await within(
+      'initial sync of 100k tasks and its bulkPut baseline',
+      BOUND.sync100k * SYNC_RUNS,
+      bobPage.evaluate(
+        (opts) =>
+          (
+            window as unknown as { __syncBench: (o: SyncPageOptions) => Promise<SyncRun[]> }
+          ).__syncBench(opts),
+        options,
+      ),
+    );
+    progress('JS heap with 100k tasks on the device');
+    await waitForDevice(bobPage, counts, [SEED.list, HUGE_LIST_ID], BOUND.step);
+    const heap = await measureHeap(bob, bobPage, appUrl, counts);
+    await bob.close();
+
+    return {
+      navBig: percentiles(nav.big),
+      navSmall: percentiles(nav.small),
+      navBigScreen: percentiles(nav.bigScreen),
+      navSmallScreen: percentiles(nav.smallScreen),
+      navPlaceholders: nav.placeholders,
+      newTabSmall: percentiles(tabs.small),
+      newTabBig: percentiles(tabs.big),
+      newTabPlaceholders: tabs.placeholders,
+      newTabOffline: tabs.offline,
+      newTabPhases: tabs.phases,
+      syncRuns,
+      heap,
+    };
+  } finally {
+    await browser?.close();
+    await server.close();
+    await stack.stop();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,148 @@
+// The bench page of browser.bench.ts (issue 16, figure 3), bundled with esbuild and served on
+// the app's origin: the real sync library (createOutpostSync) in Chromium's IndexedDB, signed
+// in to the devstack with supabase-js, times an initial sync from an empty device; then the
+// same rows, read back from the device database, go into a fresh Dexie database by bulkPut
+// in chunks of 1,000 (the engine applies a pull page of 1,000 per transaction), timed too.
+// The last run's device database is the app's own (`outpost`, the app's session key), so the
+// app opened next on this origin finds the user signed in and the device synced.
+import { createClient } from '@supabase/supabase-js';
+import Dexie from 'dexie';
+
+import { createOutpostSync, type OutpostSync } from '../../../sync/index';
+import { storedRows, switchableOnline } from '../../../sync/testing';
+
+/** The baseline's chunk: the engine's pull page size. */
+const CHUNK = 1_000;
+/** The tasks table's indexes in the device database (sync/outpost.ts), for the baseline. */
+const TASK_STORES = 'id, list_id, [list_id+position], status, assignee_id';
+
+export interface SyncPageOptions {
+  url: string;
+  anonKey: string;
+  email: string;
+  password: string;
+  /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
+  storageKey: string;
+  /** The big list, and how many tasks it must hold once synced. */
+  listId: string;
+  expected: number;
+  runs: number;
+}
+
+export interface SyncRun {
+  /** Task rows on the device after the sync (every list the user is in). */
+  rows: number;
+  /** From going online until `engine.syncNow()` resolved. */
+  engineMs: number;
+  /** The same rows by bulkPut into a fresh database, chunks of CHUNK. */
+  bulkPutMs: number;
+  /** sync_pull requests during the sync, and the time spent waiting for them (sent → body read). */
+  pulls: number;
+  pullWaitMs: number;
+}
+
+/** Counts sync_pull requests and the time from sending one to having its whole body. */
+function timedFetch() {
+  const stats = { pulls: 0, waitMs: 0 };
+  const fetchTimed: typeof fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.includes('/rest/v1/rpc/sync_pull')) return fetch(input, init);
+    const t0 = performance.now();
+    const response = await fetch(input, init);
+    const body = await response.arrayBuffer();
+    stats.pulls += 1;
+    stats.waitMs += performance.now() - t0;
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+  return { stats, fetchTimed };
+}
+
+async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun> {
+  const { stats, fetchTimed } = timedFetch();
+  const supabase = createClient(options.url, options.anonKey, {
+    global: { fetch: fetchTimed },
+    auth: {
+      persistSession: last,
+      autoRefreshToken: last,
+      detectSessionInUrl: false,
+      storageKey: options.storageKey,
+    },
+  });
+  const { error } = await supabase.auth.signInWithPassword({
+    email: options.email,
+    password: options.password,
+  });
+  if (error) throw error;
+  const online = switchableOnline(false);
+  let sync: OutpostSync | undefined = createOutpostSync({
+    supabase,
+    online,
+    // This page is the only tab: it leads at once (no Web Lock to wait for).
+    leadership: (onLeader) => {
+      onLeader();
+      return () => undefined;
+    },
+  });
+  try {
+    sync.start();
+    const pullsBefore = { ...stats };
+    const t0 = performance.now();
+    online.set(true);
+    await sync.engine.syncNow();
+    const engineMs = performance.now() - t0;
+    const pulls = stats.pulls - pullsBefore.pulls;
+    const pullWaitMs = stats.waitMs - pullsBefore.waitMs;
+    const rows = await storedRows(sync, 'tasks');
+    const inList = rows.filter((row) => row.list_id === options.listId).length;
+    // A sync cut short (a timeout, a backoff) would make the figure a lie.
+    if (inList !== options.expected) {
+      throw new Error(`initial sync delivered ${inList} of ${options.expected} tasks`);
+    }
+    await sync.stop();
+
+    const raw = new Dexie('bulkput-baseline');
+    raw.version(1).stores({ tasks: TASK_STORES });
+    await raw.open();
+    const b0 = performance.now();
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await raw.table('tasks').bulkPut(rows.slice(i, i + CHUNK));
+    }
+    const bulkPutMs = performance.now() - b0;
+    const written = await raw.table('tasks').count();
+    raw.close();
+    await Dexie.delete('bulkput-baseline');
+    if (written !== rows.length) throw new Error(`bulkPut wrote ${written} of ${rows.length}`);
+
+    if (last) {
+      // Kept for the app: closed, so its next open is the app's own.
+      await sync.close();
+      sync = undefined;
+    }
+    return {
+      rows: rows.length,
+      engineMs,
+      bulkPutMs,
+      pulls,
+      pullWaitMs,
+    };
+  } finally {
+    if (sync) {
+      await sync.close();
+      await Dexie.delete('outpost');
+    }
+    if (!last) await supabase.auth.signOut({ scope: 'local' });
+    await supabase.realtime.disconnect();
+  }
+}
+
+async function run(options: SyncPageOptions): Promise<SyncRun[]> {
+  const runs: SyncRun[] = [];
+  for (let i = 0; i < options.runs; i++) runs.push(await oneRun(options, i === options.runs - 1));
+  return runs;
+}
+
+(window as unknown as { __syncBench: typeof run }).__syncBench = run;
