@@ -69,6 +69,11 @@ export function laterStores(schema: SyncSchema): [number, Record<string, string>
   });
 }
 
+/** The Dexie store definitions of the schema's newest device version (benchmarks' baselines). */
+export function deviceStores(schema: SyncSchema): Record<string, string> {
+  return laterStores(schema).at(-1)?.[1] ?? storesV1(schema.tables);
+}
+
 /**
  * Whether `error` is IndexedDB's (or Dexie's) error `name`: as thrown, or as the cause Dexie
  * wraps in its own (`inner`).

@@ -60,8 +60,13 @@ describe('queries', () => {
     for (let i = 0; i < 5; i++) ids.push(await repos.tasks.create(listId, { title: `T${i}` }));
     await repos.tasks.delete(ids[1]!);
     const first = await queries.firstTasks(listId, 3);
-    expect(first.map((t) => t.title)).toEqual(['T0', 'T2', 'T3']);
-    expect(first).toEqual((await queries.tasks(listId)).slice(0, 3));
+    // The first three by position, the deleted one left out; more follow.
+    expect(first.tasks.map((t) => t.title)).toEqual(['T0', 'T2']);
+    expect(first.whole).toBe(false);
+    expect(first.tasks).toEqual((await queries.tasks(listId)).slice(0, 2));
+    const all = await queries.firstTasks(listId, 10);
+    expect(all.whole).toBe(true);
+    expect(all.tasks.map((t) => t.title)).toEqual(['T0', 'T2', 'T3', 'T4']);
   });
 
   it('answer a new list by its stand-in membership until the server’s arrives', async () => {

@@ -227,16 +227,17 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
     taskCounts,
 
     /**
-     * The first `limit` live tasks of a list in position order (what a screen shows before
-     * it has the rest): one bounded range scan.
+     * The live tasks among a list's first `limit` in position order (what a screen shows
+     * before it has the rest): one bounded read (getAll with a count: a filter would make it
+     * a cursor, a round trip per row). `whole` when that was all of the list.
      */
-    async firstTasks(listId: string, limit: number): Promise<Task[]> {
-      return table('tasks')
+    async firstTasks(listId: string, limit: number): Promise<{ tasks: Task[]; whole: boolean }> {
+      const first = await table('tasks')
         .where('[list_id+position]')
         .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
-        .filter((task) => !task.deleted_at)
         .limit(limit)
         .toArray();
+      return { tasks: live(first), whole: first.length < limit };
     },
 
     /** A task of `listId`; a task of another list counts as missing. */

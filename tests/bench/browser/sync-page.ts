@@ -8,13 +8,15 @@
 import { createClient } from '@supabase/supabase-js';
 import Dexie from 'dexie';
 
+import { deviceStores } from '../../../sync/db';
 import { createOutpostSync, type OutpostSync } from '../../../sync/index';
+import { OUTPOST_SCHEMA } from '../../../sync/outpost';
 import { storedRows, switchableOnline } from '../../../sync/testing';
 
 /** The baseline's chunk: the engine's pull page size. */
 const CHUNK = 1_000;
-/** The tasks table's indexes in the device database (sync/outpost.ts), for the baseline. */
-const TASK_STORES = 'id, list_id, [list_id+position], status, assignee_id';
+/** The tasks table's indexes in the device database (its newest version), for the baseline. */
+const TASK_STORES = deviceStores(OUTPOST_SCHEMA).tasks ?? '';
 
 export interface SyncPageOptions {
   url: string;

@@ -250,7 +250,7 @@ function ListTasks({
   const stale = query !== deferredQuery;
   const selecting = access.canEditTasks && (selectMode || shownSelected.length > 0);
   // Filters and search have nothing to work on in a list with no tasks at all.
-  const hasTasks = tasks === undefined || all.length > 0;
+  const hasTasks = tasks === undefined || !complete || all.length > 0;
 
   function clearSelection() {
     setSelected(new Set());
@@ -376,7 +376,10 @@ function ListTasks({
           stale ? 'tasks-screen__results tasks-screen__results--stale' : 'tasks-screen__results'
         }
       >
-        {tasks === undefined || (filtering && !complete) ? null : all.length === 0 ? (
+        {/* Until the whole list is read, a filter or an empty first window would say "no
+            tasks" that may not be so: nothing is shown rather than a guess. */}
+        {tasks === undefined ||
+        (!complete && (filtering || all.length === 0)) ? null : all.length === 0 ? (
           <EmptyState title="No tasks yet">
             <p>
               {access.canEditTasks ? (

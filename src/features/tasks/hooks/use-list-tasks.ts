@@ -4,18 +4,33 @@
 // has drawn them; counts come from indexes (no task read).
 import { useState } from 'react';
 
-import type { Task, TaskCounts } from '@sync/index';
-import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
+import type { OutpostSync, Task, TaskCounts } from '@sync/index';
+import { preloadSharedQuery, useSharedLiveQuery } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
 /** Tasks read before the rest: more than a tall screen shows. */
 export const FIRST_TASKS = 60;
 
 export interface ListTasks {
-  /** undefined while loading; the first FIRST_TASKS until `complete`. */
+  /** undefined while loading; the live ones of the first FIRST_TASKS until `complete`. */
   tasks: Task[] | undefined;
   /** Whether `tasks` is the whole list (filters and search need it). */
   complete: boolean;
+}
+
+/** The shared queries' keys and readers: the screen's, and the start-up preload's. */
+const firstTasksQuery = (sync: OutpostSync, listId: string) =>
+  [`first-tasks:${listId}`, () => sync.queries.firstTasks(listId, FIRST_TASKS)] as const;
+const countsQuery = (sync: OutpostSync, listId: string) =>
+  [`task-counts:${listId}`, () => sync.queries.taskCounts(listId)] as const;
+
+/**
+ * Starts reading a list's first tasks and counts at start-up (main.tsx, when the app opens
+ * on the list), in parallel with loading the app's code and the screen's.
+ */
+export function preloadListTasks(sync: OutpostSync, listId: string): void {
+  void preloadSharedQuery(sync, ...firstTasksQuery(sync, listId));
+  void preloadSharedQuery(sync, ...countsQuery(sync, listId));
 }
 
 export function useListTasks(listId: string): ListTasks {
@@ -26,20 +41,18 @@ export function useListTasks(listId: string): ListTasks {
     sync.queries.tasks(listId),
   );
   // The first tasks, until the whole list is here (then one live read, not two).
-  const first = useSharedLiveQuery(sync, all ? null : `first-tasks:${listId}`, () =>
-    sync.queries.firstTasks(listId, FIRST_TASKS),
-  );
+  const [firstKey, readFirst] = firstTasksQuery(sync, listId);
+  const first = useSharedLiveQuery(sync, all ? null : firstKey, readFirst);
   // Set while rendering the first tasks; the read itself starts when that render commits (the
   // live query subscribes then), so it never holds them up.
   if (first !== undefined && !wantAll) setWantAll(true);
   if (all !== undefined) return { tasks: all, complete: true };
   // A short list is whole already.
-  if (first !== undefined && first.length < FIRST_TASKS) return { tasks: first, complete: true };
-  return { tasks: first, complete: false };
+  return { tasks: first?.tasks, complete: first?.whole ?? false };
 }
 
 /** A list's open and done counts (undefined while loading). */
 export function useTaskCounts(listId: string): TaskCounts | undefined {
   const { sync } = useServices();
-  return useSharedLiveQuery(sync, `task-counts:${listId}`, () => sync.queries.taskCounts(listId));
+  return useSharedLiveQuery(sync, ...countsQuery(sync, listId));
 }
