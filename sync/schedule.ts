@@ -308,7 +308,10 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     for (const off of unsubscribers.splice(0)) off();
   }
 
-  /** Keeps `pending` current (every tab counts the shared outbox) and reports unsent changes. */
+  /**
+   * Keeps `pending` current (every tab reads the shared outbox's kept counts) and reports
+   * unsent changes.
+   */
   function watchOutbox(onUnsent: (unsent: number) => void): void {
     // The counts the outbox keeps (one record): a write costs the same however much is queued.
     const watch = liveQuery(() => outboxCounts(db)).subscribe({
