@@ -7,7 +7,6 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { setDeviceOwner } from '@sync/testing';
-import { AUTH_STORAGE_KEY } from '@/lib/auth-storage';
 import { useSession } from '@/lib/session';
 import {
   createTestServices,
@@ -17,24 +16,9 @@ import {
   renderWithServices,
   unreachableClient,
   type TestServices,
+  ALICE_ID,
+  storeAliceSession,
 } from '@/testing/app-harness';
-
-const ALICE = 'a11ce000-0000-4000-8000-000000000001';
-
-/** A session stored as supabase-js stores it (alice's), as on a device she signed in on. */
-function storeAliceSession(): void {
-  localStorage.setItem(
-    AUTH_STORAGE_KEY,
-    JSON.stringify({
-      access_token: 'test-access-token',
-      refresh_token: 'test-refresh-token',
-      token_type: 'bearer',
-      expires_in: 3600,
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-      user: { id: ALICE, email: 'alice@example.com', aud: 'authenticated' },
-    }),
-  );
-}
 
 /** The session as the app knows it: its mode once ready. */
 function SessionMode() {
@@ -82,7 +66,7 @@ describe('app frame', () => {
     storeAliceSession();
     const supabase = notLoadedYet();
     services = createTestServices({ supabaseLoaded: supabase.loaded });
-    await setDeviceOwner(services.sync, ALICE);
+    await setDeviceOwner(services.sync, ALICE_ID);
     await services.sync.repos.lists.create({ name: 'Block C', color: 'teal' });
     const { router } = renderApp(services, '/lists');
     await findHeading(/lists/i);
@@ -102,7 +86,7 @@ describe('app frame', () => {
   it('knows a stored session is signed in before supabase-js has loaded', async () => {
     storeAliceSession();
     services = createTestServices({ supabaseLoaded: notLoadedYet().loaded });
-    await setDeviceOwner(services.sync, ALICE);
+    await setDeviceOwner(services.sync, ALICE_ID);
     renderWithServices(services, <SessionMode />);
     const session = screen.getByLabelText('session');
     await waitFor(() => expect(session).not.toHaveTextContent('loading'));

@@ -153,6 +153,27 @@ export function createTestServices(
   return services;
 }
 
+/** Alice of the demo data (supabase/seed.sql). */
+export const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
+
+/**
+ * Stores a session as supabase-js stores it (alice's, valid for an hour), as on a device she
+ * signed in on; supabase-js discards a stored session of another shape on start.
+ */
+export function storeAliceSession(): void {
+  localStorage.setItem(
+    AUTH_STORAGE_KEY,
+    JSON.stringify({
+      access_token: 'test-access-token',
+      refresh_token: 'test-refresh-token',
+      token_type: 'bearer',
+      expires_in: 3600,
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      user: { id: ALICE_ID, email: 'alice@example.com', aud: 'authenticated' },
+    }),
+  );
+}
+
 /** Marks the device as used without an account (skips the welcome screen). */
 export function markLocalOnly(): void {
   localStorage.setItem(LOCAL_ONLY_KEY, '1');

@@ -397,6 +397,19 @@ async function waitForDevice(page: Page, counts: Counts, lists: string[], ms: nu
   );
 }
 
+/** Back to the lists screen by the header's Lists link (in the app), until it is ready. */
+async function backToLists(page: Page, counts: Counts, lists: string[]): Promise<void> {
+  await within(
+    'click on the header’s Lists link',
+    BOUND.step,
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Lists', exact: true })
+      .click({ timeout: BOUND.step }),
+  );
+  await listsReady(page, counts, lists);
+}
+
 /** The lists screen shows a card with the device's counts for each of `lists`, no task rows. */
 async function listsReady(page: Page, counts: Counts, lists: string[]): Promise<void> {
   // Digits only: "6667 open · 3333 done" and "6,667 open · 3,333 done" are the same counts.
@@ -456,15 +469,7 @@ async function navigateOnce(
     row: state.rowAt - state.clickAt,
     screen: (state.navScreenAt ?? NaN) - state.clickAt,
   };
-  await within(
-    'click on the header’s Lists link',
-    BOUND.step,
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Lists', exact: true })
-      .click({ timeout: BOUND.step }),
-  );
-  await listsReady(page, counts, lists);
+  await backToLists(page, counts, lists);
   // A person does not click again within the frame the screen appeared in.
   await page.waitForTimeout(150);
   return sample;
@@ -674,15 +679,7 @@ async function measureHeap(
         listId,
       );
     }
-    await within(
-      'click on the header’s Lists link',
-      BOUND.step,
-      page
-        .getByRole('navigation', { name: 'Main' })
-        .getByRole('link', { name: 'Lists', exact: true })
-        .click({ timeout: BOUND.step }),
-    );
-    await listsReady(page, counts, lists);
+    await backToLists(page, counts, lists);
     steps.push(await heapSample(cdp, `lists screen after the ${name}`));
   }
   await cdp.detach();

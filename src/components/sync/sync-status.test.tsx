@@ -12,6 +12,8 @@ import {
   markLocalOnly,
   renderWithServices,
   type TestServices,
+  ALICE_ID,
+  storeAliceSession,
 } from '@/testing/app-harness';
 
 import { SyncStatus } from './sync-status';
@@ -28,24 +30,11 @@ function render(s: TestServices) {
   return () => document.querySelector('.sync-status');
 }
 
-const ALICE = 'a11ce000-0000-4000-8000-000000000001';
-
 /** A signed-in device: a stored session and data owned by that account. */
 async function ownedDevice(online: boolean): Promise<TestServices> {
-  localStorage.setItem(
-    AUTH_STORAGE_KEY,
-    // Shaped as supabase-js stores a session, or it discards it on start.
-    JSON.stringify({
-      access_token: 'test-access-token',
-      refresh_token: 'test-refresh-token',
-      token_type: 'bearer',
-      expires_in: 3600,
-      expires_at: Math.floor(Date.now() / 1000) + 3600,
-      user: { id: ALICE, email: 'alice@example.com', aud: 'authenticated' },
-    }),
-  );
+  storeAliceSession();
   services = createTestServices({ online });
-  await setDeviceOwner(services.sync, ALICE);
+  await setDeviceOwner(services.sync, ALICE_ID);
   return services;
 }
 
