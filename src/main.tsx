@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 
 import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
-import { preloadAllScreens, preloadScreen, preloadScreenData } from '@/app/routes';
+import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
@@ -39,8 +39,6 @@ const sync = createOutpostSync({
   onWipe: clearAttachmentCache,
   keepForRevocation: revocations.add,
 });
-// What the first screen shows is read from the device while the app's code still loads.
-preloadScreenData(sync, window.location.pathname);
 const services: AppServices = {
   supabase,
   sync,

@@ -6,9 +6,6 @@
 // (src/app/routes/).
 import { Navigate, Route, Routes } from 'react-router';
 
-import type { OutpostSync } from '@sync/index';
-import { preloadListTasks } from '@/features/tasks/hooks/use-list-tasks';
-
 import { AppLayout } from './layout';
 import { lazyScreen } from './lazy-screen';
 import { NotFound } from './not-found';
@@ -56,16 +53,6 @@ export function preloadScreen(pathname: string): void {
             ? SettingsScreen.preload
             : undefined;
   void loader?.().catch(() => undefined); // a failure shows when the screen renders
-}
-
-/**
- * Starts reading what the screen for `pathname` shows first (a list's first tasks and
- * counts), in parallel with loading the app's code and the screen's: main.tsx calls it once
- * the sync library is made, before the first render.
- */
-export function preloadScreenData(sync: OutpostSync, pathname: string): void {
-  const listId = /^\/lists\/([^/]+)\/?$/.exec(pathname)?.[1];
-  if (listId) preloadListTasks(sync, decodeURIComponent(listId));
 }
 
 /** Loads every screen's code when the browser is idle, so no navigation waits for code. */

@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { preloadSharedQuery, useSharedLiveQuery } from './use-shared-live-query';
+import { useSharedLiveQuery } from './use-shared-live-query';
 
 let db: Dexie | undefined;
 
@@ -36,27 +36,6 @@ async function open(): Promise<Dexie> {
 }
 
 describe('useSharedLiveQuery', () => {
-  it('has a preloaded result at the first render of the component that asks', async () => {
-    const store = await open();
-    await store.table('items').bulkPut([{ id: 1 }, { id: 2 }]);
-    const count = counting(store);
-    await preloadSharedQuery(store, 'items', count.query);
-    expect(count.reads).toBe(1);
-    const rendered: (number | undefined)[] = [];
-    function Count() {
-      const n = useSharedLiveQuery(store, 'items', count.query);
-      rendered.push(n);
-      return <p>{`count: ${n ?? '…'}`}</p>;
-    }
-    render(<Count />);
-    // No first frame without it, and no second read for the component.
-    expect(rendered[0]).toBe(2);
-    expect(screen.getByText('count: 2')).toBeInTheDocument();
-    expect(count.reads).toBe(1);
-    await store.table('items').put({ id: 3 });
-    await screen.findByText('count: 3');
-  });
-
   it('reads once for three components asking the same key, and each shows every write', async () => {
     const store = await open();
     const count = counting(store);

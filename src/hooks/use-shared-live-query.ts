@@ -53,26 +53,6 @@ function sharedQuery<T>(owner: object, key: string, querier: () => Promise<T>): 
   return query;
 }
 
-/** How long a preloaded query is held for its screen (ms): then only the screen keeps it. */
-const PRELOAD_HOLD_MS = 5_000;
-
-/**
- * Starts a shared query before any component asks (at start-up, for the screen being
- * opened, while the app's code and the screen's load), so the screen's first render already
- * has its result. Held for PRELOAD_HOLD_MS; a screen that subscribed meanwhile keeps it.
- * Resolves with the first result.
- */
-export function preloadSharedQuery<T>(
-  owner: object,
-  key: string,
-  querier: () => Promise<T>,
-): Promise<void> {
-  return new Promise((resolve) => {
-    const release = sharedQuery(owner, key, querier).subscribe(resolve);
-    setTimeout(release, PRELOAD_HOLD_MS);
-  });
-}
-
 const NOTHING: SharedQuery<undefined> = {
   subscribe: () => () => undefined,
   getSnapshot: () => undefined,

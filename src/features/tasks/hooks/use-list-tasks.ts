@@ -5,7 +5,7 @@
 import { useState } from 'react';
 
 import type { OutpostSync, Task, TaskCounts } from '@sync/index';
-import { preloadSharedQuery, useSharedLiveQuery } from '@/hooks/use-shared-live-query';
+import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
 /** Tasks read before the rest: more than a tall screen shows. */
@@ -18,20 +18,11 @@ export interface ListTasks {
   complete: boolean;
 }
 
-/** The shared queries' keys and readers: the screen's, and the start-up preload's. */
+/** The shared queries' keys and readers (the screen and its list ask the same). */
 const firstTasksQuery = (sync: OutpostSync, listId: string) =>
   [`first-tasks:${listId}`, () => sync.queries.firstTasks(listId, FIRST_TASKS)] as const;
 const countsQuery = (sync: OutpostSync, listId: string) =>
   [`task-counts:${listId}`, () => sync.queries.taskCounts(listId)] as const;
-
-/**
- * Starts reading a list's first tasks and counts at start-up (main.tsx, when the app opens
- * on the list), in parallel with loading the app's code and the screen's.
- */
-export function preloadListTasks(sync: OutpostSync, listId: string): void {
-  void preloadSharedQuery(sync, ...firstTasksQuery(sync, listId));
-  void preloadSharedQuery(sync, ...countsQuery(sync, listId));
-}
 
 export function useListTasks(listId: string): ListTasks {
   const { sync } = useServices();
