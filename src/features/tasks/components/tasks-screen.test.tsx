@@ -56,6 +56,26 @@ describe('tasks screen', () => {
     expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();
   });
 
+  it('draws quick add in the same frame as the list heading: no late field shifting the page', async () => {
+    const device = await localListDevice();
+    services = device.services;
+    // At each DOM change: is the heading there, and is quick add?
+    const frames: { heading: boolean; quickAdd: boolean }[] = [];
+    const observer = new MutationObserver(() => {
+      frames.push({
+        heading: document.querySelector('h1')?.textContent?.includes('Groceries') ?? false,
+        quickAdd: document.querySelector('input[placeholder="Add a task…"]') !== null,
+      });
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    renderApp(services, `/lists/${device.listId}`);
+    await findHeading('Groceries');
+    observer.disconnect();
+    const withHeading = frames.filter((frame) => frame.heading);
+    expect(withHeading.length).toBeGreaterThan(0);
+    expect(withHeading.every((frame) => frame.quickAdd)).toBe(true);
+  });
+
   it("shows a done task's due date plainly, an open one's as overdue", async () => {
     const { listId, services } = await openList(['Late', 'Finished']);
     for (const title of ['Late', 'Finished']) {
