@@ -32,10 +32,18 @@ export interface IndexedDbDeps {
 /** The engine's own tables, beside one per synced entity. */
 export const INTERNAL_TABLES = ['_outbox', '_meta', '_rejections', '_files'] as const;
 
-/** Dexie store definitions of schema version 1 for a registry. */
-export function storesV1(registry: Registry): Record<string, string> {
+/**
+ * Dexie store definitions of schema version 1 for a registry; with `added`, a later version's
+ * (the indexes it added, by table, after each table's own).
+ */
+export function storesV1(
+  registry: Registry,
+  added: ReadonlyMap<string, readonly string[]> = new Map(),
+): Record<string, string> {
   const stores: Record<string, string> = {};
-  for (const spec of registry) stores[spec.name] = ['id', ...spec.indexes].join(', ');
+  for (const spec of registry) {
+    stores[spec.name] = ['id', ...spec.indexes, ...(added.get(spec.name) ?? [])].join(', ');
+  }
   stores._outbox = '++seq, [table+rowId], listId, sent';
   stores._meta = 'key';
   stores._rejections = '++id, at, listId';
@@ -61,11 +69,7 @@ export function laterStores(schema: SyncSchema): [number, Record<string, string>
       }
       added.set(table, [...(added.get(table) ?? []), ...more]);
     }
-    const stores = storesV1(schema.tables);
-    for (const spec of schema.tables) {
-      stores[spec.name] = ['id', ...spec.indexes, ...(added.get(spec.name) ?? [])].join(', ');
-    }
-    return [version, stores];
+    return [version, storesV1(schema.tables, added)];
   });
 }
 

@@ -4,12 +4,12 @@
 // has drawn them; counts come from indexes (no task read).
 import { useState } from 'react';
 
-import type { OutpostSync, Task, TaskCounts } from '@sync/index';
+import type { Task, TaskCounts } from '@sync/index';
 import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
 /** Tasks read before the rest: more than a tall screen shows. */
-export const FIRST_TASKS = 60;
+const FIRST_TASKS = 60;
 
 export interface ListTasks {
   /** undefined while loading; the live ones of the first FIRST_TASKS until `complete`. */
@@ -17,12 +17,6 @@ export interface ListTasks {
   /** Whether `tasks` is the whole list (filters and search need it). */
   complete: boolean;
 }
-
-/** The shared queries' keys and readers (the screen and its list ask the same). */
-const firstTasksQuery = (sync: OutpostSync, listId: string) =>
-  [`first-tasks:${listId}`, () => sync.queries.firstTasks(listId, FIRST_TASKS)] as const;
-const countsQuery = (sync: OutpostSync, listId: string) =>
-  [`task-counts:${listId}`, () => sync.queries.taskCounts(listId)] as const;
 
 export function useListTasks(listId: string): ListTasks {
   const { sync } = useServices();
@@ -32,8 +26,9 @@ export function useListTasks(listId: string): ListTasks {
     sync.queries.tasks(listId),
   );
   // The first tasks, until the whole list is here (then one live read, not two).
-  const [firstKey, readFirst] = firstTasksQuery(sync, listId);
-  const first = useSharedLiveQuery(sync, all ? null : firstKey, readFirst);
+  const first = useSharedLiveQuery(sync, all ? null : `first-tasks:${listId}`, () =>
+    sync.queries.firstTasks(listId, FIRST_TASKS),
+  );
   // Set while rendering the first tasks; the read itself starts when that render commits (the
   // live query subscribes then), so it never holds them up.
   if (first !== undefined && !wantAll) setWantAll(true);
@@ -45,5 +40,5 @@ export function useListTasks(listId: string): ListTasks {
 /** A list's open and done counts (undefined while loading). */
 export function useTaskCounts(listId: string): TaskCounts | undefined {
   const { sync } = useServices();
-  return useSharedLiveQuery(sync, ...countsQuery(sync, listId));
+  return useSharedLiveQuery(sync, `task-counts:${listId}`, () => sync.queries.taskCounts(listId));
 }
