@@ -183,15 +183,14 @@ export function createPush(
         await reject(entry, failure.code, failure.message);
         await db._files.delete(rowId);
       }
-      // Answered, so no longer queued: each is out of the outbox before its row is applied,
-      // or the row would be rebased on the very change it acknowledges.
-      await dequeue(
-        db,
-        results.flatMap((result) => (bySeq.has(result.seq) ? [result.seq] : [])),
-      );
       for (const result of results) {
         const entry = bySeq.get(result.seq);
         if (!entry || entry.seq === undefined) continue;
+        // Answered, so no longer queued: out of the outbox before its row is applied (or the
+        // row would be rebased on the very change it acknowledges), one at a time: the later
+        // entries of the batch are still queued while this one is applied or reverted (a
+        // refused delete after it must still find its row stamped, to bring its children back).
+        await dequeue(db, [entry.seq]);
         const code = codeForSqlState(result.code, {
           op: entry.op,
           table: entry.table,

@@ -27,7 +27,16 @@ import { deviceDb } from '../../sync/testing';
 const SCHEDULES = Number(process.env.SCHEDULES ?? 16);
 /** First seed (schedule i uses FIRST_SEED + i): SEED, or a new one each run. */
 const FIRST_SEED = process.env.SEED ? Number(process.env.SEED) : randomInt(1, 2 ** 31);
-const SEEDS = Array.from({ length: SCHEDULES }, (_, i) => FIRST_SEED + i);
+/**
+ * Seeds that once failed, run every time (unless SEED picks one): 344874173 found a batch with
+ * a refused patch and a refused delete of one task leaving its comments hidden, after the push
+ * took a batch's answered entries out of the outbox all at once (issue 16).
+ */
+const FOUND_SEEDS = [344874173];
+const SEEDS = [
+  ...Array.from({ length: SCHEDULES }, (_, i) => FIRST_SEED + i),
+  ...(process.env.SEED ? [] : FOUND_SEEDS),
+];
 const THIS_FILE = 'tests/integration/sync-convergence.test.ts';
 const replay = (seed: number) => `SEED=${seed} SCHEDULES=1 npx vitest run ${THIS_FILE}`;
 
