@@ -9,6 +9,9 @@ import type { Remote, RowMessage } from './remote';
 /** Realtime channels (re)joining in a burst cause one pull after this (ms). */
 export const REALTIME_DEBOUNCE_MS = 100;
 
+/** Thrown to abort a realtime row's transaction: the store or the list is not this user's. */
+const NOT_FOLLOWED = new Error('realtime row not followed');
+
 /** Realtime of one engine; `join(null)` leaves every topic. */
 export interface Realtime {
   /** Follows `userId`'s topics, unless it already does: the user's own now, its lists' soon. */
@@ -142,9 +145,10 @@ export function createRealtime(
         [db.rows(table), db.rows(members), db._outbox, db._files, db._meta],
         async () => {
           if (realtimeUserId !== userId) return false;
-          // Read together (one round trip to the store, not three): the store's owner, a
-          // resync under way, the membership.
-          const [[owner, resync], member] = await Promise.all([
+          // The checks (the store's owner, a resync under way, the membership) and the row's
+          // application are asked for together, not one after the other: a round trip to the
+          // store less. A check that fails aborts the transaction, taking the write with it.
+          const [[owner, resync], member, [local]] = await Promise.all([
             db._meta.bulkGet([OWNER_KEY, 'resync']).then((metas) => metas.map((m) => m?.value)),
             listId
               ? db
@@ -154,9 +158,9 @@ export function createRealtime(
                   .filter((m) => !m.deleted_at)
                   .first()
               : true,
+            applyServerRows(db, table, [row]),
           ]);
-          if (owner !== userId || !member) return false;
-          const [local] = await applyServerRows(db, table, [row]);
+          if (owner !== userId || !member) throw NOT_FOLLOWED;
           // A resync running: the row is on the server, so its sweep must keep it.
           if (typeof resync === 'number') await markDelivered(db, [{ table, row }], resync);
           return row.version > (local?._v ?? 0) + 1;
@@ -165,6 +169,7 @@ export function createRealtime(
       if (gap) wake();
       if (table === scopes) await followLists(userId);
     } catch (error) {
+      if (error === NOT_FOLLOWED) return;
       console.error('[sync] realtime row not applied', error);
       wake();
     }

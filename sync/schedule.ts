@@ -256,8 +256,12 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     const now = clock.now();
     const busy = running !== undefined || wakeDueAt !== null;
     const burst = busy && now - lastWriteAt < PUSH_DEBOUNCE_MS;
-    schedule(burst ? PUSH_DEBOUNCE_MS : 0, false, false);
     lastWriteAt = now;
+    // Idle: the cycle starts now, not a timer's turn later. Its first store reads are then
+    // asked for before the screens' live queries re-read what the write changed, instead of
+    // queueing behind them.
+    if (!busy && parked === null && mode === 'leader') kick();
+    else schedule(burst ? PUSH_DEBOUNCE_MS : 0, false, false);
   }
 
   /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */

@@ -295,7 +295,11 @@ describe('pushing local writes', () => {
   it('pushes a lone write at once, and the writes made while it is on the wire together in one request', async () => {
     const held = firstPushHeld();
     const { clock, net, alice } = await onClock({ wrapRemote: held.wrapRemote });
+    // Idle: what the start-up asked for has run.
+    await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
     await alice.sync.repos.tasks.update(SEED.task(2), { title: 'Alone' });
+    // Its cycle is under way already, not waiting for a timer's turn: nothing is due now.
+    expect(clock.nextDue()).toBeGreaterThan(clock.now());
     await clock.until(() => held.pushes === 1, { quiet: net.idle, maxAdvanceMs: 0 });
     // Three more while it is being sent (the engine is busy): one request for the three.
     for (const n of [3, 4, 5]) {
