@@ -160,6 +160,8 @@ export function Menu({
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const current = elements().indexOf(document.activeElement as HTMLElement);
+    // Any other key ends a type-ahead search.
+    if (event.key.length !== 1) typed.current = { text: '', at: -Infinity };
     const pick = () => {
       const item = items[current];
       if (item && !item.disabled) onSelect(item.value);

@@ -196,6 +196,7 @@ function Calendar({
                 date ? (
                   <td
                     key={date}
+                    role="gridcell"
                     data-date={date}
                     tabIndex={date === focused ? 0 : -1}
                     aria-selected={date === value}
