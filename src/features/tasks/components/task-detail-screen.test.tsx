@@ -1,7 +1,7 @@
 // The task detail screen on a local-only device: every field writes through the real
 // repositories into fake-indexeddb, notes are never lost on the way out, and a task that is
 // gone says so.
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
@@ -178,7 +178,7 @@ describe('task detail screen', () => {
     );
   });
 
-  it('changes status by keyboard in a menu of the allowed transitions; Escape and a click outside close it', async () => {
+  it('changes status by keyboard in a menu of the allowed transitions; Escape, a press outside or Tab close it', async () => {
     const { user, services, taskId } = await openTask({ title: 'Fix the gate' });
     const status = chip('Status');
     expect(status).toHaveAccessibleName('Status: To do');
@@ -208,7 +208,12 @@ describe('task detail screen', () => {
     // So does a click anywhere else (focus stays where the click put it).
     await user.keyboard('{ArrowDown}');
     expect(screen.getByRole('menu', { name: 'Status' })).toBeInTheDocument();
-    await user.click(screen.getByText(/Added by you/));
+    // (The press alone: a click would also move focus, which closes it as well.)
+    fireEvent.pointerDown(screen.getByText(/Added by you/));
+    expect(screen.queryByRole('menu')).toBeNull();
+    // Focus moving on (Tab out of the menu) closes it.
+    await user.click(status);
+    await user.tab();
     expect(screen.queryByRole('menu')).toBeNull();
 
     await user.click(status);
@@ -313,8 +318,14 @@ describe('task detail screen', () => {
     await user.keyboard('{Home}');
     expect(document.activeElement).toHaveTextContent('30'); // Monday 30 November
     expect(screen.getByRole('grid', { name: /November 2026/ })).toBeInTheDocument();
-    // 30 November → 30 December → 30 January, a Saturday; End is that week's Sunday.
-    await user.keyboard('{PageDown}{PageDown}{End}');
+    // The same day a month on: 30 November → 30 December → 30 January, a Saturday; End is
+    // that week's Sunday.
+    await user.keyboard('{PageDown}');
+    expect(screen.getByRole('grid', { name: /December 2026/ })).toBeInTheDocument();
+    expect(document.activeElement).toHaveTextContent('30');
+    await user.keyboard('{PageDown}');
+    expect(document.activeElement).toHaveTextContent('30');
+    await user.keyboard('{End}');
     expect(screen.getByRole('grid', { name: /January 2027/ })).toBeInTheDocument();
     expect(document.activeElement).toHaveTextContent('31'); // Sunday 31 January
     await user.keyboard('{PageUp}');
@@ -397,10 +408,12 @@ describe('task detail screen', () => {
     await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Bob'));
     expect(chip('Assignee').querySelector('.avatar')).toHaveTextContent('B');
     await user.keyboard('{Enter}');
+    // Opened on the current assignee.
     expect(screen.getByRole('menuitemradio', { name: 'Bob' })).toHaveAttribute(
       'aria-checked',
       'true',
     );
+    expect(screen.getByRole('menuitemradio', { name: 'Bob' })).toHaveFocus();
     await user.keyboard('{Home}{Enter}');
     await waitFor(async () => expect((await stored(services!, taskId))?.assignee_id).toBeNull());
     await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Unassigned'));
