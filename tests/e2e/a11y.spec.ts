@@ -3,36 +3,11 @@
 // states: each open dialog (keyboard shortcuts, edit list, delete list, remove member, the
 // sign-out warning about unsynced changes), Settings with a rejected change listed, and
 // the header while offline.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, shareList } from './support/accounts';
 import { addTasks, createList, expectSynced, taskId, taskRow } from './support/app';
-
-/**
- * `ready`: what must be on screen first (default: the screen's heading). A dialog makes the
- * rest of the page inert, so for one it is the dialog itself; the whole page is still checked.
- */
-async function expectNoSeriousViolations(
-  page: Page,
-  screen: string,
-  ready: Locator = page.getByRole('heading', { level: 1 }),
-): Promise<void> {
-  // Let lazy screens and live queries settle, so axe sees the screen as a person would.
-  await expect(ready).toBeVisible();
-  await page.waitForLoadState('networkidle').catch(() => undefined);
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
-  expect(serious, `${screen}: ${serious.join('\n')}`).toEqual([]);
-}
+import { expectNoSeriousViolations } from './support/axe';
 
 /** Checks the open dialog named `title` (and the page under it), then closes it. */
 async function expectDialogPasses(page: Page, title: string, close: string): Promise<void> {

@@ -16,6 +16,7 @@ import {
   taskRow,
   PHOTO_PNG,
 } from './support/app';
+import { pickDueDate, propertyChip } from './support/task-detail';
 
 /** Opens a task's screen from the open list by its title link, as a person would. */
 async function openTask(page: Page, title: string): Promise<void> {
@@ -100,15 +101,15 @@ test('offline edits survive a reload and converge with concurrent online edits',
   // Meanwhile bob, online, edits other fields of the same tasks (each stored on his device
   // before he loads another page: a full page load may abort a write still in flight).
   await b.goto(`/lists/${listId}/tasks/${ids.exits}`);
-  await b.getByLabel('Priority').selectOption({ label: 'High' });
+  await propertyChip(b, 'Priority').click();
+  await b.getByRole('menuitemradio', { name: 'High' }).click();
   await expectStored(b, 'tasks', ids.exits, 'priority', 3);
   await b.goto(`/lists/${listId}/tasks/${ids.alarms}`);
   await b.getByLabel('Notes').fill('Bring the ladder');
   await b.getByLabel('Notes').blur();
   await expectStored(b, 'tasks', ids.alarms, 'notes', 'Bring the ladder');
   await b.goto(`/lists/${listId}/tasks/${ids.seal}`);
-  await b.getByLabel('Due date', { exact: true }).fill('2030-05-01');
-  await b.getByLabel('Due date', { exact: true }).blur();
+  await pickDueDate(b, '2030-05-01');
   await expectStored(b, 'tasks', ids.seal, 'due_on', '2030-05-01');
   await b.goto(`/lists/${listId}`);
   await expectSynced(b);
@@ -133,14 +134,14 @@ test('offline edits survive a reload and converge with concurrent online edits',
   // Bob's notes and due date on alice's task screens, reached by clicking.
   await openTask(a, 'Test alarms');
   await expect(a.getByLabel('Notes')).toHaveValue('Bring the ladder');
-  await expect(a.getByLabel('Status')).toHaveValue('done');
+  await expect(propertyChip(a, 'Status')).toHaveAccessibleName('Status: Done');
   await a.getByRole('link', { name: 'Block C snags', exact: true }).click();
   await openTask(a, 'Seal window');
-  await expect(a.getByLabel('Due date', { exact: true })).toHaveValue('2030-05-01');
+  await expect(propertyChip(a, 'Due date')).toHaveAccessibleName(/\b(May 1|1 May)\b.*2030/);
   // Alice's photo has left her device.
   await a.getByRole('link', { name: 'Block C snags', exact: true }).click();
   await openTask(a, 'Check fire exits and signage');
-  await expect(a.getByLabel('Priority')).toHaveValue('3');
+  await expect(propertyChip(a, 'Priority')).toHaveAccessibleName('Priority: High');
   await expect(a.getByText('Waiting to upload')).toHaveCount(0, { timeout: 20_000 });
 
   // Bob's device fetches the photo (signed URL) and shows it.

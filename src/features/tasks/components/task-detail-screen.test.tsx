@@ -1,17 +1,19 @@
 // The task detail screen on a local-only device: every field writes through the real
 // repositories into fake-indexeddb, notes are never lost on the way out, and a task that is
 // gone says so.
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import { MemoryRouter, Route, Routes } from 'react-router';
 
 import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
+import { useToasts } from '@/lib/toasts';
 import {
   createTestServices,
   devstackClient,
   findHeading,
+  markLocalOnly,
   renderApp,
   renderWithServices,
   SEEDED_LIST,
@@ -33,14 +35,57 @@ import { TaskDetailScreen } from './task-detail-screen';
 
 let services: TestServices | undefined;
 
-async function openTask(input: Parameters<TestServices['sync']['repos']['tasks']['create']>[1]) {
-  const device = await localListDevice();
-  services = device.services;
-  const taskId = await services.sync.repos.tasks.create(device.listId, input);
+/** Friday 4 December 2026, 10:00 on this machine's clock: "today" for the date menu. */
+const FRIDAY = new Date(2026, 11, 4, 10).getTime();
+
+async function openTask(
+  input: Parameters<TestServices['sync']['repos']['tasks']['create']>[1],
+  options: { now?: number } = {},
+) {
+  let listId: string;
+  if (options.now === undefined) {
+    const device = await localListDevice();
+    services = device.services;
+    listId = device.listId;
+  } else {
+    // As localListDevice, with the app's clock set.
+    const now = options.now;
+    markLocalOnly();
+    useToasts.setState({ toasts: [] });
+    services = createTestServices({ now: () => now });
+    listId = await services.sync.repos.lists.create({ name: 'Groceries', color: 'teal' });
+  }
+  const taskId = await services.sync.repos.tasks.create(listId, input);
   const user = userEvent.setup();
-  const { router } = renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
+  const { router } = renderApp(services, `/lists/${listId}/tasks/${taskId}`);
   await findHeading(input.title);
-  return { user, router, services, listId: device.listId, taskId };
+  return { user, router, services, listId, taskId };
+}
+
+/** A chip, by the property it sets ("Status"), whatever its value. */
+function chip(property: string) {
+  return screen.getByRole('button', { name: new RegExp(`^${property}: `) });
+}
+
+/** The names of the open menu's items. */
+function menuItems(name: string) {
+  const menu = within(screen.getByRole('menu', { name }));
+  const radios = menu.queryAllByRole('menuitemradio');
+  // The label alone: not the tick, the initials of an avatar or a hint.
+  return (radios.length ? radios : menu.getAllByRole('menuitem')).map(
+    (item) => item.querySelector('.menu__label')?.textContent,
+  );
+}
+
+/** "Mon 7 Dec" as the chips write a date (in the reader's locale). */
+function shortDate(iso: string, withYear = false) {
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(withYear ? { year: 'numeric' } : {}),
+    timeZone: 'UTC',
+  });
 }
 
 async function stored(services: TestServices, taskId: string) {
@@ -58,9 +103,15 @@ describe('task detail screen', () => {
     expect(await screen.findByText('Not synced yet')).toBeInTheDocument();
   });
 
-  it('edits the title: Enter saves, Escape cancels, empty is refused', async () => {
+  it('edits the title in place: click, Enter or F2 opens it; Enter saves, Escape cancels, empty is refused', async () => {
     const { user, services, taskId } = await openTask({ title: 'Fix the gate' });
-    await user.click(screen.getByRole('button', { name: 'Edit title' }));
+    expect(screen.queryByRole('button', { name: 'Edit title' })).toBeNull();
+    const title = () =>
+      within(screen.getByRole('heading', { level: 1 })).getByRole('button', {
+        name: /Fix the/,
+      });
+    expect(title()).toHaveAccessibleDescription('Edit title');
+    await user.click(title());
     const field = screen.getByRole('textbox', { name: 'Title' });
     expect(field).toHaveFocus();
     expect(field).toHaveAccessibleDescription('Enter to save · Esc to cancel');
@@ -72,14 +123,24 @@ describe('task detail screen', () => {
     await user.type(field, 'Fix the back gate{Enter}');
     await findHeading('Fix the back gate');
     expect((await stored(services, taskId))?.title).toBe('Fix the back gate');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit title' })).toHaveFocus());
+    await waitFor(() => expect(title()).toHaveFocus());
 
-    await user.click(screen.getByRole('button', { name: 'Edit title' }));
+    // By keyboard: Enter on the title, Escape leaves it as it was.
+    await user.keyboard('{Enter}');
     await user.clear(screen.getByRole('textbox', { name: 'Title' }));
     await user.keyboard('Nope{Escape}');
     await findHeading('Fix the back gate');
     expect(screen.queryByRole('textbox', { name: 'Title' })).toBeNull();
     expect((await stored(services, taskId))?.title).toBe('Fix the back gate');
+    await waitFor(() => expect(title()).toHaveFocus());
+
+    // F2, as in a file manager; leaving the field saves.
+    await user.keyboard('{F2}');
+    expect(screen.getByRole('textbox', { name: 'Title' })).toHaveFocus();
+    await user.keyboard('{Control>}a{/Control}Fix the side gate');
+    await user.tab();
+    await findHeading('Fix the side gate');
+    expect((await stored(services, taskId))?.title).toBe('Fix the side gate');
   });
 
   it('saves notes after a pause, counts them near the limit, and refuses more than 10,000 characters', async () => {
@@ -117,41 +178,202 @@ describe('task detail screen', () => {
     );
   });
 
-  it('changes status (allowed transitions only), priority and clears the due date', async () => {
-    const { user, services, taskId } = await openTask({
-      title: 'Fix the gate',
-      due_on: '2020-01-02',
-    });
-    const status = screen.getByRole('combobox', { name: 'Status' });
-    expect(screen.getByText(/Overdue · /)).toBeInTheDocument();
-    const options = () =>
-      within(status)
-        .getAllByRole('option')
-        .map((option) => option.textContent);
-    expect(options()).toEqual(['To do', 'Doing', 'Done']);
-    await user.selectOptions(status, 'Done');
-    await waitFor(() => expect(options()).toEqual(['Done', 'To do']));
+  it('changes status by keyboard in a menu of the allowed transitions; Escape, a press outside or Tab close it', async () => {
+    const { user, services, taskId } = await openTask({ title: 'Fix the gate' });
+    const status = chip('Status');
+    expect(status).toHaveAccessibleName('Status: To do');
+    expect(status).toHaveAttribute('aria-haspopup', 'menu');
+    expect(status).toHaveAttribute('aria-expanded', 'false');
+    status.focus();
+    await user.keyboard('{Enter}');
+    expect(status).toHaveAttribute('aria-expanded', 'true');
+    expect(menuItems('Status')).toEqual(['To do', 'Doing', 'Done']);
+    // The current value is checked, and where focus starts.
+    const current = screen.getByRole('menuitemradio', { name: 'To do' });
+    expect(current).toHaveAttribute('aria-checked', 'true');
+    expect(current).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(screen.getByRole('menuitemradio', { name: 'Done' })).toHaveFocus();
+    await user.keyboard('{Home}');
+    expect(current).toHaveFocus();
+    await user.keyboard('{ArrowUp}');
+    expect(screen.getByRole('menuitemradio', { name: 'Done' })).toHaveFocus();
+
+    // Escape closes without a change and gives focus back to the chip.
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(status).toHaveFocus();
+    expect(status).toHaveAttribute('aria-expanded', 'false');
+
+    // So does a click anywhere else (focus stays where the click put it).
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menu', { name: 'Status' })).toBeInTheDocument();
+    // (The press alone: a click would also move focus, which closes it as well.)
+    fireEvent.pointerDown(screen.getByText(/Added by you/));
+    expect(screen.queryByRole('menu')).toBeNull();
+    // Focus moving on (Tab out of the menu) closes it.
+    await user.click(status);
+    await user.tab();
+    expect(screen.queryByRole('menu')).toBeNull();
+
+    await user.click(status);
+    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    await waitFor(() => expect(chip('Status')).toHaveAccessibleName('Status: Done'));
+    expect(chip('Status')).toHaveFocus();
     expect(screen.getByText(/Completed/)).toHaveTextContent('Completed just now');
+    expect((await stored(services, taskId))?.status).toBe('done');
     expect((await stored(services, taskId))?.completed_at).toEqual(expect.any(String));
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Priority' }), 'High');
-    await waitFor(async () => expect((await stored(services, taskId))?.priority).toBe(3));
+    // Done can only be reopened (SPEC §3).
+    await user.keyboard('{Enter}');
+    expect(menuItems('Status')).toEqual(['Done', 'To do']);
+    await user.click(screen.getByRole('menuitemradio', { name: 'To do' }));
+    await waitFor(async () => expect((await stored(services, taskId))?.status).toBe('todo'));
+  });
 
-    const due = screen.getByLabelText('Due date');
-    expect(due).toHaveValue('2020-01-02');
-    // Done, it is not late any more: the plain date.
-    expect(screen.queryByText(/Overdue/)).not.toBeInTheDocument();
-    expect(due).toHaveAccessibleDescription(
-      new Date('2020-01-02T00:00:00').toLocaleDateString(undefined, {
-        day: 'numeric',
-        month: 'short',
+  it('changes priority by keyboard, letters jumping to an item', async () => {
+    const { user, services, taskId } = await openTask({ title: 'Fix the gate' });
+    await waitFor(() => expect(chip('Priority')).toHaveAccessibleName('Priority: No priority'));
+    chip('Priority').focus();
+    await user.keyboard('{Enter}');
+    expect(menuItems('Priority')).toEqual(['No priority', 'High', 'Medium', 'Low']);
+    await user.keyboard('m');
+    expect(screen.getByRole('menuitemradio', { name: 'Medium' })).toHaveFocus();
+    // Letters typed together make one search; a move starts a new one.
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitemradio', { name: 'Low' })).toHaveFocus();
+    await user.keyboard('no');
+    expect(screen.getByRole('menuitemradio', { name: 'No priority' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}h{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.priority).toBe(3));
+    await waitFor(() => expect(chip('Priority')).toHaveAccessibleName('Priority: High'));
+    expect(chip('Priority')).toHaveFocus();
+
+    // Space picks too; Low is the last item.
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitemradio', { name: 'High' })).toHaveFocus();
+    await user.keyboard('l ');
+    await waitFor(async () => expect((await stored(services, taskId))?.priority).toBe(1));
+    await waitFor(() => expect(chip('Priority')).toHaveAccessibleName('Priority: Low'));
+  });
+
+  it('sets the due date from Today, Tomorrow, Next week and No date, and says it in words', async () => {
+    const { user, services, taskId } = await openTask({ title: 'Fix the gate' }, { now: FRIDAY });
+    const due = () => chip('Due date');
+    await waitFor(() => expect(due()).toHaveAccessibleName('Due date: None'));
+    expect(due()).toHaveAttribute('aria-haspopup', 'dialog');
+    due().focus();
+    await user.keyboard('{Enter}');
+    const dialog = screen.getByRole('dialog', { name: 'Due date' });
+    // No "No date" while there is none to clear.
+    expect(menuItems('Quick dates')).toEqual(['Today', 'Tomorrow', 'Next week']);
+    expect(within(dialog).getByRole('menuitem', { name: /^Next week/ })).toHaveTextContent(
+      shortDate('2026-12-07'),
+    );
+    expect(within(dialog).getByRole('menuitem', { name: /^Today/ })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBe('2026-12-04'));
+    await waitFor(() => expect(due()).toHaveAccessibleName('Due date: Today'));
+    expect(due()).toHaveFocus();
+
+    await user.keyboard('{Enter}{ArrowDown}{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBe('2026-12-05'));
+    await waitFor(() => expect(due()).toHaveAccessibleName('Due date: Tomorrow'));
+
+    // Next week is the coming Monday.
+    await user.keyboard('{Enter}n{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBe('2026-12-07'));
+    await waitFor(() => expect(due()).toHaveAccessibleName(`Due date: ${shortDate('2026-12-07')}`));
+
+    await user.keyboard('{Enter}{End}');
+    expect(screen.getByRole('menuitem', { name: 'No date' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBeNull());
+    await waitFor(() => expect(due()).toHaveAccessibleName('Due date: None'));
+  });
+
+  it('picks a due date on the calendar by keyboard: arrows by day and week, PageUp/PageDown by month', async () => {
+    const { user, services, taskId } = await openTask(
+      { title: 'Fix the gate', due_on: '2026-12-10' },
+      { now: FRIDAY },
+    );
+    chip('Due date').focus();
+    await user.keyboard('{Enter}');
+    // Tab from the quick dates: previous month, next month, then the grid.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Previous month' })).toHaveFocus();
+    await user.tab();
+    await user.tab();
+    const grid = screen.getByRole('grid', { name: /December 2026/ });
+    const selected = within(grid).getByRole('gridcell', { selected: true });
+    expect(selected).toHaveTextContent('10');
+    expect(selected).toHaveFocus();
+    expect(within(grid).getByText('4')).toHaveAttribute('aria-current', 'date');
+
+    await user.keyboard('{ArrowRight}{ArrowDown}');
+    expect(document.activeElement).toHaveTextContent('18');
+    await user.keyboard('{ArrowLeft}{ArrowUp}{ArrowUp}');
+    expect(document.activeElement).toHaveTextContent('3');
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toHaveTextContent('30'); // Monday 30 November
+    expect(screen.getByRole('grid', { name: /November 2026/ })).toBeInTheDocument();
+    // The same day a month on: 30 November → 30 December → 30 January, a Saturday; End is
+    // that week's Sunday.
+    await user.keyboard('{PageDown}');
+    expect(screen.getByRole('grid', { name: /December 2026/ })).toBeInTheDocument();
+    expect(document.activeElement).toHaveTextContent('30');
+    await user.keyboard('{PageDown}');
+    expect(document.activeElement).toHaveTextContent('30');
+    await user.keyboard('{End}');
+    expect(screen.getByRole('grid', { name: /January 2027/ })).toBeInTheDocument();
+    expect(document.activeElement).toHaveTextContent('31'); // Sunday 31 January
+    await user.keyboard('{PageUp}');
+    expect(screen.getByRole('grid', { name: /December 2026/ })).toBeInTheDocument();
+    expect(document.activeElement).toHaveTextContent('31');
+    await user.keyboard('{ArrowUp}{ArrowUp}{ArrowUp}{ArrowUp}');
+    expect(document.activeElement).toHaveTextContent('3');
+    await user.keyboard('{Enter}');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBe('2026-12-03'));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(chip('Due date')).toHaveFocus();
+    // Past and still open: late.
+    await waitFor(() =>
+      expect(chip('Due date')).toHaveAccessibleName(
+        `Due date: Overdue · ${shortDate('2026-12-03')}`,
+      ),
+    );
+
+    // The month buttons, then a click on a day.
+    await user.click(chip('Due date'));
+    await user.click(screen.getByRole('button', { name: 'Next month' }));
+    await user.click(
+      within(screen.getByRole('grid', { name: /January 2027/ })).getByRole('gridcell', {
+        name: new Date(2027, 0, 15).toLocaleDateString(undefined, {
+          weekday: 'long',
+          day: 'numeric',
+          month: 'long',
+          year: 'numeric',
+        }),
       }),
     );
-    await user.click(screen.getByRole('button', { name: 'Clear due date' }));
-    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBeNull());
-    expect(due).toHaveValue('');
+    await waitFor(async () => expect((await stored(services, taskId))?.due_on).toBe('2027-01-15'));
     await waitFor(() =>
-      expect(screen.queryByRole('button', { name: 'Clear due date' })).toBeNull(),
+      expect(chip('Due date')).toHaveAccessibleName(`Due date: ${shortDate('2027-01-15', true)}`),
+    );
+  });
+
+  it('says a due date is overdue until the task is done', async () => {
+    const { user } = await openTask({ title: 'Fix the gate', due_on: '2020-01-02' });
+    await waitFor(() =>
+      expect(chip('Due date')).toHaveAccessibleName(
+        `Due date: Overdue · ${shortDate('2020-01-02', true)}`,
+      ),
+    );
+    await user.click(chip('Status'));
+    await user.click(screen.getByRole('menuitemradio', { name: 'Done' }));
+    await waitFor(() =>
+      expect(chip('Due date')).toHaveAccessibleName(`Due date: ${shortDate('2020-01-02', true)}`),
     );
   });
 
@@ -174,18 +396,27 @@ describe('task detail screen', () => {
     renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
     await findHeading('Fix the gate');
 
-    const assignee = screen.getByRole('combobox', { name: 'Assignee' });
-    await waitFor(() =>
-      expect(
-        within(assignee)
-          .getAllByRole('option')
-          .map((o) => o.textContent),
-      ).toEqual(['Unassigned', 'You', 'Bob']),
-    );
-    await user.selectOptions(assignee, 'Bob');
+    await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Unassigned'));
+    chip('Assignee').focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(menuItems('Assignee')).toEqual(['Unassigned', 'You', 'Bob']));
+    // Each with their avatar (the name is written beside it).
+    const bobItem = screen.getByRole('menuitemradio', { name: 'Bob' });
+    expect(bobItem.querySelector('.avatar')).toHaveTextContent('B');
+    await user.keyboard('b{Enter}');
     await waitFor(async () => expect((await stored(services!, taskId))?.assignee_id).toBe(bob));
-    await user.selectOptions(assignee, 'Unassigned');
+    await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Bob'));
+    expect(chip('Assignee').querySelector('.avatar')).toHaveTextContent('B');
+    await user.keyboard('{Enter}');
+    // Opened on the current assignee.
+    expect(screen.getByRole('menuitemradio', { name: 'Bob' })).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
+    expect(screen.getByRole('menuitemradio', { name: 'Bob' })).toHaveFocus();
+    await user.keyboard('{Home}{Enter}');
     await waitFor(async () => expect((await stored(services!, taskId))?.assignee_id).toBeNull());
+    await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Unassigned'));
   });
 
   it('deletes the task, goes back to the list, and Undo restores it', async () => {
@@ -220,15 +451,9 @@ describe('task detail screen', () => {
     const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
     renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
     await findHeading('Fix the gate');
-    const assignee = screen.getByRole('combobox', { name: 'Assignee' });
+    await userEvent.click(chip('Assignee'));
     // "You" is this device's own user (no profile without an account), only once.
-    await waitFor(() =>
-      expect(
-        within(assignee)
-          .getAllByRole('option')
-          .map((o) => o.textContent),
-      ).toEqual(['Unassigned', 'You', 'Member']),
-    );
+    await waitFor(() => expect(menuItems('Assignee')).toEqual(['Unassigned', 'You', 'Member']));
   });
 
   it('says Loading, not "isn\'t on this device", until the first sync is done', async () => {
@@ -252,7 +477,7 @@ describe('task detail screen', () => {
     await findHeading('This task isn’t on this device');
   });
 
-  it('shows everything read-only to a viewer', async () => {
+  it('shows a viewer the values as plain text, and why they cannot change them', async () => {
     const device = await localListDevice();
     services = device.services;
     const listId = await sharedList(services, 'viewer');
@@ -263,19 +488,28 @@ describe('task detail screen', () => {
     }));
     renderApp(services, `/lists/${listId}/tasks/${taskId}`);
     await findHeading('Task 1');
-    await waitFor(() => expect(screen.getByText('View only')).toBeInTheDocument());
-    expect(screen.getByRole('combobox', { name: 'Status' })).toBeDisabled();
-    expect(screen.getByRole('combobox', { name: 'Priority' })).toBeDisabled();
-    expect(screen.getByRole('combobox', { name: 'Priority' })).toHaveValue('2');
-    expect(screen.getByRole('combobox', { name: 'Assignee' })).toBeDisabled();
-    expect(screen.getByRole('textbox', { name: 'Notes' })).toHaveAttribute('readonly');
-    expect(screen.getByRole('textbox', { name: 'Notes' })).toHaveValue('Check the roof');
-    expect(screen.getByLabelText('Due date')).toHaveAttribute('readonly');
-    expect(screen.queryByRole('button', { name: 'Edit title' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Delete task' })).toBeNull();
-    await waitFor(() =>
-      expect(screen.queryByRole('button', { name: 'Clear due date' })).toBeNull(),
+    expect(screen.getByText('You can view this list but not edit it.')).toBeInTheDocument();
+    const values = Object.fromEntries(
+      screen
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
     );
+    expect(values).toEqual({
+      Status: 'To do',
+      Priority: 'Medium',
+      'Due date': shortDate('2031-05-06', true),
+      Assignee: 'Unassigned',
+    });
+    expect(screen.getByText('Check the roof')).toBeInTheDocument();
+    // Nothing to press, type in or find dimmed (only the comment box: viewers may comment).
+    expect(screen.queryByRole('textbox', { name: 'Notes' })).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
+    const heading = screen.getByRole('heading', { level: 1 });
+    expect(within(heading).queryByRole('button')).toBeNull();
+    for (const property of ['Status', 'Priority', 'Due date', 'Assignee']) {
+      expect(screen.queryByRole('button', { name: new RegExp(`^${property}`) })).toBeNull();
+    }
+    expect(screen.queryByRole('button', { name: 'Delete task' })).toBeNull();
   });
 
   it('renders the extras (files, comments) for this task after its fields, and Delete last', async () => {

@@ -1,20 +1,21 @@
 // /lists/:listId/tasks/:taskId — one task's fields, each saved as it is changed (notes as
 // the user pauses, leaves the field or the screen), then the panels other features add
-// (attachments, comments). Viewers see the same fields read-only.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+// (attachments, comments). The title and notes are edited in place, the other fields through
+// the chips under the title; viewers see the same values as plain text.
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
-import {
-  PRIORITIES,
-  STATUS_TRANSITIONS,
-  TASK_NOTES_MAX,
-  taskPatch,
-  validate,
-  type Priority,
-  type TaskStatus,
-} from '@sync/index';
+import { TASK_NOTES_MAX, taskPatch, validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
-import { FormError, SelectField, TextAreaField, TextField } from '@/components/ui/field';
+import { FormError, TextAreaField } from '@/components/ui/field';
 import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useList } from '@/hooks/use-list';
 import { useListAccess, type ListAccess } from '@/hooks/use-list-access';
@@ -29,10 +30,11 @@ import { attempt } from '@/lib/writes';
 import { relativeTime } from '@/utils/format';
 
 import '../tasks.css';
+import '../task-detail.css';
 import { useSyncedDraft } from '../hooks/use-synced-draft';
 import { useTask } from '../hooks/use-task';
-import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
-import { dueText } from './due-text';
+import type { TaskRow } from '../task-filter';
+import { PropertyChips, PropertyText, type Assignee } from './property-chips';
 
 /** Notes are saved this long after the last keystroke (ms). */
 const NOTES_IDLE_SAVE_MS = 600;
@@ -126,7 +128,8 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
   const canEdit = access.canEditTasks;
   const [errors, setErrors] = useState<Errors>({});
   const [editingTitle, setEditingTitle] = useState(false);
-  const editTitleButton = useRef<HTMLButtonElement>(null);
+  const titleButton = useRef<HTMLButtonElement>(null);
+  const titleHintId = useId();
 
   async function save(field: string, changes: Parameters<typeof sync.repos.tasks.update>[1]) {
     const result = await attempt(() => sync.repos.tasks.update(task.id, changes));
@@ -184,13 +187,21 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
     };
   }, [saveNotes]);
 
-  // ---- Due date: a draft, because a date typed part-way is empty until it is complete. ----
-  const [due, setDue] = useSyncedDraft(task.due_on ?? '');
-  const dueInfo = task.due_on ? dueText(task.due_on, now, task.status === 'done') : null;
-
   // ---- Assignee: live members only; a former member stays visible but can't be picked. ----
-  const assigneeIsMember =
-    !task.assignee_id || (members ?? []).some((member) => member.userId === task.assignee_id);
+  const assignee: Assignee | null = task.assignee_id
+    ? (() => {
+        const member = (members ?? []).find((m) => m.userId === task.assignee_id);
+        return member
+          ? { id: member.userId, name: member.name, avatarPath: member.avatarPath, member: true }
+          : {
+              id: task.assignee_id,
+              name: displayName(profiles, task.assignee_id, 'Someone'),
+              avatarPath: null,
+              // Unknown until the members have loaded: not called a former member meanwhile.
+              member: members === undefined,
+            };
+      })()
+    : null;
 
   const creator =
     task.created_by === userId ? 'you' : displayName(profiles, task.created_by, 'someone');
@@ -199,28 +210,44 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
   const completed = task.completed_at ? Date.parse(task.completed_at) : NaN;
 
   const wasEditing = useRef(false);
-  // In the commit that shows the button again (see comment-item.tsx).
+  // In the commit that shows the title again (see comment-item.tsx).
   useLayoutEffect(() => {
-    if (wasEditing.current && !editingTitle) editTitleButton.current?.focus();
+    if (wasEditing.current && !editingTitle) titleButton.current?.focus();
     wasEditing.current = editingTitle;
   }, [editingTitle]);
+
+  const propertyError = errors.status ?? errors.priority ?? errors.due_on ?? errors.assignee_id;
 
   return (
     <>
       <div className="task-detail__heading">
-        <h1 className={editingTitle ? 'visually-hidden' : 'task-detail__title'}>{task.title}</h1>
-        {editingTitle ? (
-          <TitleEditor task={task} onClose={() => setEditingTitle(false)} />
-        ) : canEdit ? (
-          <button
-            ref={editTitleButton}
-            type="button"
-            className="btn btn--ghost btn--sm task-detail__edit-title"
-            onClick={() => setEditingTitle(true)}
-          >
+        <h1 className={editingTitle ? 'visually-hidden' : 'task-detail__title'}>
+          {canEdit && !editingTitle ? (
+            <button
+              ref={titleButton}
+              type="button"
+              className="task-detail__title-button"
+              aria-describedby={titleHintId}
+              onClick={() => setEditingTitle(true)}
+              onKeyDown={(event) => {
+                if (event.key === 'F2') {
+                  event.preventDefault();
+                  setEditingTitle(true);
+                }
+              }}
+            >
+              {task.title}
+            </button>
+          ) : (
+            task.title
+          )}
+        </h1>
+        {canEdit && !editingTitle ? (
+          <span id={titleHintId} hidden>
             Edit title
-          </button>
+          </span>
         ) : null}
+        {editingTitle ? <TitleEditor task={task} onClose={() => setEditingTitle(false)} /> : null}
       </div>
       <p className="task-detail__info">
         {pending ? <span className="badge badge--pending">Not synced yet</span> : null}
@@ -231,133 +258,55 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
         {Number.isFinite(updated) && updated - created > 1_000 ? (
           <span>Edited {relativeTime(updated, now)}</span>
         ) : null}
-        {access.role === 'viewer' ? <span className="badge">View only</span> : null}
+        {task.status === 'done' && Number.isFinite(completed) ? (
+          <span>
+            Completed{' '}
+            <time dateTime={task.completed_at ?? undefined}>{relativeTime(completed, now)}</time>
+          </span>
+        ) : null}
       </p>
 
       <FormError message={errors._} />
 
-      <div className="task-detail__fields">
-        <div className="task-detail__grid">
-          <SelectField
-            label="Status"
-            value={task.status}
-            disabled={!canEdit}
-            error={errors.status}
-            hint={
-              task.status === 'done' && Number.isFinite(completed) ? (
-                <>
-                  Completed{' '}
-                  <time dateTime={task.completed_at ?? undefined}>
-                    {relativeTime(completed, now)}
-                  </time>
-                </>
-              ) : undefined
-            }
-            onChange={(event) =>
-              void save('status', { status: event.currentTarget.value as TaskStatus })
-            }
-          >
-            {[task.status, ...STATUS_TRANSITIONS[task.status]].map((status) => (
-              <option key={status} value={status}>
-                {STATUS_LABELS[status]}
-              </option>
-            ))}
-          </SelectField>
-
-          <SelectField
-            label="Priority"
-            value={String(task.priority)}
-            disabled={!canEdit}
-            error={errors.priority}
-            onChange={(event) =>
-              void save('priority', { priority: Number(event.currentTarget.value) as Priority })
-            }
-          >
-            {PRIORITIES.map((priority) => (
-              <option key={priority} value={priority}>
-                {PRIORITY_LABELS[priority]}
-              </option>
-            ))}
-          </SelectField>
-
-          <div className="task-detail__due">
-            <TextField
-              label="Due date"
-              type="date"
-              value={due}
-              readOnly={!canEdit}
-              error={errors.due_on}
-              hint={
-                dueInfo ? (
-                  <span className={dueInfo.overdue ? 'task-detail__overdue' : ''}>
-                    {dueInfo.text}
-                  </span>
-                ) : undefined
-              }
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                setDue(value);
-                if (/^\d{4}-\d{2}-\d{2}$/.test(value) && value !== task.due_on) {
-                  void save('due_on', { due_on: value });
-                }
-              }}
-              onBlur={() => {
-                if (due === '' && task.due_on) void save('due_on', { due_on: null });
-              }}
-            />
-            {canEdit && task.due_on ? (
-              <Button
-                size="sm"
-                className="task-detail__clear"
-                aria-label="Clear due date"
-                onClick={() => {
-                  setDue('');
-                  void save('due_on', { due_on: null });
-                }}
-              >
-                Clear
-              </Button>
-            ) : null}
-          </div>
-
-          <SelectField
-            label="Assignee"
-            value={task.assignee_id ?? ''}
-            disabled={!canEdit}
-            error={errors.assignee_id}
-            onChange={(event) =>
-              void save('assignee_id', { assignee_id: event.currentTarget.value || null })
-            }
-          >
-            <option value="">Unassigned</option>
-            {(members ?? []).map((member) => (
-              <option key={member.userId} value={member.userId}>
-                {member.userId === userId && member.named ? `${member.name} (you)` : member.name}
-              </option>
-            ))}
-            {!assigneeIsMember && task.assignee_id ? (
-              <option value={task.assignee_id} disabled>
-                {displayName(profiles, task.assignee_id, 'Someone')} (no longer a member)
-              </option>
-            ) : null}
-          </SelectField>
-        </div>
-
-        <TextAreaField
-          label="Notes"
-          value={notes}
-          readOnly={!canEdit}
-          rows={6}
-          error={notesError}
-          hint={
-            notes.length >= NOTES_COUNTER_FROM_CHARS
-              ? `${notes.length.toLocaleString('en-US')} / ${TASK_NOTES_MAX.toLocaleString('en-US')}`
-              : undefined
-          }
-          placeholder={canEdit ? 'Details, links, steps…' : undefined}
-          onChange={(event) => setNotes(event.currentTarget.value)}
-          onBlur={() => void saveNotes()}
+      {canEdit ? (
+        <PropertyChips
+          task={task}
+          now={now}
+          members={members ?? []}
+          assignee={assignee}
+          meId={userId}
+          onChange={(field, change) => void save(field, change)}
         />
+      ) : (
+        <>
+          <PropertyText task={task} now={now} assignee={assignee} />
+          <p className="task-detail__read-only">You can view this list but not edit it.</p>
+        </>
+      )}
+      <FormError message={propertyError} />
+
+      <div className="task-detail__notes">
+        {canEdit ? (
+          <TextAreaField
+            label="Notes"
+            value={notes}
+            rows={4}
+            error={notesError}
+            hint={
+              notes.length >= NOTES_COUNTER_FROM_CHARS
+                ? `${notes.length.toLocaleString('en-US')} / ${TASK_NOTES_MAX.toLocaleString('en-US')}`
+                : undefined
+            }
+            placeholder="Add notes…"
+            onChange={(event) => setNotes(event.currentTarget.value)}
+            onBlur={() => void saveNotes()}
+          />
+        ) : (
+          <>
+            <h2 className="field__label">Notes</h2>
+            <p className="task-detail__notes-text">{task.notes || 'No notes.'}</p>
+          </>
+        )}
       </div>
     </>
   );
@@ -413,7 +362,7 @@ function TitleEditor({ task, onClose }: { task: TaskRow; onClose: () => void }) 
         value={draft}
         error={error}
         hint="Enter to save · Esc to cancel"
-        // Opened by the user's own "Edit title", so taking focus is expected.
+        // Opened by the user's own click or key on the title, so taking focus is expected.
         autoFocus
         onFocus={(event) => event.currentTarget.select()}
         onChange={(event) => {
