@@ -103,23 +103,27 @@ for (const [size, viewport] of [
     await close();
   });
 
-  test(`a toast never covers the control in use (${size})`, async ({ browser }) => {
-    const { page, close } = await longList(browser, 12, viewport);
-    // The page scrolled to its foot: the last rows sit where the toasts come.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    const last = taskRow(page, 'Task 12');
-    await expect(last).toBeInViewport();
-    await page.getByRole('button', { name: 'Delete Task 11' }).click();
-    const toast = page.locator('.toast', { hasText: 'Deleted “Task 11”' });
+  test(`a toast never covers the row that takes the deleted one's place (${size})`, async ({
+    browser,
+  }) => {
+    const { page, close } = await longList(browser, 30, viewport);
+    // The row to delete at the very foot of the window, where the toasts come.
+    await taskRow(page, 'Task 12').evaluate((row) =>
+      window.scrollBy(0, row.getBoundingClientRect().bottom - window.innerHeight + 8),
+    );
+    await page.getByRole('button', { name: 'Delete Task 12' }).click();
+    const toast = page.locator('.toast', { hasText: 'Deleted “Task 12”' });
     await expect(toast).toBeVisible();
-    // Focus went to the next row; it is clear of the toast, and so are its controls.
-    await expect.poll(() => focusedRowTitle(page)).toBe('Task 12');
+    // Focus went to the next row, now in its place; it is clear of the toast, and so are its
+    // controls.
+    await expect.poll(() => focusedRowTitle(page)).toBe('Task 13');
+    const next = taskRow(page, 'Task 13');
     await expect
-      .poll(async () => overlaps(await box(page.locator('.toaster__list')), await box(last)))
+      .poll(async () => overlaps(await box(page.locator('.toaster__list')), await box(next)))
       .toBe(false);
     for (const control of [
-      page.getByRole('button', { name: 'Delete Task 12' }),
-      page.getByRole('link', { name: 'Task 12' }),
+      page.getByRole('button', { name: 'Delete Task 13' }),
+      page.getByRole('link', { name: 'Task 13' }),
     ]) {
       expect(overlaps(await box(page.locator('.toaster__list')), await box(control))).toBe(false);
     }
@@ -128,6 +132,33 @@ for (const [size, viewport] of [
     const width = page.viewportSize()?.width ?? 0;
     expect(region.x + region.width).toBeGreaterThan(width - 24);
     if (size === 'desktop') expect(region.x).toBeGreaterThan(width / 2);
+    await close();
+  });
+
+  test(`a toast never covers the comment box moved to after a delete (${size})`, async ({
+    browser,
+  }) => {
+    const { page, close } = await longList(browser, 2, viewport);
+    await page.getByRole('link', { name: 'Task 1' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Task 1');
+    const composer = page.getByRole('textbox', { name: 'Add a comment' });
+    for (const body of ['Door sticks', 'Hinge is loose']) {
+      await composer.fill(body);
+      await page.getByRole('button', { name: 'Comment', exact: true }).click();
+      await expect(page.getByText(body, { exact: true })).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'Delete your comment' }).first().click();
+    await expect(page.locator('.toast', { hasText: 'Comment deleted' })).toBeVisible();
+    // Reading on, the comment box sits at the foot of the window, where the toast is; the
+    // user moves to it to write the next one.
+    await composer.evaluate((field) =>
+      window.scrollBy(0, field.getBoundingClientRect().bottom - window.innerHeight + 4),
+    );
+    await composer.focus();
+    await expect
+      .poll(async () => overlaps(await box(page.locator('.toaster__list')), await box(composer)))
+      .toBe(false);
+    await expect(composer).toBeInViewport({ ratio: 1 });
     await close();
   });
 }

@@ -78,17 +78,24 @@ export function Toaster() {
   const listRef = useRef<HTMLUListElement>(null);
   const shownKey = shown.map((toast) => toast.id).join(' ');
 
-  // The user's control (what has focus) must not be under a toast: scroll it clear. Screens
-  // keep room for this at their foot (.app-main's bottom padding).
+  // The user's control (what has focus) must not be under a toast: scroll it clear, when a
+  // toast comes and when focus moves while one shows (a delete moves focus to the next row
+  // a moment after its toast). Screens keep room for this at their foot (.app-main's
+  // bottom padding).
   useLayoutEffect(() => {
     const list = listRef.current;
-    const active = document.activeElement;
-    if (!list || !shownKey || !(active instanceof HTMLElement) || list.contains(active)) return;
-    if (active === document.body) return;
-    const toastsBox = list.getBoundingClientRect();
-    const box = active.getBoundingClientRect();
-    if (overlap(box, toastsBox))
-      window.scrollBy({ top: box.bottom - toastsBox.top + CLEARANCE_PX });
+    if (!list || !shownKey) return;
+    const clear = () => {
+      const active = document.activeElement;
+      if (!(active instanceof HTMLElement) || active === document.body) return;
+      if (list.contains(active)) return;
+      const toastsBox = list.getBoundingClientRect();
+      const box = active.getBoundingClientRect();
+      if (overlap(box, toastsBox)) window.scrollBy(0, box.bottom - toastsBox.top + CLEARANCE_PX);
+    };
+    clear();
+    document.addEventListener('focusin', clear);
+    return () => document.removeEventListener('focusin', clear);
   }, [shownKey]);
 
   return (
