@@ -1,10 +1,12 @@
 // Small behaviours a demanding user notices (issue 17): a row focused with j opens with Enter
 // or o; a task added to a long list is scrolled into view; a toast never sits over the control
-// in use, on a desktop or a phone; the service worker controls the very first page.
+// in use, on a desktop or a phone; the header says "Deleting… Undo" through a delete's Undo
+// window (and passes axe, light and dark); the service worker controls the very first page.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 
 import { contextFor, newAccount } from './support/accounts';
-import { createList, expectSynced, taskRow } from './support/app';
+import { addTasks, createList, expectSynced, taskRow } from './support/app';
 
 /** Fractional-index digits in their sort order: `a0` < `a1` < … < `az` (one-digit keys). */
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -160,6 +162,45 @@ for (const [size, viewport] of [
       .toBe(false);
     await expect(composer).toBeInViewport({ ratio: 1 });
     await close();
+  });
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the header says "Deleting… Undo" while a delete can be undone (${colorScheme})`, async ({
+    browser,
+  }) => {
+    const account = await newAccount('Sam');
+    const context = await contextFor(browser, account, { colorScheme });
+    const page = await context.newPage();
+    await createList(page, 'Loft');
+    await addTasks(page, ['Lag the tank', 'Board the floor']);
+    await expectSynced(page);
+    const status = page.locator('.sync-status');
+    await page.getByRole('button', { name: 'Delete Lag the tank' }).click();
+    await expect(status).toContainText('Deleting…');
+    await expect(status).not.toContainText(/waiting|Synced/);
+    // Undo from the header: the task is back, the toast has gone, and nothing was sent.
+    await status.getByRole('button', { name: 'Undo delete' }).click();
+    await expect(taskRow(page, 'Lag the tank')).toBeVisible();
+    await expect(page.locator('.toast', { hasText: 'Deleted “Lag the tank”' })).toBeHidden();
+    await expect(status).not.toContainText('Deleting');
+    await expectSynced(page);
+    await page.reload();
+    await expect(taskRow(page, 'Lag the tank')).toBeVisible();
+
+    // The header's Undo and the toast, as a person sees them, pass axe (checked while the
+    // Undo shows; the window is short, so only the header and the toasts are checked).
+    await page.getByRole('button', { name: 'Delete Board the floor' }).click();
+    await expect(status.getByRole('button', { name: 'Undo delete' })).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .include('.app-header')
+      .include('.app-overlays')
+      .analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' | ')}`);
+    expect(serious).toEqual([]);
+    await context.close();
   });
 }
 

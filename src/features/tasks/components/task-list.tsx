@@ -289,7 +289,8 @@ export function TaskList({
     revealed.current = highlightId;
     const box = rowElement(highlightId)?.getBoundingClientRect();
     if (box && box.top >= 0 && box.bottom <= window.innerHeight) return;
-    virtualizer.scrollToIndex(index, { align: 'end' });
+    // Centred: clear of the toasts in the bottom corner.
+    virtualizer.scrollToIndex(index, { align: 'center' });
   });
 
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
