@@ -55,9 +55,9 @@ async function focusedRowTitle(page: Page): Promise<string | null> {
   return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
 }
 
-test('a row focused with j opens its task with Enter, and with o', async ({ browser }) => {
+test('a row focused with j opens its task with Enter, o or →', async ({ browser }) => {
   const { page, listId, close } = await longList(browser, 5);
-  for (const key of ['Enter', 'o']) {
+  for (const key of ['Enter', 'o', 'ArrowRight']) {
     await page.keyboard.press('j');
     await expect.poll(() => focusedRowTitle(page)).toBe('Task 1');
     await page.keyboard.press('j');
