@@ -2,7 +2,8 @@
 // app starts with no network, serves every in-app navigation from it, and keeps attachment
 // files loaded directly through signed URLs for a while (not the app's own downloads: the
 // sync library keeps those in IndexedDB). It never activates itself: the page asks (SKIP_WAITING)
-// after the user chose "Reload" and the sync engine has flushed (registerType 'prompt').
+// after the user chose "Reload" and the sync engine has flushed (registerType 'prompt'). Only
+// the very first worker, with no version before it, takes control of open pages at once.
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import type { WorkboxPlugin } from 'workbox-core/types';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -26,7 +27,13 @@ import { API_PATH_DENYLIST } from '@/lib/pwa/navigation-denylist';
 // worker types, and mixing both libs in one program conflicts).
 declare const self: {
   __WB_MANIFEST: (PrecacheEntry | string)[];
+  registration: { active: object | null };
+  clients: { claim(): Promise<void> };
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(
+    type: 'install' | 'activate',
+    listener: (event: { waitUntil(promise: Promise<unknown>): void }) => void,
+  ): void;
   skipWaiting(): Promise<void>;
 };
 
@@ -64,6 +71,17 @@ registerRoute(
     ],
   }),
 );
+
+// The first install: no version was active before this one, so no page runs code that a new
+// worker could break. Claiming them lets the page that installed the app work offline at once,
+// without a reload. Updates never claim: they wait for the user's "Reload" (above).
+let firstInstall = false;
+self.addEventListener('install', () => {
+  firstInstall = self.registration.active === null;
+});
+self.addEventListener('activate', (event) => {
+  if (firstInstall) event.waitUntil(self.clients.claim());
+});
 
 self.addEventListener('message', (event) => {
   if (

@@ -8,6 +8,7 @@ export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
   ['n', 'New task (in a list) or new list'],
   ['/', 'Search tasks'],
   ['j / k', 'Next / previous task'],
+  ['Enter / o', 'Open the focused task'],
   ['x', 'Select the focused task'],
   ['F2', "Edit the focused task's title"],
   ['Esc', 'Cancel editing, close a dialog'],

@@ -1,11 +1,13 @@
 // Delete with an Undo toast, the one way for every kind of row a person can delete: the delete
 // is held back on this device for UNDO_WINDOW_MS (sync's repositories), the toast offers Undo
-// for exactly that long, and an Undo that comes too late says so, as an error.
+// for exactly that long (so does the header, src/lib/held-deletes.ts), and an Undo that comes
+// too late says so, as an error.
 import { useCallback } from 'react';
 
 import { UNDO_WINDOW_MS } from '@sync/index';
 import { useServices } from '@/lib/services';
-import { showToast } from '@/lib/toasts';
+import { holdDelete, releaseDelete } from '@/lib/held-deletes';
+import { showToast, useToasts } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';
 
 /** The rows deleted this way, by their repository. */
@@ -63,16 +65,26 @@ export function useDeleteWithUndo(): (
         showToast({ message: reason, tone: 'error' });
         return false;
       }
-      showToast({
+      const undo = async () => {
+        releaseDelete(id);
+        if (!(await repo.undoDelete(id))) showToast({ message: words.tooLate, tone: 'error' });
+      };
+      const toastId = showToast({
         message: words.done(label),
         durationMs: UNDO_WINDOW_MS,
-        action: {
-          label: 'Undo',
-          run: async () => {
-            if (!(await repo.undoDelete(id))) showToast({ message: words.tooLate, tone: 'error' });
+        action: { label: 'Undo', run: undo },
+      });
+      // The header's Undo does the same, and the toast then has nothing left to offer.
+      holdDelete(
+        {
+          id,
+          undo: () => {
+            useToasts.getState().dismiss(toastId);
+            return undo();
           },
         },
-      });
+        UNDO_WINDOW_MS,
+      );
       return true;
     },
     [sync],

@@ -1,4 +1,4 @@
-// Toasts: short, polite messages at the bottom of the screen (a deleted task with Undo, a
+// Toasts: short, polite messages in a corner of the screen (a deleted task with Undo, a
 // reverted edit, a copied link). Ephemeral UI state, so zustand, never Dexie.
 import { create } from 'zustand';
 
@@ -10,7 +10,10 @@ export const TOASTS_SHOWN_MAX = 3;
 
 export interface ToastAction {
   label: string;
-  run: () => void | Promise<void>;
+  /** What the button does; a toast with `to` instead is a link to that screen. */
+  run?: () => void | Promise<void>;
+  /** An in-app path: the action is a link there (to Settings › Rejected changes). */
+  to?: string;
   /**
    * The action is also reachable elsewhere (a link to Settings), so the toast may make way
    * for others. Without it the action exists only in the toast (Undo), and a toast without

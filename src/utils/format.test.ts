@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ATTACHMENT_MAX_BYTES } from '@sync/index';
 
-import { formatBytes } from './format';
+import { charactersLeft, formatBytes } from './format';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -33,5 +33,16 @@ describe('formatBytes', () => {
     expect(formatBytes(ATTACHMENT_MAX_BYTES + 1, { roundUp: true })).toBe('10.1 MB');
     expect(formatBytes(ATTACHMENT_MAX_BYTES, { roundUp: true })).toBe('10 MB');
     expect(formatBytes(11 * MIB, { roundUp: true })).toBe('11 MB');
+  });
+});
+
+describe('charactersLeft', () => {
+  it('counts down to the limit, then says by how much it is over', () => {
+    expect(charactersLeft(60, 80)).toBe('20 characters left');
+    expect(charactersLeft(79, 80)).toBe('1 character left');
+    expect(charactersLeft(80, 80)).toBe('0 characters left');
+    expect(charactersLeft(81, 80)).toBe('1 character too many');
+    expect(charactersLeft(83, 80)).toBe('3 characters too many');
+    expect(charactersLeft(5_080, 80)).toBe('5,000 characters too many');
   });
 });

@@ -1,4 +1,4 @@
-// Formatting shared by the screens: relative times, byte sizes, due dates.
+// Formatting shared by the screens: relative times, byte sizes, due dates, length counters.
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -41,6 +41,19 @@ export function formatBytes(bytes: number, options: { roundUp?: boolean } = {}):
   const scale = value < ONE_DECIMAL_BELOW ? 10 : 1;
   // Exact: value is bytes over a power of two. 2.0 → "2": a whole number needs no decimal.
   return `${round(value * scale) / scale} ${units[unit]}`;
+}
+
+/**
+ * A length counter for a field with a limit: how many characters are left, or, past the
+ * limit, by how much it is over ("3 characters too many"), never "0 left" beside an error.
+ */
+export function charactersLeft(length: number, max: number): string {
+  const left = max - length;
+  const count = Math.abs(left);
+  const noun = count === 1 ? 'character' : 'characters';
+  return left >= 0
+    ? `${count.toLocaleString('en-US')} ${noun} left`
+    : `${count.toLocaleString('en-US')} ${noun} too many`;
 }
 
 /** Today's date as YYYY-MM-DD in local time. */

@@ -47,7 +47,8 @@ async function waitForControl(page: Page): Promise<void> {
       );
     }
   });
-  // The first load is not controlled (no clientsClaim); the next one is.
+  // The first worker claims the page that installed it (src/sw.ts); a reload is controlled
+  // from its start either way.
   await page.reload();
   await expect
     .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))

@@ -2,14 +2,14 @@
 // when it is the first rejection this device has ever logged; old ones are not repeated.
 // Changes refused together are one toast that leads to Settings, and never push an Undo off
 // the screen; a refused value is explained by its rule, never by the database's SQL.
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { logRejections } from '@sync/testing';
 import { showToast } from '@/lib/toasts';
 
-import { refusedSummary } from './rejection-toasts';
+import { REJECTION_TOAST_MS, refusedSummary } from './rejection-toasts';
 
 import {
   createTestServices,
@@ -37,6 +37,10 @@ function notifications(): HTMLElement {
   return screen.getByRole('status', { name: 'Notifications' });
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('rejection toasts', () => {
   it('toasts the first rejection a device ever logs, with the reason', async () => {
     markLocalOnly();
@@ -47,7 +51,10 @@ describe('rejection toasts', () => {
     expect(
       await screen.findByText(/You can't edit the task “Rig the lights \(done by Bob\)” any more/),
     ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Details' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Details' })).toHaveAttribute(
+      'href',
+      '/settings#rejected',
+    );
   });
 
   it('does not repeat rejections logged before the app opened', async () => {
@@ -125,9 +132,53 @@ describe('rejection toasts', () => {
     ).toBeNull();
     expect(within(notifications()).getByRole('button', { name: 'Undo' })).toBeInTheDocument();
 
-    await user.click(within(notifications()).getByRole('button', { name: 'See why' }));
+    await user.click(within(notifications()).getByRole('link', { name: 'See why' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(router.state.location.hash).toBe('#rejected');
+  });
+
+  it('goes by itself in time, paused while hovered or focused, and links to the log', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    renderApp(services, '/lists');
+    await findHeading('Lists');
+    await logRejections(services.sync, [refusal()]);
+    const toast = (await within(notifications()).findByText(/You can't edit/)).closest('li')!;
+    expect(toast).toHaveClass('toast--error');
+    const link = within(toast).getByRole('link', { name: 'Details' });
+    expect(link).toHaveAttribute('href', '/settings#rejected');
+
+    // From here the toasts' clock is the test's (the device database keeps its own).
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'Date'],
+      shouldClearNativeTimers: true,
+    });
+    // Held while the pointer is on it, however long.
+    fireEvent.mouseEnter(toast);
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(toast).toBeInTheDocument();
+    fireEvent.mouseLeave(toast);
+    act(() => {
+      vi.advanceTimersByTime(REJECTION_TOAST_MS / 2);
+    });
+    // And while focus is in it (a keyboard user reading it); its time goes on from there.
+    act(() => link.focus());
+    act(() => {
+      vi.advanceTimersByTime(60_000);
+    });
+    expect(toast).toBeInTheDocument();
+    act(() => link.blur());
+    act(() => {
+      vi.advanceTimersByTime(REJECTION_TOAST_MS / 2 - 1_000);
+    });
+    expect(toast).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(1_000);
+    });
+    expect(toast).not.toBeInTheDocument();
+    expect(notifications()).not.toHaveTextContent(/refused|edit/);
   });
 
   it('names the reason a group of refusals shares, and only then', () => {

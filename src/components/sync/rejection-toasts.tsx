@@ -5,13 +5,15 @@
 // Settings › Rejected changes.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
 
 import { useServices } from '@/lib/services';
 import { showToast, useToasts, type ToastAction } from '@/lib/toasts';
 
-/** How long a rejection toast stays (ms): long enough to read a sentence and act. */
-const REJECTION_TOAST_MS = 10_000;
+/**
+ * How long a rejection toast stays (ms; paused while hovered or focused): long enough to read
+ * a sentence and act. It goes by itself: the full log stays in Settings › Rejected changes.
+ */
+export const REJECTION_TOAST_MS = 8_000;
 
 /**
  * The grouped toast's text for refused changes with these codes: how many, and the reason
@@ -49,7 +51,6 @@ export function rejectionLabel(data: Record<string, unknown>, row?: Record<strin
 
 export function RejectionToasts() {
   const { sync } = useServices();
-  const navigate = useNavigate();
   // The newest logged id, 0 when the log is empty (undefined only while loading: an empty
   // log must not make the first rejection look like old news).
   const newest = useLiveQuery(() => sync.queries.newestRejection(), [sync]);
@@ -72,7 +73,7 @@ export function RejectionToasts() {
     const details = (label: string): ToastAction => ({
       label,
       alsoElsewhere: true,
-      run: () => void navigate('/settings#rejected'),
+      to: '/settings#rejected',
     });
     queue.current = queue.current.then(async () => {
       // Oldest first: the order they were refused in.
@@ -112,7 +113,7 @@ export function RejectionToasts() {
     queue.current = queue.current.catch((error: unknown) =>
       console.error('[outpost] could not toast a rejection', error),
     );
-  }, [newest, sync, navigate]);
+  }, [newest, sync]);
 
   return null;
 }

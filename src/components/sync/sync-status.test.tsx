@@ -1,11 +1,14 @@
 // The header's sync status: one state per situation of product.md §4 "Connection", offline never
 // styled as an error, a retry after a failure still reads "retrying" until it succeeds.
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '@sync/index';
-import { setDeviceOwner } from '@sync/testing';
+import { setDeviceOwner, storedRow } from '@sync/testing';
+import { Toaster } from '@/components/ui/toaster';
+import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
   createTestServices,
@@ -144,5 +147,46 @@ describe('sync status', () => {
     );
     expect(status()).toHaveAttribute('data-state', 'outdated');
     expect(screen.getByRole('button', { name: /Update available/ })).toBeInTheDocument();
+  });
+
+  it('says "Deleting… Undo" through a delete\'s Undo window, not "1 change waiting"', async () => {
+    const s = await ownedDevice(true);
+    const listId = await s.sync.repos.lists.create({ name: 'Block C', color: 'teal' });
+    const taskId = await s.sync.repos.tasks.create(listId, { title: 'Fix the door' });
+    function DeleteTask() {
+      const deleteWithUndo = useDeleteWithUndo();
+      return (
+        <button type="button" onClick={() => void deleteWithUndo('tasks', taskId, 'Fix the door')}>
+          Delete it
+        </button>
+      );
+    }
+    renderWithServices(
+      s,
+      <MemoryRouter>
+        <SyncStatus />
+        <DeleteTask />
+        <Toaster />
+      </MemoryRouter>,
+    );
+    const status = () => document.querySelector('.sync-status');
+    act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now(), pending: 0 }));
+    expect(status()).toHaveTextContent('Synced just now');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete it' }));
+    await screen.findByText('Deleted “Fix the door”');
+    // The held delete is in the outbox: the engine counts it.
+    act(() => s.sync.engine.status.set({ pending: 1 }));
+    expect(status()).toHaveTextContent('Deleting…');
+    expect(status()).not.toHaveTextContent(/waiting|Synced/);
+    // The header's Undo brings the task back, and the toast goes: nothing is left to undo.
+    await user.click(within(status() as HTMLElement).getByRole('button', { name: 'Undo delete' }));
+    await expect
+      .poll(async () => (await storedRow(s.sync, 'tasks', taskId))?.deleted_at)
+      .toBeNull();
+    expect(screen.queryByText('Deleted “Fix the door”')).toBeNull();
+    act(() => s.sync.engine.status.set({ pending: 0 }));
+    expect(status()).toHaveTextContent('Synced just now');
+    expect(screen.queryByRole('button', { name: 'Undo delete' })).toBeNull();
   });
 });

@@ -3,6 +3,8 @@
 // Screen readers hear state changes that matter (not every syncing ↔ synced flicker). On
 // phones it shrinks to the icon and a word or the waiting count; the full text stays in the
 // link for assistive technology. Without an account nothing ever syncs, so no count there.
+// A delete in its Undo window is held on the device, not waiting for the network: the status
+// says "Deleting…" with an Undo for it, and does not count it as waiting.
 import { Link } from 'react-router';
 
 import type { Download } from '@sync/index';
@@ -11,6 +13,7 @@ import { useNow } from '@/hooks/use-now';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { errorMessage } from '@/lib/error-messages';
+import { useHeldDeletes } from '@/lib/held-deletes';
 import { reloadToLatest } from '@/lib/pwa/service-worker';
 import { useSession } from '@/lib/session';
 import { relativeTime } from '@/utils/format';
@@ -56,6 +59,7 @@ export function SyncStatus() {
   const online = useOnline();
   const session = useSession();
   const now = useNow();
+  const held = useHeldDeletes((state) => state.held);
 
   let state: SyncBadgeState;
   let label: string;
@@ -93,9 +97,17 @@ export function SyncStatus() {
     state = 'synced';
     label = status.lastSyncedAt ? `Synced ${relativeTime(status.lastSyncedAt, now)}` : 'Synced';
   }
-  // Local-only changes wait for an account, not for a connection: counting them says nothing.
-  const pending = state === 'local' ? '' : pendingText(status.pending);
   const download = state === 'syncing' ? status.download : null;
+  // The newest delete still in its Undo window, when nothing more pressing is to be said.
+  const deleting =
+    (state === 'synced' || state === 'syncing' || state === 'local') && !download
+      ? held[held.length - 1]
+      : undefined;
+  if (deleting) label = 'Deleting…';
+  // Local-only changes wait for an account, not for a connection: counting them says nothing.
+  // Held deletes are not waiting for the network either.
+  const waiting = deleting ? Math.max(0, status.pending - held.length) : status.pending;
+  const pending = state === 'local' ? '' : pendingText(waiting);
   const detail =
     state === 'offline'
       ? pending
@@ -128,8 +140,8 @@ export function SyncStatus() {
       <span
         className="sync-status__short"
         aria-hidden="true"
-        data-label={SHORT_LABELS[state]}
-        data-count={pending ? status.pending.toLocaleString() : undefined}
+        data-label={deleting ? 'Deleting' : SHORT_LABELS[state]}
+        data-count={pending ? waiting.toLocaleString() : undefined}
       />
     </>
   );
@@ -154,6 +166,16 @@ export function SyncStatus() {
           {content}
         </Link>
       )}
+      {deleting ? (
+        <button
+          type="button"
+          className="sync-status__undo"
+          aria-label="Undo delete"
+          onClick={() => void deleting.undo()}
+        >
+          Undo
+        </button>
+      ) : null}
       <span className="visually-hidden" role="status" aria-live="polite">
         {announced}
       </span>

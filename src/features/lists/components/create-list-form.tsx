@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
 import { attempt } from '@/lib/writes';
+import { charactersLeft } from '@/utils/format';
 import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } from '@sync/index';
 
 import { ColorPicker } from './color-picker';
@@ -57,7 +58,7 @@ export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> 
         autoComplete="off"
         maxLength={LIST_NAME_MAX + 20}
         error={errors.name}
-        hint={remaining < 20 ? `${Math.max(remaining, 0)} characters left` : undefined}
+        hint={remaining < 20 ? charactersLeft(name.trim().length, LIST_NAME_MAX) : undefined}
         onChange={(event) => {
           setName(event.target.value);
           if (errors.name) setErrors({});

@@ -65,6 +65,13 @@ describe('lists screen', () => {
     await user.type(field, 'x'.repeat(81));
     await user.click(screen.getByRole('button', { name: 'Create list' }));
     expect(screen.getByText('List name can be at most 80 characters.')).toBeInTheDocument();
+    // The counter says by how much, never "0 characters left" beside the error.
+    expect(screen.getByText('1 character too many')).toBeInTheDocument();
+    expect(screen.queryByText(/characters left/)).toBeNull();
+    await user.type(field, 'xx');
+    expect(screen.getByText('3 characters too many')).toBeInTheDocument();
+    await user.type(field, '{Backspace}{Backspace}{Backspace}{Backspace}');
+    expect(screen.getByText('1 character left')).toBeInTheDocument();
     expect(field).not.toBeDisabled();
     expect(await liveLists(s)).toHaveLength(0);
   });

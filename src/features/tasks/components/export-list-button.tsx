@@ -2,6 +2,7 @@
 // CSV (one row per task, for a spreadsheet) or JSON (list, members, tasks with comments)
 // download. It is made by the export-list function, so it needs an account and a
 // connection, and says so rather than failing; changes still queued here are not in it yet.
+// The file is named after the list and the day (`Groceries 2026-11-27.csv`).
 import { useId, useState } from 'react';
 
 import { Button } from '@/components/ui/button';
@@ -12,7 +13,7 @@ import type { ApiFailure, ExportFormat } from '@/lib/api';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 
-import { downloadFile } from '@/utils/download-file';
+import { downloadFile, exportFileName } from '@/utils/download-file';
 
 export const EXPORT_NEEDS_CONNECTION = 'Exporting needs a connection.';
 
@@ -49,7 +50,7 @@ export function ExportListButton({
   /** Changes of this list still queued on the device (the server's copy lacks them). */
   hasPending: boolean;
 }) {
-  const { supabase } = useServices();
+  const { supabase, now } = useServices();
   const online = useOnline();
   const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<ExportFormat>('csv');
@@ -73,9 +74,11 @@ export function ExportListButton({
       setError(exportFailureText(result));
       return;
     }
-    downloadFile(result.blob, result.fileName);
+    // Named here, not by the server: its Content-Disposition is unreadable cross-origin.
+    const fileName = exportFileName(listName, now(), format);
+    downloadFile(result.blob, fileName);
     close();
-    showToast({ message: `Downloaded ${result.fileName}` });
+    showToast({ message: `Downloaded ${fileName}` });
   }
 
   return (

@@ -1,7 +1,7 @@
 // The tasks of a list as a window-virtualised, sortable list: only the rows near the
 // viewport are in the DOM (10,000 tasks stay smooth), dnd-kit reorders them by pointer or
-// keyboard, and the keyboard works on rows: j/k move focus, x selects, F2/Enter edits,
-// Alt+↑/↓ moves a task one place. Rows are laid out in flow between two spacers, so
+// keyboard, and the keyboard works on rows: j/k move focus, Enter/o/→ open the task, x
+// selects, F2 edits, Alt+↑/↓ moves a task one place. Rows are laid out in flow between two spacers, so
 // dnd-kit's transforms apply to them as to any list.
 import {
   closestCenter,
@@ -21,6 +21,7 @@ import {
 } from '@dnd-kit/sortable';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useNavigate } from 'react-router';
 
 import { taskPatch, validate, type TaskStatus } from '@sync/index';
 import { useNow } from '@/hooks/use-now';
@@ -95,6 +96,7 @@ export function TaskList({
   total,
 }: TaskListProps) {
   const { sync } = useServices();
+  const navigate = useNavigate();
   const now = useNow(60_000);
   const deleteWithUndo = useDeleteWithUndo();
   const listRef = useRef<HTMLUListElement>(null);
@@ -275,9 +277,9 @@ export function TaskList({
 
   const tabbableId = activeId && ids.includes(activeId) ? activeId : (ids[0] ?? null);
 
-  // A task just added lands at the end, often below the fold: bring it into view, unless the
-  // user is typing the next one (scrolling away from the field they type in would jump back
-  // and forth with every key). Its highlight shows either way once it is on screen.
+  // A task just added lands at the end, often below the fold: bring it into view (by index:
+  // its row may not be rendered yet), where it shows its highlight. Quick add stays in sight
+  // while typing the next one (it is sticky), so the page does not jump back to it.
   const revealed = useRef<string | null>(null);
   useLayoutEffect(() => {
     // Once per added task, as soon as the live query has brought its row.
@@ -285,10 +287,9 @@ export function TaskList({
     const index = ordered.findIndex((task) => task.id === highlightId);
     if (index < 0) return;
     revealed.current = highlightId;
-    const active = document.activeElement;
-    if (active && isFieldTarget(active)) return;
     const box = rowElement(highlightId)?.getBoundingClientRect();
     if (box && box.top >= 0 && box.bottom <= window.innerHeight) return;
+    // Centred: clear of the toasts in the bottom corner.
     virtualizer.scrollToIndex(index, { align: 'center' });
   });
 
@@ -320,10 +321,14 @@ export function TaskList({
       if (target) focusRow(target.id);
       return;
     }
-    if (event.key === 'x' && canEdit) {
+    // Enter and → only on the row itself: on its controls they keep their own meaning.
+    if (event.key === 'o' || (onRow && (event.key === 'Enter' || event.key === 'ArrowRight'))) {
+      event.preventDefault();
+      void navigate(`/lists/${listId}/tasks/${task.id}`);
+    } else if (event.key === 'x' && canEdit) {
       event.preventDefault();
       onToggleSelected(id);
-    } else if (canEdit && (event.key === 'F2' || (onRow && event.key === 'Enter'))) {
+    } else if (canEdit && event.key === 'F2') {
       event.preventDefault();
       actions.startEdit(task);
     }

@@ -184,7 +184,7 @@ export const TaskRowItem = memo(function TaskRowItem({
             aria-describedby={edit.error ? errorId : undefined}
             value={edit.draft}
             maxLength={400}
-            // Opened by the user's own action (Edit, F2, Enter), so taking focus is expected.
+            // Opened by the user's own action (Edit, F2), so taking focus is expected.
             autoFocus
             onFocus={(event) => event.currentTarget.select()}
             onChange={(event) => actions.changeDraft(event.currentTarget.value)}

@@ -610,7 +610,9 @@ describe('tasks screen with an account', () => {
 
   it('exports the list as CSV or JSON from the server', async () => {
     const supabase = await signInDemo(devstackClient(), 'bob');
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    // The file's date comes from the app's clock.
+    const now = new Date(2031, 2, 4, 9, 0).getTime();
+    services = createTestServices({ supabase, online: true, startEngine: true, now: () => now });
     const downloads = captureDownloads();
     const user = userEvent.setup();
     renderApp(services, `/lists/${SEEDED_LIST}`);
@@ -620,7 +622,7 @@ describe('tasks screen with an account', () => {
     expect(within(dialog).getByRole('combobox', { name: 'Format' })).toHaveValue('csv');
     await user.click(within(dialog).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(downloads).toHaveLength(1), { timeout: 15_000 });
-    expect(downloads[0]?.name).toMatch(/\.csv$/);
+    expect(downloads[0]?.name).toBe(`${SEEDED_LIST_NAME} 2031-03-04.csv`);
     const csv = await downloads[0]!.blob.text();
     expect(csv.split('\r\n')[0]).toMatch(/^id,title,status,/);
     // One line per task of the seeded list, and the header.
@@ -633,7 +635,7 @@ describe('tasks screen with an account', () => {
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Format' }), 'json');
     await user.click(within(dialog).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(downloads).toHaveLength(2), { timeout: 15_000 });
-    expect(downloads[1]?.name).toMatch(/\.json$/);
+    expect(downloads[1]?.name).toBe(`${SEEDED_LIST_NAME} 2031-03-04.json`);
     const doc = JSON.parse(await downloads[1]!.blob.text()) as {
       list: { name: string };
       tasks: unknown[];
