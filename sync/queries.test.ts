@@ -130,13 +130,16 @@ describe('queries', () => {
       .filter((row) => Boolean(row._standIn))
       .delete();
 
+    const attic = await repos.lists.create({ name: 'Attic roof', color: 'blue' });
     const found = await queries.find(ME, '  roof ');
-    expect(found.lists.map((list) => list.name)).toEqual(['Roof crew']);
+    // In name order (ids are random, so only the sort makes it so).
+    expect(found.lists.map((list) => list.name)).toEqual(['Attic roof', 'Roof crew']);
     expect(found.tasks.map(({ task, list }) => [task.id, task.title, list.name])).toEqual([
       [beams, 'Check ROOF beams', 'Roof crew'],
     ]);
     // No text: every list the user has, and no task.
-    expect(await queries.find(ME, '')).toEqual({ lists: [found.lists[0]], tasks: [] });
+    expect(await queries.find(ME, '')).toEqual({ lists: found.lists, tasks: [] });
+    expect(found.lists[0]?.id).toBe(attic);
     expect(await queries.find(ME, 'nothing like it')).toEqual({ lists: [], tasks: [] });
   });
 

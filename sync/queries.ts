@@ -208,7 +208,8 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
      * The user's live lists (not those left) whose name contains `text`, and the live tasks
      * of those lists whose title does, case-insensitively, at most `limit` of each. Tasks are
      * read by one cursor over the list index that stops at the `limit`th match, so a device
-     * with 100,000 tasks never builds an array of them. No text: the lists only.
+     * with 100,000 tasks never builds an array of them. Lists in name order; no text: the
+     * lists only.
      */
     async find(userId: string, text: string, limit = FIND_LIMIT): Promise<FoundRows> {
       const needle = text.trim().toLocaleLowerCase();
@@ -220,6 +221,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       const mine = all.filter((list) => !hasLeft(memberships, list.id, userId));
       const named = mine
         .filter((list) => list.name.toLocaleLowerCase().includes(needle))
+        .sort((a, b) => a.name.localeCompare(b.name))
         .slice(0, limit);
       if (!needle || mine.length === 0) return { lists: named, tasks: [] };
       const byId = new Map(mine.map((list) => [list.id, list]));
