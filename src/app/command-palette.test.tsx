@@ -247,4 +247,12 @@ describe('palette ranking', () => {
     expect(titles('expired')).not.toContain('Sync now');
     expect(titles('signed-in')).toEqual(expect.arrayContaining(['Sync now', 'Sign out']));
   });
+
+  it('offers New task in the list on screen, unless the user only views it', () => {
+    const newTask = (currentList: ActionContext['currentList']) =>
+      actionCommands({ ...context, currentList }).find((command) => command.title === 'New task');
+    expect(newTask({ id: 'l1', name: 'Roof', canAddTasks: true })?.detail).toBe('In Roof');
+    expect(newTask({ id: 'l1', name: 'Roof', canAddTasks: false })).toBeUndefined();
+    expect(newTask(null)?.detail).toBe('In the list you used last');
+  });
 });

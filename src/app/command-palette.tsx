@@ -9,6 +9,7 @@ import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { matchPath, useLocation, useNavigate } from 'react-router';
 
 import { ColorDot } from '@/components/ui/color-dot';
+import { accessFor } from '@/hooks/use-list-access';
 import { useOnline } from '@/hooks/use-online';
 import { useServices } from '@/lib/services';
 import { useSession, type SessionMode } from '@/lib/session';
@@ -38,7 +39,7 @@ export interface ActionContext {
   mode: SessionMode;
   online: boolean;
   /** The list on screen (its own screen, a task or its members), when there is one. */
-  currentList: { id: string; name: string } | null;
+  currentList: { id: string; name: string; canAddTasks: boolean } | null;
   navigate: (to: string, options?: { state?: unknown }) => void;
   showShortcuts: () => void;
   syncNow: () => void;
@@ -53,15 +54,19 @@ export interface ActionContext {
 export function actionCommands(context: ActionContext): Command[] {
   const { mode, online, currentList, navigate } = context;
   const account = mode === 'signed-in' || mode === 'expired';
-  const actions: Command[] = [
-    {
+  const actions: Command[] = [];
+  // Not on a list the user only views: there is nowhere to add it.
+  if (currentList?.canAddTasks !== false) {
+    actions.push({
       id: 'action:new-task',
       kind: 'Action',
       title: 'New task',
       detail: currentList ? `In ${currentList.name}` : 'In the list you used last',
       keywords: 'add create todo',
       run: () => navigate(currentList ? `/lists/${currentList.id}?new=1` : '/lists?new=task'),
-    },
+    });
+  }
+  actions.push(
     {
       id: 'action:new-list',
       kind: 'Action',
@@ -90,7 +95,7 @@ export function actionCommands(context: ActionContext): Command[] {
       keywords: 'keys help',
       run: context.showShortcuts,
     },
-  ];
+  );
   if (mode === 'signed-in') {
     actions.push({
       id: 'action:sync',
@@ -224,15 +229,21 @@ function PaletteBody({
   const currentListId = useCurrentListId();
 
   const found = useLiveQuery(() => sync.queries.find(userId, deferred), [sync, userId, deferred]);
-  const currentList = useLiveQuery(
-    async () => (currentListId ? sync.queries.list(currentListId, userId) : null),
-    [sync, userId, currentListId],
-  );
+  const currentList = useLiveQuery(async () => {
+    if (!currentListId) return null;
+    const [list, role] = await Promise.all([
+      sync.queries.list(currentListId, userId),
+      sync.queries.role(currentListId, userId),
+    ]);
+    return list
+      ? { id: list.id, name: list.name, canAddTasks: accessFor(role).canEditTasks }
+      : null;
+  }, [sync, userId, currentListId]);
 
   const actions = actionCommands({
     mode,
     online,
-    currentList: currentList ? { id: currentList.id, name: currentList.name } : null,
+    currentList: currentList ?? null,
     navigate: (to, options) => void navigate(to, options),
     showShortcuts: onShowShortcuts,
     syncNow: () => sync.engine.requestSync(),
