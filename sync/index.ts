@@ -27,6 +27,7 @@ export * from './schema';
 export type { Repositories } from './repositories';
 export type {
   DeviceRows,
+  FoundRows,
   ListSummary,
   TaskCounts,
   MemberRow,

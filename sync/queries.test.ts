@@ -1,7 +1,8 @@
 // The read API against a device on fake-indexeddb: stand-ins give way to the server's
 // membership, a list the user has left is gone at once, counts and queued changes per list,
 // and a rejection is linked to the list and task still on the device.
-import { describe, expect, it } from 'vitest';
+import { IDBCursor } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
 
 import { memoryDevice } from './memory-device';
 import { createQueries } from './queries';
@@ -107,6 +108,55 @@ describe('queries', () => {
     expect(lists[0]?.pending).toBeGreaterThan(0);
     expect((await queries.tasks(kept)).map((task) => task.title)).toEqual(['Done one', 'Open one']);
     expect(await queries.pendingRows(kept)).toContain(done);
+  });
+
+  it('find lists and tasks by a part of their name, live ones of lists the user has not left', async () => {
+    const { db, repos, queries } = device();
+    const kept = await repos.lists.create({ name: 'Roof crew', color: 'teal' });
+    const left = await repos.lists.create({ name: 'Roof left', color: 'red' });
+    const gone = await repos.lists.create({ name: 'Roof gone', color: 'red' });
+    const beams = await repos.tasks.create(kept, { title: 'Check ROOF beams' });
+    await repos.tasks.create(kept, { title: 'Order nails' });
+    const deleted = await repos.tasks.create(kept, { title: 'Roof deleted' });
+    await repos.tasks.delete(deleted);
+    await repos.tasks.create(left, { title: 'Roof of a list I left' });
+    await repos.tasks.create(gone, { title: 'Roof of a deleted list' });
+    await repos.lists.delete(gone);
+    await db
+      .rows('memberships')
+      .bulkPut([serverMembership(kept, ME, 'owner'), serverMembership(left, ME, 'editor', true)]);
+    await db
+      .rows('memberships')
+      .filter((row) => Boolean(row._standIn))
+      .delete();
+
+    const attic = await repos.lists.create({ name: 'Attic roof', color: 'blue' });
+    const found = await queries.find(ME, '  roof ');
+    // In name order (ids are random, so only the sort makes it so).
+    expect(found.lists.map((list) => list.name)).toEqual(['Attic roof', 'Roof crew']);
+    expect(found.tasks.map(({ task, list }) => [task.id, task.title, list.name])).toEqual([
+      [beams, 'Check ROOF beams', 'Roof crew'],
+    ]);
+    // No text: every list the user has, and no task.
+    expect(await queries.find(ME, '')).toEqual({ lists: found.lists, tasks: [] });
+    expect(found.lists[0]?.id).toBe(attic);
+    expect(await queries.find(ME, 'nothing like it')).toEqual({ lists: [], tasks: [] });
+  });
+
+  it('find at most `limit` tasks, and stop reading at the last one', async () => {
+    const { repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Big', color: 'teal' });
+    for (let i = 0; i < 60; i++) await repos.tasks.create(listId, { title: `Task ${i}` });
+    const advances = vi.spyOn(IDBCursor.prototype, 'continue');
+    try {
+      const found = await queries.find(ME, 'task', 5);
+      expect(found.tasks).toHaveLength(5);
+      // A cursor that read every task would have moved ~60 times.
+      expect(advances.mock.calls.length).toBeLessThan(10);
+    } finally {
+      advances.mockRestore();
+    }
+    expect((await queries.find(ME, 'task')).tasks).toHaveLength(20);
   });
 
   it('link a rejection to its task while the task is here, to its list once it is gone', async () => {

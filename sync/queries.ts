@@ -61,6 +61,17 @@ export interface RejectionRow {
   taskId: string | null;
 }
 
+/** Lists and tasks whose names contain a text (the command palette's jump). */
+export interface FoundRows {
+  /** The user's live lists whose name contains the text (all of them for no text). */
+  lists: List[];
+  /** Live tasks of those lists whose title contains the text, each with its list. */
+  tasks: { task: Task; list: List }[];
+}
+
+/** Most lists, and most tasks, `find` answers with. */
+export const FIND_LIMIT = 20;
+
 /** Everything the device holds of the user's lists, for an export. */
 export interface DeviceRows {
   lists: List[];
@@ -191,6 +202,39 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
             pending: pending[list.id] ?? 0,
           };
         });
+    },
+
+    /**
+     * The user's live lists (not those left) whose name contains `text`, and the live tasks
+     * of those lists whose title does, case-insensitively, at most `limit` of each. Tasks are
+     * read by one cursor over the list index that stops at the `limit`th match, so a device
+     * with 100,000 tasks never builds an array of them. Lists in name order; no text: the
+     * lists only.
+     */
+    async find(userId: string, text: string, limit = FIND_LIMIT): Promise<FoundRows> {
+      const needle = text.trim().toLocaleLowerCase();
+      const all = live(await table('lists').toArray());
+      const memberships = await table('memberships')
+        .where('list_id')
+        .anyOf(all.map((list) => list.id))
+        .toArray();
+      const mine = all.filter((list) => !hasLeft(memberships, list.id, userId));
+      const named = mine
+        .filter((list) => list.name.toLocaleLowerCase().includes(needle))
+        .sort((a, b) => a.name.localeCompare(b.name))
+        .slice(0, limit);
+      if (!needle || mine.length === 0) return { lists: named, tasks: [] };
+      const byId = new Map(mine.map((list) => [list.id, list]));
+      const tasks = await table('tasks')
+        .where('list_id')
+        .anyOf([...byId.keys()])
+        .filter((task) => !task.deleted_at && task.title.toLocaleLowerCase().includes(needle))
+        .limit(limit)
+        .toArray();
+      return {
+        lists: named,
+        tasks: tasks.map((task) => ({ task, list: byId.get(task.list_id)! })),
+      };
     },
 
     /** A list's live members with their profiles (stand-ins resolved), in no set order. */

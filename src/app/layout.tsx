@@ -18,6 +18,28 @@ import { RouteErrorBoundary } from './route-error';
 const ShortcutsDialog = lazy(async () => ({
   default: (await import('./shortcuts-dialog')).ShortcutsDialog,
 }));
+const CommandPalette = lazy(async () => ({
+  default: (await import('./command-palette')).CommandPalette,
+}));
+
+/** Ctrl+K (Cmd+K on a Mac) calls `handler`, in a text field too, as in Linear or Things. */
+function useCommandKey(handler: () => void, enabled: boolean) {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey)) return;
+      if (event.altKey || event.shiftKey || event.defaultPrevented) return;
+      event.preventDefault();
+      latest.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}
 
 /** Puts focus on the screen's main heading after a navigation (not on the first load). */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
@@ -71,10 +93,18 @@ export function AppLayout() {
     setHelpWanted(true);
     setHelpOpen(true);
   };
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  /** As the shortcuts dialog: loaded on the first Ctrl+K, then kept. */
+  const [paletteWanted, setPaletteWanted] = useState(false);
   const { mode } = useSession();
   useFocusOnNavigate(main);
   useGoShortcuts();
   useShortcut('?', openHelp);
+  // On the screens of the user's data (an account or local-only), not on welcome or sign-in.
+  useCommandKey(() => {
+    setPaletteWanted(true);
+    setPaletteOpen((open) => !open);
+  }, mode !== 'none');
 
   return (
     <div className="app">
@@ -129,6 +159,15 @@ export function AppLayout() {
         // Nothing shows for the moment its code takes to come from the precache.
         <Suspense fallback={null}>
           <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      ) : null}
+      {paletteWanted && mode !== 'none' ? (
+        <Suspense fallback={null}>
+          <CommandPalette
+            open={paletteOpen}
+            onClose={() => setPaletteOpen(false)}
+            onShowShortcuts={openHelp}
+          />
         </Suspense>
       ) : null}
     </div>

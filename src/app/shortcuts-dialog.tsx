@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 
 export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
+  ['Ctrl / ⌘ + K', 'Jump to a list or task, run an action'],
   ['n', 'New task (in a list) or new list'],
   ['/', 'Search tasks'],
   ['j / k', 'Next / previous task'],

@@ -1,6 +1,7 @@
 // /lists — every list on this device with counts, members and sync state, and "New list".
 // The manifest's "New task" shortcut lands here as ?new=task and goes on to the list the
-// user touched last, with its quick-add field focused.
+// user touched last, with its quick-add field focused; the command palette's "New list" as
+// ?new=list, which focuses the name field.
 import { useEffect, useRef } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
@@ -16,7 +17,7 @@ import { ListCard } from './list-card';
 export function ListsScreen() {
   const lists = useListsOverview();
   const { mode } = useSession();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const nameInput = useRef<HTMLInputElement>(null);
   const wantsNewTask = params.get('new') === 'task';
   useShortcut('n', () => nameInput.current?.focus());
@@ -24,6 +25,20 @@ export function ListsScreen() {
   useEffect(() => {
     if (wantsNewTask && lists?.length === 0) nameInput.current?.focus();
   }, [wantsNewTask, lists]);
+
+  const wantsNewList = params.get('new') === 'list';
+  useEffect(() => {
+    if (!wantsNewList) return;
+    nameInput.current?.focus();
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('new');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [wantsNewList, setParams]);
 
   if (wantsNewTask && lists && lists.length > 0) {
     const latest = [...lists].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];

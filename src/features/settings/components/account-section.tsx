@@ -1,10 +1,12 @@
 // Settings › Account: who is signed in and signing out, which wipes this device (the sync
 // library refuses while changes are unsynced, and this asks first); for local-only use, the
 // way to an account and to deleting the device's data; for an ended session, signing in.
-// A signed-in person can change their password here (product.md §7).
+// A signed-in person can change their password here (product.md §7). The command palette's
+// "Sign out" comes here with `{ signOut: true }` as the navigation's state (never from a link's
+// address) and takes the same steps as the button.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useEffectEvent, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
@@ -51,6 +53,19 @@ export function AccountSection() {
       setBusy(false);
     }
   }
+
+  // The palette's "Sign out": once per navigation (the state is dropped, so a reload or Back
+  // does not sign out again).
+  const location = useLocation();
+  const wantsSignOut = (location.state as { signOut?: unknown } | null)?.signOut === true;
+  const signOutAsked = useEffectEvent(() => {
+    void Promise.resolve(navigate(location, { replace: true, state: null })).then(() =>
+      localOnly ? undefined : signOut(false),
+    );
+  });
+  useEffect(() => {
+    if (wantsSignOut) signOutAsked();
+  }, [wantsSignOut]);
 
   async function askToDelete() {
     setWarning({ pending: await sync.pendingCount() });
