@@ -11,6 +11,7 @@ import { RejectionToasts } from '@/components/sync/rejection-toasts';
 import { SyncStatus } from '@/components/sync/sync-status';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { useUndoKeys } from '@/hooks/use-undo-keys';
 import { useSession } from '@/lib/session';
 
 import { RouteErrorBoundary } from './route-error';
@@ -75,6 +76,7 @@ export function AppLayout() {
   useFocusOnNavigate(main);
   useGoShortcuts();
   useShortcut('?', openHelp);
+  useUndoKeys();
 
   return (
     <div className="app">

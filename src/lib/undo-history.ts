@@ -1,0 +1,184 @@
+// The session's edits, newest last, for undo and redo: what each changed (the fields' values
+// before and after, a task's place, a deleted row), kept in sessionStorage so it survives a
+// reload and ends with the tab. Storage is hostile (another script, an old version, a full
+// quota): what is read is checked with valibot and anything that fails is dropped, never
+// trusted; a write that fails leaves the history in memory.
+import * as v from 'valibot';
+
+/** How many edits the history keeps; the oldest go first. */
+export const UNDO_HISTORY_MAX = 100;
+
+/** Where the history is kept in sessionStorage. */
+export const UNDO_STORAGE_KEY = 'outpost-undo';
+
+/** The fields an undo may write back: a task's, a list's and a comment's editable ones. */
+const FIELD_NAMES = [
+  'title',
+  'notes',
+  'status',
+  'priority',
+  'due_on',
+  'assignee_id',
+  'name',
+  'color',
+  'body',
+] as const;
+
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+export function isFieldName(name: string): name is FieldName {
+  return (FIELD_NAMES as readonly string[]).includes(name);
+}
+
+const id = v.pipe(v.string(), v.maxLength(100));
+const fields = v.record(
+  v.picklist(FIELD_NAMES),
+  v.union([v.pipe(v.string(), v.maxLength(10_000)), v.number(), v.null()]),
+);
+/** A task's place: its position key and the tasks it sat between (null at either end). */
+const place = v.object({
+  position: v.pipe(v.string(), v.maxLength(200)),
+  afterId: v.nullable(id),
+  beforeId: v.nullable(id),
+});
+
+const changeSchema = v.variant('op', [
+  /** Fields of one row, before and after the edit (only those the edit changed). */
+  v.object({
+    op: v.literal('fields'),
+    table: v.picklist(['lists', 'tasks', 'comments']),
+    id,
+    before: fields,
+    after: fields,
+  }),
+  /** A task moved from one place in its list to another. */
+  v.object({ op: v.literal('move'), id, before: place, after: place }),
+  /**
+   * A deleted row. A task keeps a copy (its fields, list and place) so it can come back as
+   * a new task once its delete has reached the server, where tombstones are final.
+   */
+  v.object({
+    op: v.literal('delete'),
+    table: v.picklist(['lists', 'tasks', 'comments', 'attachments']),
+    id,
+    copy: v.optional(
+      v.object({ listId: id, fields, afterId: v.nullable(id), beforeId: v.nullable(id) }),
+    ),
+  }),
+]);
+
+const entrySchema = v.object({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** What the edit did, as the toast says it ("complete “Fix the gate”"). */
+  label: v.pipe(v.string(), v.maxLength(300)),
+  changes: v.pipe(v.array(changeSchema), v.minLength(1), v.maxLength(1_000)),
+});
+
+const storedSchema = v.object({ done: v.array(entrySchema), undone: v.array(entrySchema) });
+
+export type Fields = v.InferOutput<typeof fields>;
+export type Place = v.InferOutput<typeof place>;
+export type Change = v.InferOutput<typeof changeSchema>;
+export type UndoEntry = v.InferOutput<typeof entrySchema>;
+/** Which stack: edits to undo, or edits undone (to redo). */
+export type Stack = 'done' | 'undone';
+
+/** The part of Storage the history uses (sessionStorage; a stand-in in tests). */
+export type HistoryStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+export interface UndoHistory {
+  /** Notes a new edit and returns its id; what was undone can no longer be redone. */
+  push(edit: { label: string; changes: Change[] }): number;
+  /** Takes an edit off a stack: the newest, or the one with `id`; undefined when none. */
+  take(stack: Stack, id?: number): UndoEntry | undefined;
+  /** Puts an edit on top of a stack (one just undone goes on `undone`, and back). */
+  put(stack: Stack, entry: UndoEntry): void;
+  /** Moves the newest edit on `from` that `matches` to the other stack (undone elsewhere). */
+  settle(from: Stack, matches: (entry: UndoEntry) => boolean): void;
+  /** How many edits a stack holds. */
+  size(stack: Stack): number;
+}
+
+/** The session's sessionStorage; undefined where reaching it throws (sandboxed frames). */
+export function sessionStore(): HistoryStorage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function read(
+  storage: HistoryStorage | undefined,
+  max: number,
+): v.InferOutput<typeof storedSchema> {
+  try {
+    const text = storage?.getItem(UNDO_STORAGE_KEY);
+    if (text) {
+      const checked = v.safeParse(storedSchema, JSON.parse(text));
+      if (checked.success) {
+        return { done: checked.output.done.slice(-max), undone: checked.output.undone.slice(-max) };
+      }
+    }
+  } catch {
+    // Unreadable or not JSON: start afresh.
+  }
+  return { done: [], undone: [] };
+}
+
+export function createUndoHistory(
+  storage: HistoryStorage | undefined = sessionStore(),
+  max = UNDO_HISTORY_MAX,
+): UndoHistory {
+  const stacks = read(storage, max);
+  let nextId = Math.max(0, ...stacks.done.map((e) => e.id), ...stacks.undone.map((e) => e.id)) + 1;
+  const save = () => {
+    try {
+      storage?.setItem(UNDO_STORAGE_KEY, JSON.stringify(stacks));
+    } catch {
+      // Full or refused: the history still works until the tab closes.
+    }
+  };
+  const other = (stack: Stack): Stack => (stack === 'done' ? 'undone' : 'done');
+  const bound = (stack: Stack) => {
+    if (stacks[stack].length > max) stacks[stack] = stacks[stack].slice(-max);
+  };
+
+  return {
+    push(edit) {
+      const entry = { id: nextId++, ...edit };
+      stacks.done.push(entry);
+      bound('done');
+      stacks.undone = [];
+      save();
+      return entry.id;
+    },
+    take(stack, wanted) {
+      const list = stacks[stack];
+      const index = wanted === undefined ? list.length - 1 : list.findIndex((e) => e.id === wanted);
+      if (index < 0) return undefined;
+      const [entry] = list.splice(index, 1);
+      save();
+      return entry;
+    },
+    put(stack, entry) {
+      stacks[stack].push(entry);
+      bound(stack);
+      save();
+    },
+    settle(from, matches) {
+      const list = stacks[from];
+      for (let i = list.length - 1; i >= 0; i -= 1) {
+        const entry = list[i];
+        if (entry && matches(entry)) {
+          list.splice(i, 1);
+          stacks[other(from)].push(entry);
+          bound(other(from));
+          save();
+          return;
+        }
+      }
+    },
+    size: (stack) => stacks[stack].length,
+  };
+}
