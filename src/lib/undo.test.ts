@@ -112,7 +112,7 @@ describe('undo of a complete', () => {
     const { undoer, repos, a } = await setUp();
     await repos.tasks.setStatus(a, 'doing');
     await repos.tasks.setStatus(a, 'done');
-    const toast = useToasts.getState().toasts.find((t) => t.message === 'Completed “Alpha”');
+    const toast = useToasts.getState().toasts.find((t) => t.message === 'Marked “Alpha” done');
     expect(toast?.action?.label).toBe('Undo');
 
     await toast?.action?.run();

@@ -142,7 +142,7 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     );
     if (recorded?.after.status === 'done') {
       showToast({
-        message: `Completed ${quoted(before.title)}`,
+        message: `Marked ${quoted(before.title)} done`,
         action: undoAction(recorded.entryId),
       });
     }
