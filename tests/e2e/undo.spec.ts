@@ -2,6 +2,7 @@
 // undone with Ctrl+Z after a reload (the history lives in the tab's sessionStorage), the undo
 // is a new change that syncs (a second browser signed in as the same person shows the old
 // value), and Shift+Ctrl+Z redoes it.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 
 import { contextFor, newAccount } from './support/accounts';
@@ -138,3 +139,28 @@ test('a delete that reached the server is undone after a reload: the task comes 
   await expect(taskRow(b, 'Bravo')).toHaveCount(0, { timeout: 20_000 });
   await close();
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`the Undo toast passes axe and is reached by keyboard (${colorScheme})`, async ({
+    browser,
+  }) => {
+    const alice = await newAccount('Alice');
+    const context = await contextFor(browser, alice, { colorScheme });
+    const page = await context.newPage();
+    await createList(page, `Undo toast ${colorScheme}`);
+    await addTasks(page, ['Alpha']);
+    await page.getByLabel('Done: Alpha').check();
+    const undoButton = page.getByRole('button', { name: 'Undo' });
+    await expect(undoButton).toBeVisible();
+    // Keyboard alone: focus holds the toast (axe takes a moment), then Enter is Undo.
+    await undoButton.focus();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.help}`);
+    expect(serious).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('Done: Alpha')).not.toBeChecked();
+    await context.close();
+  });
+}
