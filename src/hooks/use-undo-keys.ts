@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 
 import { useServices } from '@/lib/services';
-import { undoerOf } from '@/lib/undo';
+import { loadUndo, rawSync } from '@/lib/undo-services';
 
 import { isTypingTarget } from './use-shortcut';
 
@@ -41,13 +41,15 @@ const isMac = () => /mac|iphone|ipad/i.test(navigator.platform || navigator.user
 export function useUndoKeys(): void {
   const { sync } = useServices();
   useEffect(() => {
-    const undoer = undoerOf(sync);
     const mac = isMac();
     const onKey = (event: KeyboardEvent) => {
       const which = undoKey(event, mac);
       if (!which || event.defaultPrevented || hasOwnUndo(event.target)) return;
       event.preventDefault();
-      void (which === 'undo' ? undoer.undo() : undoer.redo());
+      void loadUndo().then(({ undoerOf }) => {
+        const undoer = undoerOf(rawSync(sync));
+        return which === 'undo' ? undoer.undo() : undoer.redo();
+      });
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

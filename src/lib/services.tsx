@@ -6,7 +6,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 
 import type { OnlineSignal, OutpostSync } from '@sync/index';
 
-import { withUndo } from './undo';
+import { preloadUndo, withUndo } from './undo-services';
 
 export interface AppServices {
   /**
@@ -47,6 +47,7 @@ export function ServicesProvider({
   noteWhenLoaded(services.supabase);
   // Every screen writes through repositories that note each edit for undo (lib/undo.ts).
   const value = useMemo(() => ({ ...services, sync: withUndo(services.sync) }), [services]);
+  useEffect(preloadUndo, []);
   return <ServicesContext.Provider value={value}>{children}</ServicesContext.Provider>;
 }
 

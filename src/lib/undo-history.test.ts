@@ -130,6 +130,40 @@ describe('the undo history', () => {
       JSON.stringify({ done: [{ id: 1, label: 'x', changes: [] }], undone: [] }),
     ],
     ['a string of nonsense', '"hello"'],
+    [
+      'a change of one kind shaped as another',
+      JSON.stringify({
+        done: [
+          {
+            id: 1,
+            label: 'x',
+            changes: [{ op: 'move', id: 't', before: { title: 'a' }, after: { title: 'b' } }],
+          },
+        ],
+        undone: [],
+      }),
+    ],
+    [
+      'a value of the wrong type',
+      JSON.stringify({
+        done: [
+          {
+            id: 1,
+            label: 'x',
+            changes: [
+              {
+                op: 'fields',
+                table: 'tasks',
+                id: 't',
+                before: { priority: 'high' },
+                after: { priority: 1 },
+              },
+            ],
+          },
+        ],
+        undone: [],
+      }),
+    ],
   ])('starts empty when storage holds %s', (_what, text) => {
     const history = createUndoHistory(memoryStorage(text));
     expect(history.size('done')).toBe(0);

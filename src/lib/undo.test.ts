@@ -14,8 +14,9 @@ import {
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 
 import { useToasts } from './toasts';
-import { createUndoer, undoerOf, withUndo } from './undo';
+import { createUndoer, undoerOf } from './undo';
 import { createUndoHistory, UNDO_STORAGE_KEY, type HistoryStorage } from './undo-history';
+import { RECORDED, rawSync, withUndo } from './undo-services';
 
 let services: TestServices | undefined;
 
@@ -258,12 +259,26 @@ describe('the history', () => {
     expect(await queuedChanges(sync)).toEqual([]);
   });
 
-  it('the services hand out one recording sync per sync library', async () => {
+  it('the services hand out one recording sync per sync library, sharing one undoer', async () => {
     const { sync } = await setUp();
     const recording = withUndo(sync);
     expect(withUndo(sync)).toBe(recording);
     expect(withUndo(recording)).toBe(recording);
-    expect(undoerOf(recording)).toBe(undoerOf(sync));
+    expect(rawSync(recording)).toBe(sync);
     expect(recording.repos).not.toBe(sync.repos);
+  });
+
+  it('the app shell delegates exactly the methods undo records', async () => {
+    const { sync } = await setUp();
+    const recorded = undoerOf(sync).repos as unknown as Record<string, Record<string, unknown>>;
+    const raw = sync.repos as unknown as Record<string, Record<string, unknown>>;
+    const overridden: Record<string, string[]> = {};
+    for (const [entity, methods] of Object.entries(recorded)) {
+      const names = Object.keys(methods).filter((name) => methods[name] !== raw[entity]?.[name]);
+      if (names.length > 0) overridden[entity] = names.sort();
+    }
+    const listed: Record<string, string[]> = {};
+    for (const [entity, names] of Object.entries(RECORDED)) listed[entity] = [...names].sort();
+    expect(overridden).toEqual(listed);
   });
 });

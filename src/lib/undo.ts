@@ -1,6 +1,7 @@
 // Undo and redo of this session's edits (Ctrl/Cmd+Z, Shift+Ctrl/Cmd+Z, a toast's Undo). The
-// services hand every screen `withUndo(sync)`, whose repositories note what each edit
-// changed (undo-history.ts) before passing it on, so no write path can forget to. Undo and
+// services hand every screen a sync whose edits go through these recording repositories
+// (undo-services.ts), which note what each edit changed (undo-history.ts) and pass it on, so
+// no write path can forget to. Undo and
 // redo are new writes through the same repositories: they sync, and are refused, like any
 // edit. A row that changed since the edit (another device wrote the same field) is left as
 // it is, and the toast says so: an undo never overwrites someone's newer value.
@@ -435,22 +436,17 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
   return undoer;
 }
 
-const undoers = new WeakMap<OutpostSync, { sync: OutpostSync; undoer: Undoer }>();
+const undoers = new WeakMap<OutpostSync, Undoer>();
 
-/** The one undoer of a sync library (the session's history, from sessionStorage). */
+/**
+ * The one undoer of a sync library (not the recording sync the screens get: see
+ * undo-services.ts `rawSync`), over the session's history in sessionStorage.
+ */
 export function undoerOf(sync: OutpostSync, history?: UndoHistory): Undoer {
-  let made = undoers.get(sync);
-  if (!made) {
-    const undoer = createUndoer(sync, history ?? createUndoHistory());
-    made = { sync: { ...sync, repos: undoer.repos }, undoer };
-    undoers.set(sync, made);
-    undoers.set(made.sync, made);
+  let undoer = undoers.get(sync);
+  if (!undoer) {
+    undoer = createUndoer(sync, history ?? createUndoHistory());
+    undoers.set(sync, undoer);
   }
-  return made.undoer;
-}
-
-/** `sync` with repositories that note every edit for undo (the one the screens get). */
-export function withUndo(sync: OutpostSync): OutpostSync {
-  undoerOf(sync);
-  return undoers.get(sync)?.sync ?? sync;
+  return undoer;
 }
