@@ -1,9 +1,8 @@
 // Undo and redo of this session's edits (Ctrl/Cmd+Z, Shift+Ctrl/Cmd+Z, a toast's Undo). The
 // services hand every screen a sync whose edits go through these recording repositories
 // (undo-services.ts), which note what each edit changed (undo-history.ts) and pass it on, so
-// no write path can forget to. Undo and
-// redo are new writes through the same repositories: they sync, and are refused, like any
-// edit. A row that changed since the edit (another device wrote the same field) is left as
+// no write path can forget to. Undo and redo are new writes through the same repositories:
+// they sync, and are refused, like any edit. A row that changed since the edit (another device wrote the same field) is left as
 // it is, and the toast says so: an undo never overwrites someone's newer value.
 import {
   canTransition,
@@ -149,28 +148,20 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     }
   }
 
+  /** What brings a deleted task back once its delete has reached the server. */
+  async function copyOf(task: Task) {
+    const { afterId, beforeId } = await placeOf(task);
+    const fields = pick(task, ['title', 'notes', 'status', 'priority', 'due_on', 'assignee_id']);
+    return { listId: task.list_id, fields, afterId, beforeId };
+  }
+
   /** Deletes through `table`'s repository, noting what comes back with an undo. */
   function deletable<K extends Deletable>(table: K) {
     const repo = raw[table];
     return {
       async delete(id: string): Promise<void> {
         const before = await live(table, id);
-        const copy =
-          table === 'tasks' && before
-            ? await (async () => {
-                const task = before as Task;
-                const { afterId, beforeId } = await placeOf(task);
-                const fields = pick(task, [
-                  'title',
-                  'notes',
-                  'status',
-                  'priority',
-                  'due_on',
-                  'assignee_id',
-                ]);
-                return { listId: task.list_id, fields, afterId, beforeId };
-              })()
-            : undefined;
+        const copy = table === 'tasks' && before ? await copyOf(before as Task) : undefined;
         await repo.delete(id);
         if (!before) return;
         const name =
