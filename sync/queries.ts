@@ -291,6 +291,15 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       return row.deleted_at ? { state: 'deleted' } : { state: 'live', task: row };
     },
 
+    /**
+     * A list, task, comment or attachment as the device has it now, tombstone included; undefined when
+     * it is not here (undo asks whether a row changed since an edit).
+     */
+    row: <K extends 'lists' | 'tasks' | 'comments' | 'attachments'>(
+      name: K,
+      id: string,
+    ): Promise<OutpostRows[K] | undefined> => table(name).get(id),
+
     /** A task's live comments, oldest first. */
     async comments(taskId: string): Promise<Comment[]> {
       return live(await table('comments').where('task_id').equals(taskId).toArray()).sort(

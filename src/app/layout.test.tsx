@@ -39,6 +39,8 @@ describe('keyboard shortcuts', () => {
       ['g then s', 'Go to settings'],
       ['?', 'Show these shortcuts'],
       ['n', 'New task (in a list) or new list'],
+      ['Ctrl / ⌘ + Z', 'Undo the last change'],
+      ['Shift + Ctrl / ⌘ + Z, Ctrl + Y', 'Redo'],
     ] as const) {
       expect(within(dialog).getByText(keys, { selector: 'kbd' })).toBeInTheDocument();
       expect(within(dialog).getByText(action)).toBeInTheDocument();

@@ -11,6 +11,7 @@ import { RejectionToasts } from '@/components/sync/rejection-toasts';
 import { SyncStatus } from '@/components/sync/sync-status';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { useUndoKeys } from '@/hooks/use-undo-keys';
 import { useSession } from '@/lib/session';
 
 import { RouteErrorBoundary } from './route-error';
@@ -105,6 +106,7 @@ export function AppLayout() {
     setPaletteWanted(true);
     setPaletteOpen((open) => !open);
   }, mode !== 'none');
+  useUndoKeys();
 
   return (
     <div className="app">

@@ -14,6 +14,8 @@ export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
   ['F2', "Edit the focused task's title"],
   ['Esc', 'Cancel editing, close a dialog'],
   ['Alt + ↑ / ↓', 'Move the focused task up or down'],
+  ['Ctrl / ⌘ + Z', 'Undo the last change'],
+  ['Shift + Ctrl / ⌘ + Z, Ctrl + Y', 'Redo'],
   ['g then l', 'Go to lists'],
   ['g then s', 'Go to settings'],
   ['?', 'Show these shortcuts'],

@@ -2,9 +2,11 @@
 // once in main.tsx and handed down through context, so component tests can give the screens
 // a fake-indexeddb database, a switchable network and a fixed clock instead.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
 import type { OnlineSignal, OutpostSync } from '@sync/index';
+
+import { preloadUndo, withUndo } from './undo-services';
 
 export interface AppServices {
   /**
@@ -43,7 +45,10 @@ export function ServicesProvider({
   children: ReactNode;
 }) {
   noteWhenLoaded(services.supabase);
-  return <ServicesContext.Provider value={services}>{children}</ServicesContext.Provider>;
+  // Every screen writes through repositories that note each edit for undo (lib/undo.ts).
+  const value = useMemo(() => ({ ...services, sync: withUndo(services.sync) }), [services]);
+  useEffect(preloadUndo, []);
+  return <ServicesContext.Provider value={value}>{children}</ServicesContext.Provider>;
 }
 
 export function useServices(): AppServices {

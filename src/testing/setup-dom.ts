@@ -22,6 +22,7 @@ afterEach(async () => {
   cleanup();
   await closeAllTestServices();
   localStorage.clear();
+  sessionStorage.clear();
   // App-wide stores outlive a test; a toast of one test must not show up in the next.
   useToasts.setState({ toasts: [] });
 });
