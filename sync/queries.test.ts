@@ -70,6 +70,25 @@ describe('queries', () => {
     expect(all.tasks.map((t) => t.title)).toEqual(['T0', 'T2', 'T3', 'T4']);
   });
 
+  it('name the live tasks either side of a place in a list, tombstones and other lists left out', async () => {
+    const { repos, queries } = device();
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const other = await repos.lists.create({ name: 'Other', color: 'red' });
+    await repos.tasks.create(other, { title: 'Elsewhere' });
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await repos.tasks.create(listId, { title: `T${i}` }));
+    await repos.tasks.delete(ids[1]!);
+    await repos.tasks.delete(ids[3]!);
+    const tasks = await queries.tasks(listId);
+    const at = (id: string) => tasks.find((t) => t.id === id)!.position;
+    expect(await queries.neighbours(listId, at(ids[2]!))).toEqual({
+      before: ids[0],
+      after: ids[4],
+    });
+    expect(await queries.neighbours(listId, at(ids[0]!))).toEqual({ before: null, after: ids[2] });
+    expect(await queries.neighbours(listId, at(ids[4]!))).toEqual({ before: ids[2], after: null });
+  });
+
   it('answer a new list by its stand-in membership until the server’s arrives', async () => {
     const { db, repos, queries } = device();
     const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });

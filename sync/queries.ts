@@ -284,6 +284,29 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       return { tasks: live(first), whole: first.length < limit };
     },
 
+    /**
+     * The live tasks either side of `position` in a list's order (a task's place): two
+     * bounded index reads, never the whole list.
+     */
+    async neighbours(
+      listId: string,
+      position: string,
+    ): Promise<{ before: string | null; after: string | null }> {
+      const byPlace = () => table('tasks').where('[list_id+position]');
+      const [before, after] = await Promise.all([
+        byPlace()
+          .between([listId, Dexie.minKey], [listId, position], true, false)
+          .reverse()
+          .filter((t) => !t.deleted_at)
+          .first(),
+        byPlace()
+          .between([listId, position], [listId, Dexie.maxKey], false, true)
+          .filter((t) => !t.deleted_at)
+          .first(),
+      ]);
+      return { before: before?.id ?? null, after: after?.id ?? null };
+    },
+
     /** A task of `listId`; a task of another list counts as missing. */
     async task(listId: string, taskId: string): Promise<TaskLookup> {
       const row = await table('tasks').get(taskId);

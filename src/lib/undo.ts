@@ -91,13 +91,8 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
 
   /** A task's place in its list's order (the tasks either side, null at an end). */
   async function placeOf(task: Task): Promise<Place> {
-    const order = await queries.tasks(task.list_id);
-    const index = order.findIndex((t) => t.id === task.id);
-    return {
-      position: task.position,
-      afterId: order[index - 1]?.id ?? null,
-      beforeId: order[index + 1]?.id ?? null,
-    };
+    const { before, after } = await queries.neighbours(task.list_id, task.position);
+    return { position: task.position, afterId: before, beforeId: after };
   }
 
   const undoAction = (entryId: number) => ({
@@ -130,8 +125,12 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
   }
 
   async function updateTask(id: string, changes: TaskChanges): Promise<void> {
-    const before = await live('tasks', id);
+    // Asked for before the write, not awaited first: IndexedDB runs transactions in the order
+    // they were asked for, so this read gets the row as it was, and the write does not wait
+    // for a round trip to the store (it is what the engine pushes).
+    const reading = live('tasks', id).catch(() => undefined);
     await raw.tasks.update(id, changes);
+    const before = await reading;
     if (!before) return;
     const recorded = await recordFields('tasks', id, before, Object.keys(changes), (was, now) =>
       now.status === 'done'
