@@ -11,7 +11,8 @@
 //   wire validation), ≤ 15 kB (issue 15); and Outpost on it (sync/index.ts: plus Outpost's
 //   tables, rules, write API and read API, which was screen code before), ≤ 20 kB (issue
 //   16 added the outbox's kept counts, the pull's look-ahead and progress, and index
-//   counts: 19.8 kB);
+//   counts: 19.8 kB), ≤ 21 kB (issue 17 added the read API's find for the command palette,
+//   and row and neighbours for undo: 20.1 kB);
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -47,7 +48,7 @@ module.exports = [
   {
     name: "Outpost's sync (sync/index.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '20 kB',
+    limit: '21 kB',
     gzip: true,
   },
   {
