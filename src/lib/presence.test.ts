@@ -105,10 +105,27 @@ describe('what a presence payload claims', () => {
       junk: [{ userId: '' }, { userId: 7, since: 1 }, null, 'text', [], { since: 5 }],
     };
     expect(peersOf(state)).toEqual([
-      { userId: 'b', since: 0 },
-      { userId: 'c', since: 0 },
-      { userId: 'd', since: 0 },
-      { userId: 'a', since: 200 },
+      { userId: 'b', since: 0, taskIds: [] },
+      { userId: 'c', since: 0, taskIds: [] },
+      { userId: 'd', since: 0, taskIds: [] },
+      { userId: 'a', since: 200, taskIds: [] },
+    ]);
+  });
+
+  it('names the tasks a person has open, from any of their tabs; only uuids count', () => {
+    const task = '11570000-0000-4000-8000-000000000101';
+    const other = '11570000-0000-4000-8000-000000000102';
+    const state = {
+      'a:1': [{ userId: 'a', since: 300, taskId: task }],
+      'a:2': [{ userId: 'a', since: 100 }],
+      'a:3': [{ userId: 'a', since: 200, taskId: other }],
+      'b:1': [{ userId: 'b', since: 50, taskId: '<script>' }],
+      'c:1': [{ userId: 'c', since: 60, taskId: 42 }],
+    };
+    expect(peersOf(state)).toEqual([
+      { userId: 'b', since: 50, taskIds: [] },
+      { userId: 'c', since: 60, taskIds: [] },
+      { userId: 'a', since: 100, taskIds: [task, other] },
     ]);
   });
 });

@@ -12,10 +12,12 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import * as v from 'valibot';
 
-/** What each viewer announces: who they are, nothing else (names come from the database). */
+/** What each viewer announces: who they are and where (names come from the database). */
 export interface PresenceMeta {
   /** Who is viewing (their auth user id). */
   userId: string;
+  /** The task they have open, if any (the task screen's "Bob is here"). */
+  taskId?: string;
 }
 
 /** A user id seen viewing the list (one entry per id, however many tabs). Unverified. */
@@ -23,6 +25,8 @@ export interface PresencePeer {
   userId: string;
   /** When they started viewing (ms since epoch; earliest of their tabs). */
   since: number;
+  /** The tasks their tabs have open (claimed, like the rest). */
+  taskIds: string[];
 }
 
 /**
@@ -40,12 +44,14 @@ export function presenceTopic(listId: string): string {
 }
 
 /**
- * What a presence payload claims, as far as it is read: a user id, and since when (a number;
- * anything else counts as 0). Checked, never cast: any member can track any payload.
+ * What a presence payload claims, as far as it is read: a user id, since when (a number;
+ * anything else counts as 0) and the task open (a uuid; anything else counts as none).
+ * Checked, never cast: any member can track any payload.
  */
 const PresenceClaim = v.object({
   userId: v.pipe(v.string(), v.nonEmpty()),
   since: v.fallback(v.pipe(v.number(), v.finite()), 0),
+  taskId: v.fallback(v.optional(v.pipe(v.string(), v.uuid())), undefined),
 });
 
 /** Flattens supabase-js presence state to one peer per user id, oldest first. */
@@ -55,9 +61,11 @@ export function peersOf(state: Record<string, unknown[]>): PresencePeer[] {
     for (const meta of metas) {
       const claim = v.safeParse(PresenceClaim, meta);
       if (!claim.success) continue;
-      const { userId, since } = claim.output;
-      const known = byUser.get(userId);
-      if (!known || since < known.since) byUser.set(userId, { userId, since });
+      const { userId, since, taskId } = claim.output;
+      const known = byUser.get(userId) ?? { userId, since, taskIds: [] };
+      known.since = Math.min(known.since, since);
+      if (taskId && !known.taskIds.includes(taskId)) known.taskIds.push(taskId);
+      byUser.set(userId, known);
     }
   }
   return [...byUser.values()].sort((a, b) => a.since - b.since);
@@ -122,7 +130,12 @@ export function joinListPresence(
       .subscribe((status, error) => {
         if (left) return;
         if (String(status) === 'SUBSCRIBED') {
-          void joined.track({ userId: me.userId, since: now() }).then((answer) => {
+          const meta = {
+            userId: me.userId,
+            since: now(),
+            ...(me.taskId ? { taskId: me.taskId } : {}),
+          };
+          void joined.track(meta).then((answer) => {
             if (left) return;
             if (answer === 'ok') onStatus({ state: 'joined' });
             else onStatus({ state: 'failed', error: new Error(`presence track: ${answer}`) });

@@ -33,9 +33,9 @@ afterEach(async () => {
 });
 
 /** Someone viewing a list through the app's wrapper; `peers()` is what they see. */
-function viewer(client: SupabaseClient, userId: string, listId = SEEDED_LIST) {
+function viewer(client: SupabaseClient, userId: string, listId = SEEDED_LIST, taskId?: string) {
   let latest: PresencePeer[] = [];
-  const leave = joinListPresence(client, listId, { userId }, (p) => {
+  const leave = joinListPresence(client, listId, { userId, ...(taskId ? { taskId } : {}) }, (p) => {
     latest = p;
   });
   leaves.push(leave);
@@ -80,10 +80,10 @@ async function newMember(owner: SupabaseClient, listId: string, name: string) {
 const group = () => screen.queryByRole('group', { name: /^Also viewing/ });
 
 /** Renders the avatars of `listId` for `who`, with the engine running (members, profiles). */
-async function renderAs(who: 'alice' | 'bob', listId = SEEDED_LIST) {
+async function renderAs(who: 'alice' | 'bob', listId = SEEDED_LIST, taskId?: string) {
   const supabase = await signInAs(devstackClient(), who);
   services = createTestServices({ supabase, online: true, startEngine: true });
-  renderWithServices(services, <PresenceAvatars listId={listId} />);
+  renderWithServices(services, <PresenceAvatars listId={listId} taskId={taskId} />);
   return services;
 }
 
@@ -122,6 +122,33 @@ describe('presence avatars', () => {
     expect(group()).not.toHaveTextContent('+');
     for (const other of joined) other.leave();
     await waitFor(() => expect(group()).not.toBeInTheDocument());
+  });
+
+  it('on a task, shows only those with that task open, and says who is here', async () => {
+    const owner = await signInAs(sideClient(), 'alice');
+    const listId = await ownList(owner, 'Presence on a task');
+    const bobClient = await signInAs(sideClient(), 'bob');
+    await addMember(owner, bobClient, listId);
+    const eve = await newMember(owner, listId, 'Eve');
+    const task = crypto.randomUUID();
+    await renderAs('alice', listId, task);
+    const here = () => screen.queryByRole('group', { name: / here$/ });
+    /** Joins, and waits until the server has echoed the tab's own presence. */
+    const joined = async (client: SupabaseClient, userId: string, taskId?: string) => {
+      const tab = viewer(client, userId, listId, taskId);
+      await waitFor(() => expect(tab.peers().map((p) => p.userId)).toContain(userId));
+      return tab;
+    };
+    // Bob views the list, and another task in a second tab; then Eve opens this task. The
+    // server relays presence changes one after the other: once Eve shows, Bob's have come.
+    await joined(bobClient, BOB);
+    await joined(await signInAs(sideClient(), 'bob'), BOB, crypto.randomUUID());
+    await joined(eve.client, eve.id, task);
+    await waitFor(() => expect(here()).toHaveAccessibleName('Eve is here'));
+    expect(here()).toHaveTextContent(/Eve is here$/);
+    // Bob opens it too, in a third tab.
+    await joined(await signInAs(sideClient(), 'bob'), BOB, task);
+    await waitFor(() => expect(here()).toHaveAccessibleName('Bob and Eve are here'));
   });
 
   it('shows the names on keyboard focus as on hover', async () => {

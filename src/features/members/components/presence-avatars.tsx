@@ -1,5 +1,6 @@
 // Who else is looking at a list right now (product.md §2: "presence of others viewing"), for the
-// tasks screen's header. Presence is live-only: nothing shows offline or without an account.
+// tasks screen's header, and who else has a task open, on the task screen ("Bob is here").
+// Presence is live-only: nothing shows offline or without an account.
 //
 // A presence entry is only a claim: it says which user id is viewing and nothing else. Only
 // people who are live members of the list on this device are shown, each by their own profile
@@ -42,7 +43,22 @@ function ViewerAvatar({ viewer }: { viewer: Viewer }) {
   );
 }
 
-export function PresenceAvatars({ listId }: { listId: string }) {
+/** "Bob", "Bob and Carol", "Bob, Carol and 2 others". */
+function namesOf(viewers: readonly Viewer[]): string {
+  const names = viewers.map((viewer) => viewer.name);
+  if (names.length <= 2) return names.join(' and ');
+  const rest = names.length - 2;
+  return `${names.slice(0, 2).join(', ')} and ${rest} ${rest === 1 ? 'other' : 'others'}`;
+}
+
+/** With `taskId` (the task screen): only those with that task open, named in words too. */
+export function PresenceAvatars({
+  listId,
+  taskId,
+}: {
+  listId: string;
+  taskId?: string | undefined;
+}) {
   const { now } = useServices();
   // Joined once supabase-js has loaded (just after start-up).
   const supabase = useLoadedSupabase();
@@ -70,7 +86,13 @@ export function PresenceAvatars({ listId }: { listId: string }) {
         return;
       }
       // A refused join (not, or no longer, a member) reports no peers; realtime-js retries.
-      leave = joinListPresence(supabase, listId, { userId }, setPeers, { now });
+      leave = joinListPresence(
+        supabase,
+        listId,
+        { userId, ...(taskId ? { taskId } : {}) },
+        setPeers,
+        { now },
+      );
     };
     let timer = setTimeout(join, JOIN_DELAY_MS);
     return () => {
@@ -79,7 +101,7 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       leave?.();
       setPeers([]);
     };
-  }, [active, supabase, now, listId, userId]);
+  }, [active, supabase, now, listId, taskId, userId]);
 
   const others = useMemo((): Viewer[] => {
     if (!active || !members) return [];
@@ -87,23 +109,25 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       members.filter((member) => !member.standIn).map((member) => [member.userId, member]),
     );
     return peers.flatMap((peer) => {
+      if (taskId && !peer.taskIds.includes(taskId)) return [];
       const member = peer.userId === userId ? undefined : byId.get(peer.userId);
       return member
         ? [{ userId: member.userId, name: member.name, avatarPath: member.avatarPath }]
         : [];
     });
-  }, [active, members, peers, userId]);
+  }, [active, members, peers, taskId, userId]);
 
   if (others.length === 0) return null;
   const shown = others.slice(0, PRESENCE_AVATARS_MAX);
   const more = others.length - shown.length;
   const names = others.map((viewer) => viewer.name).join(', ');
+  const here = `${namesOf(others)} ${others.length === 1 ? 'is' : 'are'} here`;
   return (
     // Focusable, so the names that show on hover also show to keyboard users.
     <div
-      className="members-presence"
+      className={`members-presence${taskId ? ' members-presence--task' : ''}`}
       role="group"
-      aria-label={`Also viewing: ${names}`}
+      aria-label={taskId ? here : `Also viewing: ${names}`}
       tabIndex={0}
     >
       <ul className="members-presence__list" aria-hidden="true">
@@ -116,6 +140,11 @@ export function PresenceAvatars({ listId }: { listId: string }) {
       <span className="members-presence__names" aria-hidden="true">
         {names}
       </span>
+      {taskId ? (
+        <span className="members-presence__here" aria-hidden="true">
+          {here}
+        </span>
+      ) : null}
     </div>
   );
 }

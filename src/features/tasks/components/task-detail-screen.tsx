@@ -44,8 +44,11 @@ const NOTES_COUNTER_FROM_CHARS = Math.floor(TASK_NOTES_MAX * 0.9);
 type Errors = Partial<Record<string, string>>;
 
 export function TaskDetailScreen({
+  presence,
   renderExtras,
 }: {
+  /** Who else has the task open (the route's, so this screen needs no realtime). */
+  presence?: ReactNode;
   renderExtras?: (task: { taskId: string; listId: string }) => ReactNode;
 }) {
   const { listId = '', taskId = '' } = useParams();
@@ -104,7 +107,7 @@ export function TaskDetailScreen({
       <Link to={`/lists/${listId}`} className="back-link">
         <span aria-hidden="true">←</span> {list.name}
       </Link>
-      <TaskFields key={taskId} task={lookup.task} access={access} />
+      <TaskFields key={taskId} task={lookup.task} access={access} presence={presence} />
       {renderExtras?.({ taskId, listId })}
       {/* Last on the screen: destructive, and rarely what a visit is for. */}
       {access.canEditTasks ? (
@@ -118,7 +121,15 @@ export function TaskDetailScreen({
   );
 }
 
-function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
+function TaskFields({
+  task,
+  access,
+  presence,
+}: {
+  task: TaskRow;
+  access: ListAccess;
+  presence: ReactNode;
+}) {
   const { sync } = useServices();
   const { userId } = useSession();
   const members = useMembers(task.list_id);
@@ -264,6 +275,7 @@ function TaskFields({ task, access }: { task: TaskRow; access: ListAccess }) {
             <time dateTime={task.completed_at ?? undefined}>{relativeTime(completed, now)}</time>
           </span>
         ) : null}
+        {presence}
       </p>
 
       <FormError message={errors._} />
