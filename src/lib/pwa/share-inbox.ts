@@ -58,7 +58,7 @@ export function shareRefusal(file: SharedFileInfo, keptSoFar: number): ShareRefu
   return null;
 }
 
-const field = (form: FormData, name: string): string => {
+const field = (form: Pick<FormData, 'get'>, name: string): string => {
   const value = form.get(name);
   return typeof value === 'string' ? value.trim() : '';
 };
@@ -68,7 +68,11 @@ const field = (form: FormData, name: string): string => {
  * earlier one left unfinished: one share is handled at a time, and abandoned ones would
  * otherwise fill the device.
  */
-export async function keepShare(form: FormData, id: string, storage: Caches): Promise<KeptShare> {
+export async function keepShare(
+  form: Pick<FormData, 'get' | 'getAll'>,
+  id: string,
+  storage: Caches,
+): Promise<KeptShare> {
   await storage.delete(SHARE_CACHE_NAME);
   const cache = await storage.open(SHARE_CACHE_NAME);
   const share: KeptShare = {
@@ -111,7 +115,8 @@ export async function readShare(
   for (const [index, info] of share.files.entries()) {
     const response = await cache.match(fileKey(id, index));
     if (!response) return null; // partly evicted: better nothing than a share missing a file
-    files.push(new File([await response.blob()], info.name, { type: info.type }));
+    // From the bytes, not the Blob: a File of another realm's Blob is not portable everywhere.
+    files.push(new File([await response.arrayBuffer()], info.name, { type: info.type }));
   }
   return { share, files };
 }
