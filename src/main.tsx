@@ -13,7 +13,7 @@ import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
-import { clearShares } from '@/lib/pwa/share-inbox';
+import { clearShares } from '@/lib/pwa/share-cache';
 import { createSessionRevocations } from '@/lib/revocations';
 import type { AppServices } from '@/lib/services';
 

@@ -3,22 +3,23 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
-import { clearShares, readShare } from '@/lib/pwa/share-inbox';
+import { clearShares } from '@/lib/pwa/share-cache';
+import { readShare } from '@/lib/pwa/share-inbox';
 
 import { ShareScreen, type ShareScreenProps } from './share-screen';
 
 export function ShareRoute() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
-  const [kept, setKept] = useState<ShareScreenProps['kept']>();
+  // What was read, with the id it was read for (another id is still being read).
+  const [read, setRead] = useState<{ id: string; kept: ShareScreenProps['kept'] }>();
   useEffect(() => {
     let live = true;
-    setKept(undefined);
     readShare(id).then(
-      (found) => live && setKept(found),
+      (kept) => live && setRead({ id, kept }),
       (error: unknown) => {
         console.error('[outpost] could not read a share', error);
-        if (live) setKept(null);
+        if (live) setRead({ id, kept: null });
       },
     );
     return () => {
@@ -26,5 +27,5 @@ export function ShareRoute() {
     };
   }, [id]);
   const onAttached = useCallback(() => clearShares(), []);
-  return <ShareScreen kept={kept} onAttached={onAttached} />;
+  return <ShareScreen kept={read?.id === id ? read.kept : undefined} onAttached={onAttached} />;
 }

@@ -12,7 +12,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keptFile, queuedChanges, storedRows } from '@sync/testing';
 import {
   createTestServices,
+  findHeading,
   markLocalOnly,
+  renderApp,
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
@@ -139,7 +141,7 @@ describe('ShareScreen', () => {
 
     await user.type(title, 'Meter in boiler room{Enter}');
     const probe = await screen.findByText(/^Task screen /);
-    const [, taskId] = probe.textContent!.replace('Task screen ', '').split('/');
+    const [, taskId] = probe.textContent.replace('Task screen ', '').split('/');
     const tasks = await storedRows(services!.sync, 'tasks');
     expect(tasks.find((task) => task.id === taskId)).toMatchObject({
       title: 'Meter in boiler room',
@@ -216,5 +218,22 @@ describe('ShareScreen', () => {
     render({ share: share(), files: [shared('crack.png', 'image/png')] });
     expect(await screen.findByRole('radio', { name: 'Can edit' })).toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: 'Look only' })).not.toBeInTheDocument();
+  });
+
+  it('is behind the session gate: a first-time visitor comes back to the share after signing in', async () => {
+    services = createTestServices();
+    const { router } = renderApp(services, '/share?id=share-1');
+    await findHeading(/welcome/i);
+    expect(router.state.location.pathname).toBe('/welcome');
+    expect(router.state.location.search).toBe('?next=%2Fshare%3Fid%3Dshare-1');
+  });
+
+  it('is a route of the app, opening on what the worker kept', async () => {
+    markLocalOnly();
+    services = createTestServices();
+    renderApp(services, '/share?id=share-1');
+    // No CacheStorage in jsdom: nothing kept, said so on the share screen itself.
+    await findHeading('Add to Outpost');
+    expect(await screen.findByText('Nothing to add')).toBeInTheDocument();
   });
 });

@@ -9,7 +9,10 @@ import { TASK_TITLE_MAX } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
 import { TextField } from '@/components/ui/field';
-import { useAddAttachments, type FileRefusal } from '@/features/attachments/hooks/use-add-attachments';
+import {
+  useAddAttachments,
+  type FileRefusal,
+} from '@/features/attachments/hooks/use-add-attachments';
 import { useListsOverview, type ListOverview } from '@/features/lists/hooks/use-lists-overview';
 import { useListTasks } from '@/features/tasks/hooks/use-list-tasks';
 import { errorMessage } from '@/lib/error-messages';
@@ -59,8 +62,8 @@ export function ShareScreen({ kept, onAttached }: ShareScreenProps) {
         <div className="empty-state">
           <p className="empty-state__title">Nothing to add</p>
           <p>
-            What was shared is no longer on this device. Share it again from the other app, or
-            add files on a task.
+            What was shared is no longer on this device. Share it again from the other app, or add
+            files on a task.
           </p>
           <Link to="/lists">Go to your lists</Link>
         </div>

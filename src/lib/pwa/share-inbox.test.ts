@@ -7,11 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
 
+import { clearShares, SHARE_CACHE_NAME } from './share-cache';
 import {
-  clearShares,
   keepShare,
   readShare,
-  SHARE_CACHE_NAME,
   SHARE_FILES_MAX,
   SHARE_MAX_BYTES,
   SHARE_MIME_TYPES,

@@ -2,10 +2,9 @@
 // takes the share sheet's POST to /share and keeps what it carries on the device, in
 // CacheStorage (offline too; nothing is sent anywhere), then the share screen reads it, the
 // person picks a task, and the files become attachments. Shared by src/sw.ts and the page,
-// so it imports nothing heavy: the worker stays lean.
-
-/** CacheStorage name of kept shares. Renaming it strands the old cache on devices. */
-export const SHARE_CACHE_NAME = 'outpost-shares';
+// so it imports nothing heavy: the worker stays lean. (The cache's name and clearing it are
+// in share-cache.ts, for the app shell.)
+import { SHARE_CACHE_NAME } from './share-cache';
 
 /** Where the share sheet posts, and the app route that shows a kept share (`?id=`). */
 export const SHARE_PATH = '/share';
@@ -119,12 +118,4 @@ export async function readShare(
     files.push(new File([await response.arrayBuffer()], info.name, { type: info.type }));
   }
   return { share, files };
-}
-
-/** Forgets every kept share (after its files were attached, or at sign-out). */
-export async function clearShares(
-  storage: Pick<CacheStorage, 'delete'> | undefined = globalThis.caches,
-): Promise<void> {
-  if (!storage) return;
-  await storage.delete(SHARE_CACHE_NAME);
 }
