@@ -9,6 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
 import { keptFile, queuedChanges, storedRows } from '@sync/testing';
 import {
   createTestServices,
@@ -157,6 +158,29 @@ describe('ShareScreen', () => {
       files: [shared('meter.jpg', 'image/jpeg')],
     });
     expect(await screen.findByLabelText('Title')).toHaveValue('Boiler room');
+  });
+
+  it('stays and says why when the task has no room for the files', async () => {
+    const { seal } = await setup();
+    for (let i = 0; i < ATTACHMENTS_PER_TASK_MAX; i++) {
+      await services!.sync.repos.attachments.add(
+        seal,
+        shared(`p${i}.png`, 'image/png'),
+        `p${i}.png`,
+      );
+    }
+    const onAttached = render({ share: share(), files: [shared('crack.png', 'image/png')] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Block C' }));
+    await user.click(await screen.findByRole('radio', { name: 'Seal window' }));
+    await user.click(screen.getByRole('button', { name: 'Attach' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      `Nothing was added:crack.png: A task can have at most ${ATTACHMENTS_PER_TASK_MAX} photos and files.`,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Add to Outpost' })).toBeInTheDocument();
+    expect(await attachmentsOf(seal)).toHaveLength(ATTACHMENTS_PER_TASK_MAX);
+    expect(onAttached).not.toHaveBeenCalled();
   });
 
   it('names each file the worker did not keep, with why', async () => {
