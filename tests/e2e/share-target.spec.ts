@@ -34,7 +34,7 @@ const VIDEO: SharedFile = {
  */
 async function shareToOutpost(
   page: Page,
-  shared: { title?: string; text?: string; files: SharedFile[] },
+  shared: { title?: string; text?: string; files: SharedFile[]; signedOut?: boolean },
 ): Promise<void> {
   const manifest = await readManifest(page);
   const target = manifest.share_target as { action: string };
@@ -68,6 +68,7 @@ async function shareToOutpost(
   await page.evaluate(() =>
     (document.getElementById('e2e-share-sheet') as HTMLFormElement).submit(),
   );
+  if (shared.signedOut) return;
   await expect(page).toHaveURL(/\/share\?id=[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Add to Outpost' })).toBeVisible();
 }
@@ -211,6 +212,32 @@ test('with no connection, a shared photo goes on a new task and uploads once bac
   await context.setOffline(false);
   await expect(page.getByText('Waiting to upload')).toHaveCount(0, { timeout: 30_000 });
   await expectUploaded(account, page, newTask);
+});
+
+test('signing out forgets an unfinished share; signed out, a share opens after signing in', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const { account, page } = await signedInWithLists(browser);
+  const sharesKept = () => page.evaluate(() => caches.has('outpost-shares'));
+  await shareToOutpost(page, { files: [PHOTO] });
+  expect(await sharesKept()).toBe(true);
+  await page.goto('/settings');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/welcome/);
+  await expect.poll(sharesKept).toBe(false);
+
+  // Signed out: the share is kept, the welcome screen asks to sign in, then shows it.
+  await shareToOutpost(page, { files: [PHOTO], signedOut: true });
+  await expect(page).toHaveURL(/\/welcome\?next=%2Fshare%3Fid%3D[0-9a-f-]{36}$/);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add to Outpost' })).toBeVisible();
+  await expect(page).toHaveURL(/\/share\?id=[0-9a-f-]{36}$/);
+  await expect(page.getByText(PHOTO.name)).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Block C snags' })).toBeVisible({ timeout: 20_000 });
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
