@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+import { SHARE_MIME_TYPES, SHARE_PATH } from './src/lib/pwa/share-inbox';
+
 /** Port for `vite preview`; e2e tests and `npm start` serve the production build here. */
 const DEFAULT_PREVIEW_PORT = 4173;
 
@@ -173,6 +175,19 @@ export default defineConfig(({ mode }) => {
               label: 'The same list on a phone, ready to work with no signal',
             },
           ],
+          // "Share to Outpost" in the phone's share sheet: photos and PDFs (the attachment types)
+          // are posted to the worker, which keeps them on the device (src/sw.ts), offline too.
+          share_target: {
+            action: SHARE_PATH,
+            method: 'POST',
+            enctype: 'multipart/form-data',
+            params: {
+              title: 'title',
+              text: 'text',
+              url: 'url',
+              files: [{ name: 'files', accept: [...SHARE_MIME_TYPES] }],
+            },
+          },
           shortcuts: [
             {
               name: 'New task',

@@ -13,6 +13,7 @@ import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
+import { clearShares } from '@/lib/pwa/share-cache';
 import { createSessionRevocations } from '@/lib/revocations';
 import type { AppServices } from '@/lib/services';
 
@@ -31,12 +32,15 @@ const online = browserOnline();
 // be reached; every tab tries, across reloads.
 const revocations = createSessionRevocations(supabase, { online });
 // Attachment downloads pass by the worker's cache (their bytes are kept once, in IndexedDB);
-// sign-out still empties that cache of any signed URL loaded directly (private files).
+// sign-out still empties that cache of any signed URL loaded directly (private files), and
+// drops files shared to Outpost and not yet attached.
 const sync = createOutpostSync({
   supabase,
   online,
   fetch: fetchPastAttachmentCache,
-  onWipe: clearAttachmentCache,
+  onWipe: async () => {
+    await Promise.all([clearAttachmentCache(), clearShares()]);
+  },
   keepForRevocation: revocations.add,
 });
 const services: AppServices = {

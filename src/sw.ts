@@ -1,9 +1,11 @@
 // Outpost's service worker (vite-plugin-pwa injectManifest): precaches the app shell so the
 // app starts with no network, serves every in-app navigation from it, and keeps attachment
 // files loaded directly through signed URLs for a while (not the app's own downloads: the
-// sync library keeps those in IndexedDB). It never activates itself: the page asks (SKIP_WAITING)
-// after the user chose "Reload" and the sync engine has flushed (registerType 'prompt'). Only
-// the very first worker, with no version before it, takes control of open pages at once.
+// sync library keeps those in IndexedDB), and takes files shared from other apps (the
+// manifest's share_target: share-inbox.ts). It never activates itself: the page asks
+// (SKIP_WAITING) after the user chose "Reload" and the sync engine has flushed (registerType
+// 'prompt'). Only the very first worker, with no version before it, takes control of open
+// pages at once.
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import type { WorkboxPlugin } from 'workbox-core/types';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -22,6 +24,7 @@ import {
   keptByAttachmentCache,
 } from '@/lib/pwa/attachment-cache';
 import { API_PATH_DENYLIST } from '@/lib/pwa/navigation-denylist';
+import { keepShare, SHARE_PATH } from '@/lib/pwa/share-inbox';
 
 // The few parts of ServiceWorkerGlobalScope used here (the DOM lib of this project has no
 // worker types, and mixing both libs in one program conflicts).
@@ -43,6 +46,24 @@ const ATTACHMENT_CACHE_MAX_ENTRIES = 200;
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+
+// The share sheet's POST (manifest share_target): the files are kept on the device, then the
+// browser is sent on to the share screen (303: a GET, so a reload does not post again). With
+// no worker yet (the very first visit) the POST reaches the server, which has no such page.
+registerRoute(
+  ({ url }) => url.pathname === SHARE_PATH,
+  async ({ request }) => {
+    const id = crypto.randomUUID();
+    try {
+      await keepShare(await request.formData(), id, caches);
+    } catch (error) {
+      // The share screen says the share is not here (a full device, a malformed form).
+      console.error('[outpost] could not keep a share', error);
+    }
+    return Response.redirect(`${SHARE_PATH}?id=${id}`, 303);
+  },
+  'POST',
+);
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...API_PATH_DENYLIST] }),

@@ -28,6 +28,7 @@ const ListsScreen = lazyScreen(
 );
 const ListRoute = lazyScreen(async () => (await import('./routes/list-route')).ListRoute);
 const TaskRoute = lazyScreen(async () => (await import('./routes/task-route')).TaskRoute);
+const ShareRoute = lazyScreen(async () => (await import('./routes/share-route')).ShareRoute);
 const MembersScreen = lazyScreen(
   async () => (await import('@/features/members/components/members-screen')).MembersScreen,
 );
@@ -51,7 +52,9 @@ export function preloadScreen(pathname: string): void {
           ? ListsScreen.preload
           : pathname.startsWith('/settings')
             ? SettingsScreen.preload
-            : undefined;
+            : /^\/share\/?$/.test(pathname)
+              ? ShareRoute.preload
+              : undefined;
   void loader?.().catch(() => undefined); // a failure shows when the screen renders
 }
 
@@ -76,6 +79,7 @@ export function AppRoutes() {
           <Route path="lists/:listId/tasks/:taskId" element={<TaskRoute />} />
           <Route path="lists/:listId/members" element={<MembersScreen />} />
           <Route path="settings" element={<SettingsScreen />} />
+          <Route path="share" element={<ShareRoute />} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>

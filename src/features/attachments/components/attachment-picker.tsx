@@ -1,29 +1,20 @@
 // "Take photo" and "Add file": real file inputs (visually hidden, each named by the label
-// that looks like a button), so keyboards, screen readers and phone cameras all work. Each
-// file is checked before anything is queued (product.md §8 FILE_TOO_LARGE / FILE_TYPE, ≤ 20 per
-// task); a refused file is listed with the limit it breaks, the others are added.
+// that looks like a button), so keyboards, screen readers and phone cameras all work. The
+// files go through useAddAttachments (checked first; a refused file is listed with the
+// limit it breaks, the others are added).
 import { useId, useState, type ChangeEvent } from 'react';
 
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENT_MIME_TYPES,
-  ATTACHMENTS_PER_TASK_MAX,
-  attachmentInput,
-  validate,
-} from '@sync/index';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
 import { Button } from '@/components/ui/button';
-import { errorMessage } from '@/lib/error-messages';
-import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
 import { formatBytes } from '@/utils/format';
+
+import { useAddAttachments } from '../hooks/use-add-attachments';
 
 interface Refusal {
   key: number;
   fileName: string;
   message: string;
 }
-
-const PER_TASK_MESSAGE = `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} photos and files.`;
 
 /**
  * What "Take photo" offers: the allowed image types by name, not `image/*`, which lets a
@@ -33,41 +24,10 @@ export const PHOTO_ACCEPT = ATTACHMENT_MIME_TYPES.filter((type) => type.startsWi
   ',',
 );
 
-/** Why a file cannot be attached, or null when it can (same rules as the repository). */
-export function refusalFor(file: File): string | null {
-  const checked = validate(attachmentInput, {
-    file_name: file.name,
-    mime_type: file.type,
-    size_bytes: file.size,
-  });
-  if (checked.ok) return null;
-  if (checked.errors.mime_type) return errorMessage('FILE_TYPE');
-  if (checked.errors.size_bytes) {
-    return file.size > ATTACHMENT_MAX_BYTES
-      ? // Rounded up: a file refused as over "10 MB" never reads "10 MB" itself.
-        `${errorMessage('FILE_TOO_LARGE')} (this one is ${formatBytes(file.size, { roundUp: true })})`
-      : checked.errors.size_bytes;
-  }
-  return Object.values(checked.errors)[0] ?? errorMessage('VALIDATION_FAILED');
-}
-
-/** An image's pixel size, where the browser can decode it (jsdom and old browsers cannot). */
-async function imageSize(file: File): Promise<{ width: number; height: number } | undefined> {
-  if (!file.type.startsWith('image/') || typeof createImageBitmap !== 'function') return undefined;
-  try {
-    const bitmap = await createImageBitmap(file);
-    const size = { width: bitmap.width, height: bitmap.height };
-    bitmap.close();
-    return size;
-  } catch {
-    return undefined; // undecodable here; the file is still worth keeping
-  }
-}
-
 let nextKey = 1;
 
 export function AttachmentPicker({ taskId, count }: { taskId: string; count: number }) {
-  const { sync } = useServices();
+  const addAttachments = useAddAttachments();
   const photoId = useId();
   const fileId = useId();
   const hintId = useId();
@@ -82,40 +42,9 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
     if (files.length === 0) return;
     setBusy(true);
     setAnnouncement(files.length === 1 ? 'Adding 1 file…' : `Adding ${files.length} files…`);
-    const refused: Refusal[] = [];
-    const refuse = (fileName: string, message: string) =>
-      refused.push({ key: nextKey++, fileName, message });
-    let room = ATTACHMENTS_PER_TASK_MAX - count;
-    let added = 0;
-    let outOfSpace = false;
-    for (const file of files) {
-      const refusal = refusalFor(file);
-      if (refusal) refuse(file.name, refusal);
-      else if (outOfSpace) refuse(file.name, errorMessage('QUOTA_EXCEEDED'));
-      else if (room <= 0) refuse(file.name, PER_TASK_MESSAGE);
-      else {
-        const size = await imageSize(file);
-        const result = await attempt(
-          () => sync.repos.attachments.add(taskId, file, file.name, size),
-          { creates: true },
-        );
-        if (result.ok) {
-          added += 1;
-          room -= 1;
-        } else if (result.code === 'QUOTA_EXCEEDED') {
-          // attempt() has toasted it; say it here too, next to the file it concerns.
-          outOfSpace = true;
-          refuse(file.name, errorMessage('QUOTA_EXCEEDED'));
-        } else if (result.code === 'FILE_TOO_LARGE' || result.code === 'FILE_TYPE') {
-          refuse(file.name, errorMessage(result.code));
-        } else {
-          refuse(
-            file.name,
-            result.errors._ ?? Object.values(result.errors)[0] ?? errorMessage(result.code),
-          );
-        }
-      }
-    }
+    const outcome = await addAttachments(taskId, files, count);
+    const refused = outcome.refused.map((refusal) => ({ key: nextKey++, ...refusal }));
+    const added = outcome.added.length;
     // Lets the same file be picked again after fixing the reason it was refused.
     input.value = '';
     setRefusals(refused);
