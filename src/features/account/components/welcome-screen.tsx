@@ -3,6 +3,7 @@
 import { Link, Navigate, useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
+import { ProductPicture } from '@/components/ui/product-picture';
 import { useSession } from '@/lib/session';
 
 import '../account.css';
@@ -20,13 +21,21 @@ export function WelcomeScreen() {
     <section className="screen screen--narrow account account--welcome">
       <img className="account-welcome__icon" src="/icon.svg" alt="" width={56} height={56} />
       <h1>Welcome to Outpost</h1>
-      <p className="account-lead">
-        Task lists that work with no signal: everything is kept on this device and every change is
-        saved at once.
-      </p>
-      <p className="account-lead">
-        Share a list with your team and it syncs with everyone whenever you&apos;re online.
-      </p>
+      <ProductPicture />
+      <ul className="product-points">
+        <li>
+          <strong>Works with no signal</strong>
+          <span>Your lists are kept on this device, and every change is saved at once.</span>
+        </li>
+        <li>
+          <strong>Syncs by itself</strong>
+          <span>Back online, changes go both ways without you doing a thing.</span>
+        </li>
+        <li>
+          <strong>Made for teams</strong>
+          <span>Share a list by link and see each other&apos;s edits as they happen.</span>
+        </li>
+      </ul>
       <div className="account-actions">
         <Link className="btn btn--primary" to={`/sign-in${query}`}>
           Sign in

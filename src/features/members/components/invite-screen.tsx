@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 
 import { Button } from '@/components/ui/button';
+import { ProductPicture } from '@/components/ui/product-picture';
 import { useOnline } from '@/hooks/use-online';
 import { acceptInvite, type ApiFailure } from '@/lib/api';
 import { errorMessage } from '@/lib/error-messages';
@@ -58,6 +59,7 @@ function SignedOut({ next }: { next: string }) {
   const encoded = encodeURIComponent(next);
   return (
     <>
+      <ProductPicture />
       <p>
         Someone shared a list with you on Outpost. Sign in or create an account to join it; the list
         is then kept on your device, so you can work on it offline too.
@@ -132,10 +134,13 @@ export function InviteScreen() {
     <section className="screen screen--narrow invite">
       {heading}
       {state.step !== 'joining' && !final ? (
-        <p>
-          Accept to join the list. It will be kept on this device too, so you can work on it
-          offline.
-        </p>
+        <>
+          <ProductPicture />
+          <p>
+            Accept to join the list. It will be kept on this device too, so you can work on it
+            offline, and your edits reach everyone on it.
+          </p>
+        </>
       ) : null}
       {showButton ? (
         <>
