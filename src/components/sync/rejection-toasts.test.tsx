@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { logRejections } from '@sync/testing';
 import { showToast } from '@/lib/toasts';
 
-import { REJECTION_TOAST_MS, refusedSummary } from './rejection-toasts';
+import { REJECTION_TOAST_MS, refusedSummary } from './rejection-toasting';
 
 import {
   createTestServices,

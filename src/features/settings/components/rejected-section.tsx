@@ -6,7 +6,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'react-router';
 
 import { Button } from '@/components/ui/button';
-import { rejectionLabel } from '@/components/sync/rejection-toasts';
+import { rejectionLabel } from '@/components/sync/rejection-toasting';
 import { useNow } from '@/hooks/use-now';
 import { describeRejection, ROW_NOUNS } from '@/lib/rejection-messages';
 import { useServices } from '@/lib/services';
