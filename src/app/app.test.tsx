@@ -56,7 +56,8 @@ describe('app frame', () => {
     services = createTestServices();
     renderApp(services, '/');
     await findHeading(/lists/i);
-    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+    // The sidebar and the bottom bar (app.css shows one of them, by the window's width).
+    expect(screen.getAllByRole('navigation', { name: 'Main' })).toHaveLength(2);
     const status = document.querySelector('.sync-status');
     expect(status).toHaveAttribute('data-state', 'local');
     expect(status).toHaveTextContent('On this device only');

@@ -62,9 +62,9 @@ async function openPalette(user: ReturnType<typeof userEvent.setup>) {
 
 describe('command palette', () => {
   it('opens on Ctrl+K or Cmd+K, even from a field, and Escape puts focus back', async () => {
-    const { services } = await localDevice();
-    const { user } = await openApp(services, '/lists', 'Lists');
-    const field = screen.getByLabelText('List name');
+    const { services, roof } = await localDevice();
+    const { user } = await openApp(services, `/lists/${roof}`, 'Roof crew');
+    const field = screen.getByLabelText('Add a task');
     await user.click(field);
     await openPalette(user);
     expect(field).toHaveValue('');

@@ -1,9 +1,9 @@
-// The frame around every screen: skip link, header (brand, navigation, sync status), the
-// screen, and the app-wide overlays (toasts, service-worker notices, install card, the
-// shortcuts dialog, loaded the first time it is asked for). On navigation, focus moves to the
-// new screen's heading.
+// The frame around every screen: skip link, header (brand, sync status), the navigation
+// (sidebar or bottom bar, once signed in), the screen, and the app-wide overlays (toasts,
+// service-worker notices, install card, the shortcuts dialog, loaded the first time it is
+// asked for). On navigation, focus moves to the new screen's heading.
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 
 import { InstallCard } from '@/components/pwa/install-card';
 import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
@@ -14,6 +14,7 @@ import { useShortcut } from '@/hooks/use-shortcut';
 import { useUndoKeys } from '@/hooks/use-undo-keys';
 import { useSession } from '@/lib/session';
 
+import { lazyScreen } from './lazy-screen';
 import { RouteErrorBoundary } from './route-error';
 
 const ShortcutsDialog = lazy(async () => ({
@@ -41,6 +42,14 @@ function useCommandKey(handler: () => void, enabled: boolean) {
     return () => window.removeEventListener('keydown', onKey);
   }, [enabled]);
 }
+
+/**
+ * The sidebar and bottom bar: their own chunk (the app shell's budget is full), loaded from
+ * the precache as the shell starts, in parallel with opening the device database their lists
+ * come from, so they paint with the first screen; their column is kept meanwhile (app.css).
+ */
+const AppNavigation = lazyScreen(async () => (await import('./sidebar')).AppNavigation);
+void AppNavigation.preload().catch(() => undefined); // a failure shows when it renders
 
 /** Puts focus on the screen's main heading after a navigation (not on the first load). */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
@@ -109,7 +118,7 @@ export function AppLayout() {
   useUndoKeys();
 
   return (
-    <div className="app">
+    <div className={mode === 'none' ? 'app' : 'app app--nav'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -121,14 +130,6 @@ export function AppLayout() {
             Outpost
           </span>
         </Link>
-        {mode !== 'none' ? (
-          <nav aria-label="Main" className="app-header__nav">
-            <NavLink to="/lists" end>
-              Lists
-            </NavLink>
-            <NavLink to="/settings">Settings</NavLink>
-          </nav>
-        ) : null}
         {/* Takes the free space, so the status and "?" sit at the right, signed in or not. */}
         <span className="app-header__spacer" />
         {mode !== 'none' ? <SyncStatus /> : null}
@@ -142,6 +143,11 @@ export function AppLayout() {
           ?
         </button>
       </header>
+      {mode !== 'none' ? (
+        <Suspense fallback={null}>
+          <AppNavigation />
+        </Suspense>
+      ) : null}
       <main id="main" ref={main} tabIndex={-1} className="app-main">
         {/* A crashed screen is reset by navigating elsewhere. Lazy screens come from the
             service worker's precache, so the fallback shows for a frame at most. */}

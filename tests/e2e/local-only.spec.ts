@@ -43,7 +43,7 @@ test('work made without an account is uploaded on sign-up and seen on a second d
   await other.getByLabel('Password').fill(TEST_PASSWORD);
   await other.getByRole('button', { name: 'Sign in' }).click();
   await expect(other).toHaveURL(/\/lists$/);
-  await other.getByRole('link', { name: 'Allotment jobs' }).click();
+  await other.getByRole('link', { name: 'Allotment jobs', exact: true }).click();
   await expect(other).toHaveURL(new RegExp(`/lists/${listId}$`));
   await expect(taskRow(other, 'Turn the compost')).toBeVisible({ timeout: 20_000 });
   await expect(taskRow(other, 'Net the brassicas')).toBeVisible();

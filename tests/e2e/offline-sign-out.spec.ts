@@ -55,7 +55,7 @@ test('signing out offline signs out every tab for good, and the session is revok
   await controlledByWorker(page);
   const other = await context.newPage();
   await other.goto('/lists');
-  await expect(other.getByRole('link', { name: 'Night shift checks' })).toBeVisible();
+  await expect(other.getByRole('link', { name: 'Night shift checks', exact: true })).toBeVisible();
 
   const session = await storedSession(page);
   const refreshToken = (JSON.parse(session ?? '{}') as { refresh_token?: string }).refresh_token;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, type Account } from './support/accounts';
+import { submitNewList } from './support/app';
 import { E2E_ANON_KEY, E2E_API_URL, E2E_UPDATE_PORT } from './support/env';
 import { startStaticServer, type SwitchableServer } from '../support/static-server';
 
@@ -98,11 +99,13 @@ test('"Reload" into a new version keeps an edit made offline that has not synced
   // The device goes offline: what alice does now can only wait on the device.
   await context.setOffline(true);
   await expect(page.locator('.sync-status')).toHaveAttribute('data-state', 'offline');
-  await page.getByLabel('List name').fill('Made before the update');
-  await page.getByRole('button', { name: 'Create list' }).click();
+  await submitNewList(page, 'Made before the update');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Made before the update');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Lists' }).click();
-  const card = page.getByRole('listitem').filter({ hasText: 'Made before the update' });
+  const card = page
+    .getByRole('main')
+    .getByRole('listitem')
+    .filter({ hasText: 'Made before the update' });
   await expect(card.getByText(/changes? waiting/)).toBeVisible();
 
   // B is deployed while the device is offline. The connection comes back, but not yet to the
@@ -162,8 +165,7 @@ test('"Reload" with a push in flight waits for its answer: sent once, synced in 
     // A page that did not wait has gone by now: its answer has nowhere to go.
     await route.fulfill({ response }).catch(() => undefined);
   });
-  await page.getByLabel('List name').fill(name);
-  await page.getByRole('button', { name: 'Create list' }).click();
+  await submitNewList(page, name);
   await arrived;
   const reloaded = page.waitForEvent('load');
   await notice.getByRole('button', { name: 'Reload' }).click();
@@ -173,7 +175,7 @@ test('"Reload" with a push in flight waits for its answer: sent once, synced in 
   await page.goto(`${app}/settings`);
   await expect(page.getByText('0.1.0-B')).toBeVisible();
   await page.goto(`${app}/lists`);
-  const card = page.getByRole('listitem').filter({ hasText: name });
+  const card = page.getByRole('main').getByRole('listitem').filter({ hasText: name });
   await expect(card.getByText('Synced')).toBeVisible({ timeout: 20_000 });
   expect(pushesWithList).toBe(1);
   expect((await serverListNames(alice)).filter((listName) => listName === name)).toHaveLength(1);

@@ -171,7 +171,7 @@ test("the manifest's shortcuts open the lists and a new task in the last list", 
   const listId = await createList(page, 'Garden');
   await page.goto(url('Lists'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lists');
-  await expect(page.getByRole('link', { name: 'Garden' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Garden', exact: true })).toBeVisible();
   await page.goto(url('New task'));
   await expect(page).toHaveURL(new RegExp(`/lists/${listId}$`));
   await expect(page.getByLabel('Add a task')).toBeFocused();
@@ -269,7 +269,7 @@ test("a cold reload with the network cut shows the user's lists, a list and a ta
   const requests = recordAppRequests(page, E2E_APP_URL);
   await page.goto('/');
   await expect(page).toHaveURL(/\/lists$/);
-  await expect(page.getByRole('link', { name: 'Basement checks' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Basement checks', exact: true })).toBeVisible();
   await page.goto(`/lists/${listId}`);
   await expect(taskRow(page, 'Read the gas meter')).toBeVisible();
   await expect(taskRow(page, 'Check the sump pump')).toBeVisible();

@@ -4,11 +4,18 @@ import { join } from 'node:path';
 
 import { expect, type Page } from '@playwright/test';
 
+/** On the lists screen: "New list", the name in the dialog, "Create list". */
+export async function submitNewList(page: Page, name: string): Promise<void> {
+  await page.getByRole('main').getByRole('button', { name: 'New list' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New list' });
+  await dialog.getByLabel('List name').fill(name);
+  await dialog.getByRole('button', { name: 'Create list' }).click();
+}
+
 /** Creates a list on the lists screen; resolves with its id once the list is open. */
 export async function createList(page: Page, name: string): Promise<string> {
   await page.goto('/lists');
-  await page.getByLabel('List name').fill(name);
-  await page.getByRole('button', { name: 'Create list' }).click();
+  await submitNewList(page, name);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
   const match = /\/lists\/([0-9a-f-]{36})/.exec(page.url());
   if (!match?.[1]) throw new Error(`not on a list page: ${page.url()}`);

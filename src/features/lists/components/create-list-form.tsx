@@ -1,6 +1,6 @@
-// "New list": a name and a colour. Opens the new list at once (it exists on this device
-// immediately; the server hears of it when there is a connection).
-import { useId, useState, type Ref } from 'react';
+// "New list": a name and a colour, in the new-list dialog. Opens the new list at once (it
+// exists on this device immediately; the server hears of it when there is a connection).
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 
 import { Button } from '@/components/ui/button';
@@ -12,7 +12,8 @@ import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } 
 
 import { ColorPicker } from './color-picker';
 
-export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> }) {
+/** `onDone`: the form is finished with (created, or cancelled). */
+export function CreateListForm({ onDone }: { onDone: () => void }) {
   const { sync } = useServices();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -38,24 +39,23 @@ export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> 
       showErrors(result.errors);
       return;
     }
-    setName('');
-    setErrors({});
+    onDone();
     void navigate(`/lists/${result.value}`);
   }
 
   const remaining = LIST_NAME_MAX - name.trim().length;
   return (
-    <form className="lists-create card" onSubmit={(event) => void submit(event)} noValidate>
-      <h2 className="lists-create__title">New list</h2>
+    <form className="lists-create" onSubmit={(event) => void submit(event)} noValidate>
       <FormError message={errors._} />
       <TextField
-        ref={inputRef}
         id={nameId}
         label="List name"
         name="name"
         value={name}
         placeholder="e.g. Site visit — Block C"
         autoComplete="off"
+        // The dialog's first field; said outright for browsers without a dialog's own focus.
+        autoFocus
         maxLength={LIST_NAME_MAX + 20}
         error={errors.name}
         hint={remaining < 20 ? charactersLeft(name.trim().length, LIST_NAME_MAX) : undefined}
@@ -65,9 +65,12 @@ export function CreateListForm({ inputRef }: { inputRef?: Ref<HTMLInputElement> 
         }}
       />
       <ColorPicker value={color} onChange={setColor} />
-      <Button type="submit" variant="primary">
-        Create list
-      </Button>
+      <div className="dialog__actions">
+        <Button onClick={onDone}>Cancel</Button>
+        <Button type="submit" variant="primary">
+          Create list
+        </Button>
+      </div>
     </form>
   );
 }

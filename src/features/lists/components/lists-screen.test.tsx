@@ -1,4 +1,5 @@
-// The lists screen on the real sync library: creating (validated, opened at once, queued),
+// The lists screen on the real sync library: creating in the "New list" dialog (validated,
+// opened at once, queued),
 // counts and per-list sync badges, rename/recolour, delete with undo, roles, leaving (gone
 // at once, back if refused), the manifest's "New task" shortcut, and the seeded shared list
 // from a real devstack.
@@ -20,6 +21,12 @@ import { sharedList } from '@/testing/fixtures';
 
 let services: TestServices | undefined;
 
+/** Opens the "New list" dialog with the button beside the screen's heading. */
+async function openNewList(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'New list' }));
+  return screen.getByRole('dialog', { name: 'New list' });
+}
+
 function local(): TestServices {
   markLocalOnly();
   services = createTestServices();
@@ -38,11 +45,15 @@ describe('lists screen', () => {
     await findHeading('Lists');
     expect(await screen.findByText('No lists yet')).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText('List name'), '  Garage clear-out  ');
-    await user.click(screen.getByRole('radio', { name: 'Purple' }));
-    await user.click(screen.getByRole('button', { name: 'Create list' }));
+    const dialog = await openNewList(user);
+    // The name field takes the focus, ready to type.
+    expect(within(dialog).getByLabelText('List name')).toHaveFocus();
+    await user.keyboard('  Garage clear-out  ');
+    await user.click(within(dialog).getByRole('radio', { name: 'Purple' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create list' }));
 
     await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/lists\/[0-9a-f-]{36}$/));
+    expect(screen.queryByRole('dialog', { name: 'New list' })).toBeNull();
     const [list] = await liveLists(s);
     expect(list).toMatchObject({ name: 'Garage clear-out', color: 'purple' });
     expect(router.state.location.pathname).toBe(`/lists/${list?.id}`);
@@ -55,24 +66,31 @@ describe('lists screen', () => {
     const user = userEvent.setup();
     renderApp(s, '/lists');
     await findHeading('Lists');
-    await user.click(screen.getByRole('button', { name: 'Create list' }));
-    const field = screen.getByLabelText('List name');
+    const dialog = await openNewList(user);
+    await user.click(within(dialog).getByRole('button', { name: 'Create list' }));
+    const field = within(dialog).getByLabelText('List name');
     expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText("List name can't be empty.")).toBeInTheDocument();
     // The cursor goes where the problem is, not left on the button.
     expect(field).toHaveFocus();
 
     await user.type(field, 'x'.repeat(81));
-    await user.click(screen.getByRole('button', { name: 'Create list' }));
-    expect(screen.getByText('List name can be at most 80 characters.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Create list' }));
+    expect(within(dialog).getByText('List name can be at most 80 characters.')).toBeInTheDocument();
     // The counter says by how much, never "0 characters left" beside the error.
-    expect(screen.getByText('1 character too many')).toBeInTheDocument();
-    expect(screen.queryByText(/characters left/)).toBeNull();
+    expect(within(dialog).getByText('1 character too many')).toBeInTheDocument();
+    expect(within(dialog).queryByText(/characters left/)).toBeNull();
     await user.type(field, 'xx');
-    expect(screen.getByText('3 characters too many')).toBeInTheDocument();
+    expect(within(dialog).getByText('3 characters too many')).toBeInTheDocument();
     await user.type(field, '{Backspace}{Backspace}{Backspace}{Backspace}');
-    expect(screen.getByText('1 character left')).toBeInTheDocument();
+    expect(within(dialog).getByText('1 character left')).toBeInTheDocument();
     expect(field).not.toBeDisabled();
+    expect(await liveLists(s)).toHaveLength(0);
+
+    // Cancel closes it, creating nothing; opened again, it starts empty.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New list' })).toBeNull());
+    expect(within(await openNewList(user)).getByLabelText('List name')).toHaveValue('');
     expect(await liveLists(s)).toHaveLength(0);
   });
 
@@ -180,13 +198,30 @@ describe('lists screen', () => {
     expect(router.state.location.search).toBe('?new=1');
   });
 
-  it('focuses the new-list name with "n"', async () => {
+  it('opens the "New list" dialog with "n", name field focused', async () => {
     const s = local();
     const user = userEvent.setup();
     renderApp(s, '/lists');
     await findHeading('Lists');
     await user.keyboard('n');
-    expect(screen.getByLabelText('List name')).toHaveFocus();
+    const dialog = screen.getByRole('dialog', { name: 'New list' });
+    expect(within(dialog).getByLabelText('List name')).toHaveFocus();
+  });
+
+  it('offers a new list when the "New task" shortcut finds none', async () => {
+    const s = local();
+    renderApp(s, '/lists?new=task');
+    const dialog = await screen.findByRole('dialog', { name: 'New list' });
+    expect(within(dialog).getByLabelText('List name')).toBeInTheDocument();
+  });
+
+  it('lays the lists out as an overview, with no form open beside them', async () => {
+    const s = local();
+    await s.sync.repos.lists.create({ name: 'Errands', color: 'green' });
+    renderApp(s, '/lists');
+    await screen.findByRole('link', { name: 'Errands' });
+    expect(screen.queryByLabelText('List name')).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 });
 

@@ -1,35 +1,40 @@
-// /lists — every list on this device with counts, members and sync state, and "New list".
+// /lists — the overview: every list on this device with counts, members and sync state, and
+// "New list" (a dialog).
 // The manifest's "New task" shortcut lands here as ?new=task and goes on to the list the
 // user touched last, with its quick-add field focused; the command palette's "New list" as
-// ?new=list, which focuses the name field.
-import { useEffect, useRef } from 'react';
+// ?new=list, which opens the New list dialog.
+import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
+import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useSession } from '@/lib/session';
 
 import '../lists.css';
 import { useListsOverview } from '../hooks/use-lists-overview';
-import { CreateListForm } from './create-list-form';
 import { ListCard } from './list-card';
+import { NewListDialog } from './new-list-dialog';
 
 export function ListsScreen() {
   const lists = useListsOverview();
   const { mode } = useSession();
   const [params, setParams] = useSearchParams();
-  const nameInput = useRef<HTMLInputElement>(null);
+  const [creating, setCreating] = useState(false);
   const wantsNewTask = params.get('new') === 'task';
-  useShortcut('n', () => nameInput.current?.focus());
+  useShortcut('n', () => setCreating(true));
 
-  useEffect(() => {
-    if (wantsNewTask && lists?.length === 0) nameInput.current?.focus();
-  }, [wantsNewTask, lists]);
+  // "New task" with no list yet: a list comes first (the dialog opens once, by itself).
+  const [offeredList, setOfferedList] = useState(false);
+  if (wantsNewTask && lists?.length === 0 && !offeredList) {
+    setOfferedList(true);
+    setCreating(true);
+  }
 
   const wantsNewList = params.get('new') === 'list';
   useEffect(() => {
     if (!wantsNewList) return;
-    nameInput.current?.focus();
+    setCreating(true);
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
@@ -49,23 +54,25 @@ export function ListsScreen() {
 
   return (
     <section className="screen lists-screen">
-      <h1>Lists</h1>
-      <div className="lists-screen__layout">
-        <div className="lists-screen__lists">
-          {lists === undefined ? null : lists.length === 0 ? (
-            <EmptyState title="No lists yet">
-              <p>Create your first list. It works offline and syncs when you&apos;re online.</p>
-            </EmptyState>
-          ) : (
-            <ul className="lists-screen__grid" aria-label="Your lists">
-              {lists.map((list) => (
-                <ListCard key={list.id} list={list} mode={mode} />
-              ))}
-            </ul>
-          )}
-        </div>
-        <CreateListForm inputRef={nameInput} />
+      <div className="lists-screen__head">
+        <h1>Lists</h1>
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          New list
+        </Button>
       </div>
+      {lists === undefined ? null : lists.length === 0 ? (
+        <EmptyState title="No lists yet">
+          <p>Create your first list. It works offline and syncs when you&apos;re online.</p>
+          <Button onClick={() => setCreating(true)}>Create a list</Button>
+        </EmptyState>
+      ) : (
+        <ul className="lists-screen__grid" aria-label="Your lists">
+          {lists.map((list) => (
+            <ListCard key={list.id} list={list} mode={mode} />
+          ))}
+        </ul>
+      )}
+      <NewListDialog open={creating} onClose={() => setCreating(false)} />
     </section>
   );
 }
