@@ -261,7 +261,7 @@ describe('tasks screen', () => {
     await waitFor(() => expect(shownTitles()).toHaveLength(5));
     const link = (title: string) => within(taskList()).getByRole('link', { name: title });
     const isSelected = (title: string) =>
-      (screen.getByRole('checkbox', { name: `Select ${title}` }) as HTMLInputElement).checked;
+      screen.getByRole<HTMLInputElement>('checkbox', { name: `Select ${title}` }).checked;
     const picked = () => ['One', 'Two', 'Three', 'Four', 'Five'].filter(isSelected);
 
     await user.keyboard('{Control>}');
