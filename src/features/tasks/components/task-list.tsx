@@ -1,7 +1,9 @@
 // The tasks of a list as a window-virtualised, sortable list: only the rows near the
 // viewport are in the DOM (10,000 tasks stay smooth), dnd-kit reorders them by pointer or
 // keyboard, and the keyboard works on rows: j/k move focus, Enter/o/→ open the task, x
-// selects, F2 edits, Alt+↑/↓ moves a task one place. Rows are laid out in flow between two spacers, so
+// selects, Shift+↓/↑ (or J/K) extend the selection, Escape clears it, F2 edits, Alt+↑/↓
+// moves a task one place. Shift+click selects a range and Ctrl/Cmd+click one row, in the
+// screen's one selection. Rows are laid out in flow between two spacers, so
 // dnd-kit's transforms apply to them as to any list.
 import {
   closestCenter,
@@ -52,6 +54,9 @@ export interface TaskListProps {
   canEdit: boolean;
   selected: ReadonlySet<string>;
   onToggleSelected: (id: string) => void;
+  /** Adds these to the selection (a Shift+click range, Shift+arrow). */
+  onSelectMany: (ids: readonly string[]) => void;
+  onClearSelection: () => void;
   pending: ReadonlySet<string>;
   assignees: ReadonlyMap<string, Assignee>;
   /** Selection mode: every row shows its select box (phones show them only then). */
@@ -89,6 +94,8 @@ export function TaskList({
   canEdit,
   selected,
   onToggleSelected,
+  onSelectMany,
+  onClearSelection,
   pending,
   assignees,
   selecting,
@@ -119,11 +126,13 @@ export function TaskList({
 
   // The rows' callbacks stay the same object across renders (rows are memoised), so they
   // read the latest state through refs.
-  const latest = useRef({ tasks, ordered, onToggleSelected });
+  const latest = useRef({ tasks, ordered, onToggleSelected, onSelectMany });
+  // Where a Shift+click range starts: the row last picked (ticked, x, clicked).
+  const anchor = useRef<string | null>(null);
   const editRef = useRef<TitleEdit | null>(null);
   const pendingFocus = useRef<string | null>(null);
   useLayoutEffect(() => {
-    latest.current = { tasks, ordered, onToggleSelected };
+    latest.current = { tasks, ordered, onToggleSelected, onSelectMany };
   });
 
   // The list's distance from the top of the page, for the window virtualiser. What is above
@@ -233,7 +242,19 @@ export function TaskList({
 
   const [actions] = useState<RowActions>(() => ({
     setStatus: (task, status) => changeStatus(task, status),
-    toggleSelected: (id) => latest.current.onToggleSelected(id),
+    toggleSelected: (id) => {
+      anchor.current = id;
+      latest.current.onToggleSelected(id);
+    },
+    pick: (id, range) => {
+      const { ordered: rows, onToggleSelected: toggle, onSelectMany: add } = latest.current;
+      const to = rows.findIndex((t) => t.id === id);
+      const from = rows.findIndex((t) => t.id === anchor.current);
+      anchor.current = id;
+      if (!range) toggle(id);
+      else if (from < 0) add([id]);
+      else add(rows.slice(Math.min(from, to), Math.max(from, to) + 1).map((t) => t.id));
+    },
     startEdit: (task) => updateEdit({ id: task.id, draft: task.title }),
     changeDraft: (draft) => {
       if (editRef.current) updateEdit({ id: editRef.current.id, draft });
@@ -309,6 +330,26 @@ export function TaskList({
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const extend =
+      event.key === 'J' || (onRow && event.shiftKey && event.key === 'ArrowDown')
+        ? 1
+        : event.key === 'K' || (onRow && event.shiftKey && event.key === 'ArrowUp')
+          ? -1
+          : 0;
+    if (extend && canEdit) {
+      event.preventDefault();
+      const target = ordered[index + extend];
+      if (!target) return;
+      anchor.current = target.id;
+      onSelectMany([id, target.id]);
+      focusRow(target.id);
+      return;
+    }
+    if (event.key === 'Escape' && selected.size > 0) {
+      event.preventDefault();
+      onClearSelection();
+      return;
+    }
     const step =
       event.key === 'j' || (onRow && event.key === 'ArrowDown')
         ? 1
@@ -327,7 +368,7 @@ export function TaskList({
       void navigate(`/lists/${listId}/tasks/${task.id}`);
     } else if (event.key === 'x' && canEdit) {
       event.preventDefault();
-      onToggleSelected(id);
+      actions.toggleSelected(id);
     } else if (canEdit && event.key === 'F2') {
       event.preventDefault();
       actions.startEdit(task);

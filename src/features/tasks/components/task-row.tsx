@@ -1,15 +1,20 @@
 // One row of the virtualised task list: select, drag handle, done tick, title (a link, or an
-// inline editor), and a meta line (status, priority, due date, assignee, sync mark).
+// inline editor), a quiet meta line (priority, due date, assignee, sync mark), and on the
+// right a status chip and the row's actions. The round tick is done / not done; the chip
+// opens a menu of the allowed transitions: it shows "Doing" always, "To do" only with the
+// actions (on hover and focus), and not at all on a done task (the tick reopens it).
+// Shift+click selects a range, Ctrl/Cmd+click toggles one row.
 // Rows have a fixed height so the virtualiser never has to measure them: the meta line never
 // wraps; the due date gives way first, the assignee and the sync mark never do.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { memo, useId, useState } from 'react';
+import { memo, useId, useRef, useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 
 import { Avatar } from '@/components/ui/avatar';
+import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
-import { STATUS_TRANSITIONS, type TaskStatus } from '@sync/index';
+import { canTransition, STATUSES, type TaskStatus } from '@sync/index';
 
 import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
@@ -36,6 +41,8 @@ export interface RowActions {
   /** Resolves with whether the change was written. */
   setStatus(task: TaskRow, status: TaskStatus): Promise<boolean>;
   toggleSelected(id: string): void;
+  /** A click with Shift (a range from the last picked row) or Ctrl/Cmd (one row). */
+  pick(id: string, range: boolean): void;
   startEdit(task: TaskRow): void;
   changeDraft(draft: string): void;
   saveEdit(): void;
@@ -68,6 +75,48 @@ function AssigneeAvatar({ assignee }: { assignee: Assignee }) {
       <span className="visually-hidden">Assigned to </span>
       <Avatar id={assignee.id} name={assignee.name} src={src} size={22} />
     </span>
+  );
+}
+
+/** Whether a click landed on one of the row's own controls (they keep their meaning). */
+function onControl(event: MouseEvent): boolean {
+  const target = event.target as HTMLElement;
+  return target.closest('button, input, .popover__panel') !== null;
+}
+
+function StatusChip({
+  title,
+  status,
+  onChoose,
+}: {
+  title: string;
+  status: TaskStatus;
+  onChoose: (status: TaskStatus) => void;
+}) {
+  const items = STATUSES.filter((to) => canTransition(status, to)).map((to) => ({
+    value: to,
+    label: STATUS_LABELS[to],
+  }));
+  return (
+    <Popover
+      className={`tasks-row__status tasks-row__status--${status}`}
+      label={`Status of ${title}: ${STATUS_LABELS[status]}`}
+      trigger={STATUS_LABELS[status]}
+      popup="menu"
+      popupLabel="Status"
+    >
+      {(close) => (
+        <Menu
+          label="Status"
+          items={items}
+          selected={status}
+          onSelect={(value) => {
+            close();
+            onChoose(value as TaskStatus);
+          }}
+        />
+      )}
+    </Popover>
   );
 }
 
@@ -113,12 +162,16 @@ export const TaskRowItem = memo(function TaskRowItem({
       if (!written) setOverride(null);
     });
   };
+  const row = useRef<HTMLLIElement | null>(null);
   const metaId = `${ids}-meta`;
   const errorId = `${ids}-error`;
 
   return (
     <li
-      ref={setNodeRef}
+      ref={(element) => {
+        row.current = element;
+        setNodeRef(element);
+      }}
       className={[
         'tasks-row',
         done ? 'tasks-row--done' : '',
@@ -141,6 +194,17 @@ export const TaskRowItem = memo(function TaskRowItem({
       aria-label={task.title}
       aria-describedby={edit?.error ? undefined : metaId}
       onFocus={() => actions.focused(task.id)}
+      onMouseDown={(event) => {
+        // Shift+click picks a range: no text selection from it.
+        if (canEdit && event.shiftKey && !onControl(event)) event.preventDefault();
+      }}
+      onClick={(event) => {
+        const toggle = event.metaKey || event.ctrlKey;
+        if (!canEdit || !(event.shiftKey || toggle) || onControl(event)) return;
+        // Not the link's new tab or window: the click selects.
+        event.preventDefault();
+        actions.pick(task.id, event.shiftKey);
+      }}
     >
       <div className="tasks-row__lead">
         {canEdit ? (
@@ -215,24 +279,9 @@ export const TaskRowItem = memo(function TaskRowItem({
           </div>
         ) : (
           <div id={metaId} className="tasks-row__meta">
-            {canEdit ? (
-              <select
-                className="tasks-row__status"
-                aria-label={`Status of ${task.title}`}
-                value={status}
-                onChange={(event) => chooseStatus(event.currentTarget.value as TaskStatus)}
-              >
-                {[status, ...STATUS_TRANSITIONS[status]].map((option) => (
-                  <option key={option} value={option}>
-                    {STATUS_LABELS[option]}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <span className={`tasks-row__status-text tasks-row__status-text--${status}`}>
-                {STATUS_LABELS[status]}
-              </span>
-            )}
+            {status === 'doing' && !canEdit ? (
+              <span className="tasks-row__status-text">{STATUS_LABELS[status]}</span>
+            ) : null}
             {task.priority > 0 ? (
               <span className={`tasks-row__priority tasks-row__priority--${task.priority}`}>
                 <span className="visually-hidden">Priority: </span>
@@ -262,6 +311,18 @@ export const TaskRowItem = memo(function TaskRowItem({
 
       {canEdit ? (
         <div className="tasks-row__actions">
+          {/* One place for both, so the chip keeps focus from To do to Doing and back. */}
+          {status !== 'done' && !edit ? (
+            <StatusChip
+              title={task.title}
+              status={status}
+              onChoose={(next) => {
+                chooseStatus(next);
+                // The chip goes with "Done": focus stays on the row, not lost.
+                if (next === 'done') row.current?.focus();
+              }}
+            />
+          ) : null}
           <button
             type="button"
             className="tasks-row__icon-btn tasks-row__icon-btn--edit"

@@ -208,7 +208,7 @@ describe('tasks screen', () => {
     const id = (await dbTasks(services, listId))[0]?.id ?? '';
     await patchStoredRow(services.sync, 'tasks', id, { status: 'todo', completed_at: null });
     await waitFor(() => expect(done).not.toBeChecked());
-    expect(screen.getByRole('combobox', { name: 'Status of Buy milk' })).toHaveValue('todo');
+    expect(screen.getByRole('button', { name: 'Status of Buy milk: To do' })).toBeInTheDocument();
   });
 
   it('keeps focus in the list when a ticked task leaves the "To do" view', async () => {
@@ -221,20 +221,81 @@ describe('tasks screen', () => {
     );
   });
 
-  it('offers only the allowed status transitions', async () => {
+  it('has no select on a row: a status chip opens a menu of the allowed changes, by keyboard', async () => {
     const { user, listId, services } = await openList(['Fix gate']);
-    const select = await screen.findByRole('combobox', { name: 'Status of Fix gate' });
-    const options = () =>
-      within(select)
-        .getAllByRole('option')
-        .map((option) => option.textContent);
-    expect(options()).toEqual(['To do', 'Doing', 'Done']);
-    await user.selectOptions(select, 'Doing');
+    await waitFor(() => expect(shownTitles()).toEqual(['Fix gate']));
+    const row = within(taskList()).getByRole('listitem', { name: 'Fix gate' });
+    expect(within(row).queryByRole('combobox')).toBeNull();
+    const items = () =>
+      within(screen.getByRole('menu', { name: 'Status' }))
+        .getAllByRole('menuitemradio')
+        .map(
+          (item) =>
+            `${item.textContent?.replace('✓', '')}${item.getAttribute('aria-checked') === 'true' ? ' ✓' : ''}`,
+        );
+    const chip = within(row).getByRole('button', { name: 'Status of Fix gate: To do' });
+    expect(chip).toHaveAttribute('aria-haspopup', 'menu');
+    chip.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(items()).toEqual(['To do ✓', 'Doing', 'Done']);
+    // Escape closes it and gives focus back to the chip, writing nothing.
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(chip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await user.keyboard('{ArrowDown}{Enter}');
     await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('doing'));
-    await waitFor(() => expect(options()).toEqual(['Doing', 'To do', 'Done']));
-    await user.selectOptions(select, 'Done');
-    await waitFor(() => expect(options()).toEqual(['Done', 'To do']));
-    expect((await dbTasks(services, listId))[0]?.status).toBe('done');
+    const doing = within(row).getByRole('button', { name: 'Status of Fix gate: Doing' });
+    expect(doing).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(items()).toEqual(['To do', 'Doing ✓', 'Done']);
+    await user.keyboard('{End}{Enter}');
+    await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('done'));
+    // A done task has no chip (its tick reopens it); focus stays on the row.
+    expect(within(row).queryByRole('button', { name: /^Status of / })).toBeNull();
+    expect(row).toHaveFocus();
+  });
+
+  it('selects a range with Shift+click and one row with Ctrl/Cmd+click; Escape clears', async () => {
+    const { user } = await openList(['One', 'Two', 'Three', 'Four', 'Five']);
+    await waitFor(() => expect(shownTitles()).toHaveLength(5));
+    const link = (title: string) => within(taskList()).getByRole('link', { name: title });
+    const isSelected = (title: string) =>
+      screen.getByRole<HTMLInputElement>('checkbox', { name: `Select ${title}` }).checked;
+    const picked = () => ['One', 'Two', 'Three', 'Four', 'Five'].filter(isSelected);
+
+    await user.keyboard('{Control>}');
+    await user.click(link('Two'));
+    await user.keyboard('{/Control}');
+    expect(picked()).toEqual(['Two']);
+    await user.keyboard('{Shift>}');
+    await user.click(link('Four'));
+    await user.keyboard('{/Shift}');
+    expect(picked()).toEqual(['Two', 'Three', 'Four']);
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    // Cmd+click takes one out again; none of these clicks opened the task.
+    await user.keyboard('{Meta>}');
+    await user.click(link('Three'));
+    await user.keyboard('{/Meta}');
+    expect(picked()).toEqual(['Two', 'Four']);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Groceries');
+
+    within(taskList()).getByRole('listitem', { name: 'Four' }).focus();
+    await user.keyboard('{Escape}');
+    expect(picked()).toEqual([]);
+    expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
+  });
+
+  it('extends the selection with Shift+↓/↑ as focus moves', async () => {
+    const { user } = await openList(['One', 'Two', 'Three']);
+    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
+    row('One').focus();
+    await user.keyboard('{Shift>}{ArrowDown}{ArrowDown}{/Shift}');
+    expect(row('Three')).toHaveFocus();
+    expect(screen.getByText('3 selected')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
   });
 
   it('filters by status in the URL and searches titles and notes', async () => {
@@ -534,7 +595,8 @@ describe('tasks screen', () => {
     expect(screen.queryByRole('textbox', { name: 'Add a task' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^(Edit|Delete|Reorder) / })).toBeNull();
     expect(screen.queryByRole('checkbox', { name: /^Select / })).toBeNull();
-    expect(screen.queryByRole('combobox', { name: /^Status of / })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Status of / })).toBeNull();
+    expect(screen.queryByRole('combobox')).toBeNull();
     const done = screen.getByRole('checkbox', { name: 'Done: Task 1' });
     expect(done).toBeDisabled();
     // Keyboard editing is off too.

@@ -212,6 +212,10 @@ function ListTasks({
     });
   }, []);
 
+  const selectMany = useCallback((ids: readonly string[]) => {
+    setSelected((prev) => new Set([...prev, ...ids]));
+  }, []);
+
   async function completeSelected() {
     const ids = shownSelected;
     const result = await attempt(() => sync.repos.tasks.completeMany(ids));
@@ -417,6 +421,8 @@ function ListTasks({
             canEdit={access.canEditTasks}
             selected={selected}
             onToggleSelected={toggleSelected}
+            onSelectMany={selectMany}
+            onClearSelection={clearSelection}
             pending={pending}
             assignees={assignees}
             selecting={selecting}
