@@ -1,6 +1,9 @@
 // Bundle budgets (`npm run size`, after `npm run build`), issue 6:
 // - the app shell: the JS index.html loads on every start (entry chunk and what it
-//   preloads), ≤ 143 kB gzip (issue 16: was 200 kB). What the first screen needs to paint
+//   preloads), ≤ 143.5 kB gzip (issue 16: was 200 kB, then 143; issue 17 put what must work
+//   from the first frame on every screen in it, Ctrl/Cmd+K and Ctrl/Cmd+Z, undo's recording
+//   repositories, held deletes, the toasts' corner, the navigation's column, and moved the
+//   sidebar, the refusal toasting and the not-found screen out: 143.09 kB). What the first screen needs to paint
 //   from the device database: React, Dexie, React Router, the sync library, the frame and the
 //   session gate. What only talks to the server or only some actions need is loaded after
 //   start-up or on first use (supabase-js, workbox-window and the update flow, the shortcuts
@@ -30,7 +33,7 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '143 kB',
+    limit: '143.5 kB',
     gzip: true,
   },
   {

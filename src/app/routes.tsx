@@ -8,7 +8,6 @@ import { Navigate, Route, Routes } from 'react-router';
 
 import { AppLayout } from './layout';
 import { lazyScreen } from './lazy-screen';
-import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
 
 const WelcomeScreen = lazyScreen(
@@ -32,6 +31,7 @@ const ShareRoute = lazyScreen(async () => (await import('./routes/share-route'))
 const MembersScreen = lazyScreen(
   async () => (await import('@/features/members/components/members-screen')).MembersScreen,
 );
+const NotFound = lazyScreen(async () => (await import('./not-found')).NotFound);
 const SettingsScreen = lazyScreen(
   async () => (await import('@/features/settings/components/settings-screen')).SettingsScreen,
 );
