@@ -305,12 +305,7 @@ async function measureFilterChanges(page: Page, by: 'click' | 'key'): Promise<nu
       rows()
         .map((row) => row.getAttribute('data-task-id'))
         .join(',');
-    const statusOf = (row: Element) => {
-      const control = row.querySelector<HTMLSelectElement>('select.tasks-row__status');
-      if (control) return control.value;
-      const text = row.querySelector('.tasks-row__status-text');
-      return /tasks-row__status-text--(\w+)/.exec(text?.className ?? '')?.[1] ?? '';
-    };
+    const statusOf = (row: Element) => row.getAttribute('data-status') ?? '';
     const check = () => {
       const pending = w.__filterPending;
       if (!pending) return;

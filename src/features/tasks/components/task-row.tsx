@@ -187,6 +187,7 @@ export const TaskRowItem = memo(function TaskRowItem({
         transition,
       }}
       data-task-id={task.id}
+      data-status={task.status}
       data-index={index}
       tabIndex={tabbable ? 0 : -1}
       aria-setsize={count}
