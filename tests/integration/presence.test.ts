@@ -221,11 +221,11 @@ describe('list presence', () => {
       junk: [{ name: 'no user id' }, { userId: '' }, null, 'text'],
       'c-key': [{ userId: 'c', name: 'Carol', since: 'soon' }],
     };
-    // Whatever else a payload claims (a name), a peer is an id and a time.
+    // Whatever else a payload claims (a name), a peer is an id, a time and the tasks open.
     expect(peersOf(state)).toEqual([
-      { userId: 'c', since: 0 },
-      { userId: 'b', since: 100 },
-      { userId: 'a', since: 200 },
+      { userId: 'c', since: 0, taskIds: [] },
+      { userId: 'b', since: 100, taskIds: [] },
+      { userId: 'a', since: 200, taskIds: [] },
     ]);
   });
 });

@@ -289,8 +289,10 @@ describe('sign-in screen', () => {
         title: 'Count fuses',
       }),
     );
-    expect(await screen.findByRole('link', { name: /Van stock/ })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Loft/ })).toBeInTheDocument();
+    // On the lists screen (the sidebar names them too).
+    const main = within(screen.getByRole('main'));
+    expect(await main.findByRole('link', { name: /Van stock/ })).toBeInTheDocument();
+    expect(main.getByRole('link', { name: /Loft/ })).toBeInTheDocument();
 
     // Dana's other device sees what this one made, as hers.
     const pulled = await elsewhere.rpc('sync_pull', { cursor: null, max_rows: 1000 });
