@@ -8,9 +8,12 @@ type Undo = typeof import('./undo');
 
 let loading: Promise<Undo> | undefined;
 
-/** Undo's chunk: loaded once, on the first edit, undo key or `preloadUndo`. */
+/** Undo's chunk: loaded once, on the first edit, undo key or `preloadUndo`; tried again after a failure. */
 export function loadUndo(): Promise<Undo> {
-  return (loading ??= import('./undo'));
+  return (loading ??= import('./undo').catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  }));
 }
 
 /** Loads undo's chunk after the first paint, so the first edit does not wait for it. */
@@ -47,9 +50,16 @@ export function withUndo(sync: OutpostSync): OutpostSync {
     const wrapped: Record<string, unknown> = { ...repos[entity] };
     for (const name of methods) {
       wrapped[name] = async (...args: unknown[]) => {
-        const undo = await loadUndo();
-        const target = undo.undoerOf(sync).repos[entity as keyof Repositories];
-        return (target[name as keyof typeof target] as Method)(...args);
+        let target: Record<string, unknown>;
+        try {
+          target = (await loadUndo()).undoerOf(sync).repos[entity as keyof Repositories];
+        } catch (error) {
+          // Undo's code would not load (a deploy that removed it, a broken cache): the edit
+          // still goes through, only unrecorded. An edit never depends on undo.
+          console.warn('[outpost] undo is not available; the edit is saved without it', error);
+          target = sync.repos[entity as keyof Repositories];
+        }
+        return (target[name] as Method)(...args);
       };
     }
     repos[entity] = wrapped;
