@@ -31,10 +31,11 @@ export function ListsScreen() {
     setCreating(true);
   }
 
+  // The palette's "New list": the dialog opens, and the URL forgets it (no reopening on reload).
   const wantsNewList = params.get('new') === 'list';
+  if (wantsNewList && !creating) setCreating(true);
   useEffect(() => {
     if (!wantsNewList) return;
-    setCreating(true);
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
