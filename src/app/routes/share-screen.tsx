@@ -2,7 +2,7 @@
 // src/lib/pwa/share-inbox.ts) becomes attachments of a task the person picks, or of a new
 // one, through the same path as the task screen's "Add file" (useAddAttachments), so it is
 // queued for upload and works offline. Files the worker did not keep are named with why.
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { TASK_TITLE_MAX } from '@sync/index';
@@ -274,6 +274,34 @@ function AttachForm({
   );
 }
 
+/** One row of a radio group: `id` is what picking it chooses, `value` what is chosen now. */
+function RadioOption({
+  group,
+  id,
+  value,
+  onChange,
+  children,
+}: {
+  group: string;
+  id: string;
+  value: string;
+  onChange: (id: string) => void;
+  children: ReactNode;
+}) {
+  return (
+    <label className="share__option">
+      <input
+        type="radio"
+        name={group}
+        value={id}
+        checked={value === id}
+        onChange={() => onChange(id)}
+      />
+      {children}
+    </label>
+  );
+}
+
 function ListChoice({
   lists,
   value,
@@ -290,17 +318,10 @@ function ListChoice({
       <ul className="share__options">
         {lists.map((list) => (
           <li key={list.id}>
-            <label className="share__option">
-              <input
-                type="radio"
-                name={name}
-                value={list.id}
-                checked={value === list.id}
-                onChange={() => onChange(list.id)}
-              />
+            <RadioOption group={name} id={list.id} value={value} onChange={onChange}>
               <ColorDot color={list.color} />
               <span className="share__option-name">{list.name}</span>
-            </label>
+            </RadioOption>
           </li>
         ))}
       </ul>
@@ -331,16 +352,9 @@ function TaskChoice({
       <legend className="share__legend">Task</legend>
       <ul className="share__options">
         <li>
-          <label className="share__option">
-            <input
-              type="radio"
-              name={name}
-              value={NEW_TASK}
-              checked={value === NEW_TASK}
-              onChange={() => onChange(NEW_TASK)}
-            />
+          <RadioOption group={name} id={NEW_TASK} value={value} onChange={onChange}>
             <span className="share__option-name">New task</span>
-          </label>
+          </RadioOption>
           {value === NEW_TASK ? (
             <div className="share__new-title">
               <TextField
@@ -354,16 +368,9 @@ function TaskChoice({
         </li>
         {open.map((task) => (
           <li key={task.id}>
-            <label className="share__option">
-              <input
-                type="radio"
-                name={name}
-                value={task.id}
-                checked={value === task.id}
-                onChange={() => onChange(task.id)}
-              />
+            <RadioOption group={name} id={task.id} value={value} onChange={onChange}>
               <span className="share__option-name">{task.title}</span>
-            </label>
+            </RadioOption>
           </li>
         ))}
       </ul>
