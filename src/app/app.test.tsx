@@ -3,7 +3,7 @@
 // reads "on this device only" for local-only use and "Offline" (not an error) otherwise.
 // None of it waits for supabase-js, which main.tsx loads after start-up (issue 16).
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { setDeviceOwner } from '@sync/testing';
@@ -71,7 +71,9 @@ describe('app frame', () => {
     await services.sync.repos.lists.create({ name: 'Block C', color: 'teal' });
     const { router } = renderApp(services, '/lists');
     await findHeading(/lists/i);
-    expect(await screen.findByText('Block C')).toBeInTheDocument();
+    // On the lists screen (the sidebar names it too).
+    const main = within(screen.getByRole('main'));
+    expect(await main.findByText('Block C')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/lists');
     expect(document.querySelector('.sync-status')).toHaveAttribute('data-state', 'offline');
     // supabase-js comes (its stored session is alice's): nothing changes, no sign-in screen.
@@ -80,7 +82,7 @@ describe('app frame', () => {
       await client.auth.getSession();
     });
     expect(router.state.location.pathname).toBe('/lists');
-    expect(screen.getByText('Block C')).toBeInTheDocument();
+    expect(main.getByText('Block C')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { level: 1, name: /sign in|welcome/i })).toBeNull();
   });
 

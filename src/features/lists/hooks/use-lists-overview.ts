@@ -1,10 +1,10 @@
-// Everything the lists screen shows, in one live query (sync's `queries.lists`): the user's
-// live lists with open/done counts, members and queued changes, not those the user has just
-// left, in name order.
-import { useLiveQuery } from 'dexie-react-hooks';
+// Everything the lists screen and the sidebar show, in one live query they share (sync's
+// `queries.lists`): the user's live lists with open/done counts, members and queued changes,
+// not those the user has just left, in name order.
 
 import type { ListColor, Role } from '@sync/index';
 import { toMember } from '@/hooks/use-members';
+import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -30,7 +30,8 @@ export interface ListOverview {
 export function useListsOverview(): ListOverview[] | undefined {
   const { sync } = useServices();
   const { userId } = useSession();
-  return useLiveQuery(async () => {
+  // Shared: the sidebar and the lists screen show it at once (one read, not two).
+  return useSharedLiveQuery(sync, `lists-overview:${userId}`, async () => {
     const lists = await sync.queries.lists(userId);
     return lists
       .map(({ list, open, done, members, role, pending }): ListOverview => ({
@@ -52,5 +53,5 @@ export function useListsOverview(): ListOverview[] | undefined {
           a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) ||
           (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
-  }, [sync, userId]);
+  });
 }
