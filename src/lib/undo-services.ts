@@ -7,13 +7,18 @@ import type { OutpostSync, Repositories } from '@sync/index';
 type Undo = typeof import('./undo');
 
 let loading: Promise<Undo> | undefined;
+/** Undo's chunk once it has come. */
+let loaded: Undo | undefined;
 
 /** Undo's chunk: loaded once, on the first edit, undo key or `preloadUndo`; tried again after a failure. */
 export function loadUndo(): Promise<Undo> {
-  return (loading ??= import('./undo').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  }));
+  return (loading ??= import('./undo').then(
+    (undo) => (loaded = undo),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  ));
 }
 
 /** Loads undo's chunk after the first paint, so the first edit does not wait for it. */
@@ -49,16 +54,16 @@ export function withUndo(sync: OutpostSync): OutpostSync {
   for (const [entity, methods] of Object.entries(RECORDED)) {
     const wrapped: Record<string, unknown> = { ...repos[entity] };
     for (const name of methods) {
-      wrapped[name] = async (...args: unknown[]) => {
-        let target: Record<string, unknown>;
-        try {
-          target = (await loadUndo()).undoerOf(sync).repos[entity as keyof Repositories];
-        } catch (error) {
-          // Undo's code would not load (a deploy that removed it, a broken cache): the edit
-          // still goes through, only unrecorded. An edit never depends on undo.
-          console.warn('[outpost] undo is not available; the edit is saved without it', error);
-          target = sync.repos[entity as keyof Repositories];
-        }
+      wrapped[name] = (...args: unknown[]) => {
+        // The write starts now, in the tick of the user's action, never after a wait for
+        // undo's code: a page closed or reloaded right after a tap must not lose the edit.
+        // Until the chunk has come (or when it will not load), the edit goes unrecorded.
+        let target: Record<string, unknown> = sync.repos[entity as keyof Repositories];
+        if (loaded) target = loaded.undoerOf(sync).repos[entity as keyof Repositories];
+        else
+          loadUndo().catch((error: unknown) =>
+            console.warn('[outpost] undo is not available; edits are saved without it', error),
+          );
         return (target[name] as Method)(...args);
       };
     }
