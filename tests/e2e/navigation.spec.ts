@@ -38,6 +38,9 @@ test('desktop: the sidebar lists the lists with counts, opens one, and makes a n
   const errands = await createList(page, 'Errands');
   await addTasks(page, ['Post office', 'Bank', 'Pharmacy']);
   await page.getByLabel('Done: Bank').check();
+  // Saved on the device (the counts come from it) before the next page load: a reload within
+  // milliseconds of a tap aborts the write still in flight.
+  await expect(page.getByText('2 open · 1 done')).toBeVisible();
   const home = await createList(page, 'Home');
   await expectSynced(page);
 
