@@ -52,6 +52,20 @@ const NEW_TAB_WARMUP = 2;
 const NEW_TAB_SAMPLES = NAV_SAMPLES;
 /** Initial syncs of 100k timed (each with its bulkPut baseline); each takes a while. */
 const SYNC_RUNS = Number(process.env.BENCH_BROWSER_SYNC_RUNS ?? 2);
+/**
+ * If set, a Chromium performance trace of the first measured new tab on each list is written
+ * there (`<dir>/new-tab-<list>.json`, for chrome://tracing or DevTools), to see where a new
+ * tab's time goes.
+ */
+const TRACE_DIR = process.env.BENCH_BROWSER_TRACE;
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink.user_timing',
+  'loading',
+  'v8.execute',
+  'ServiceWorker',
+];
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
 
@@ -208,8 +222,11 @@ const PROBE = `
     const listOf = (href) => (href || '').split('/')[2] || '';
     const snapshot = () => {
       const counts = [];
-      for (const el of document.querySelectorAll('.tasks-screen__counts'))
-        counts.push({ screen: 'list', list: listOf(location.pathname), text: el.textContent });
+      for (const el of document.querySelectorAll('.tasks-screen__counts')) {
+        // The list the screen shows: on a navigation the URL changes before the screen does.
+        const shown = el.closest('[data-list-id]')?.getAttribute('data-list-id');
+        counts.push({ screen: 'list', list: shown || listOf(location.pathname), text: el.textContent });
+      }
       for (const el of document.querySelectorAll('.lists-card__counts')) {
         const link = el.closest('.lists-card')?.querySelector('a[href^="/lists/"]');
         counts.push({ screen: 'lists', list: listOf(link?.getAttribute('href')), text: el.textContent });
@@ -551,6 +568,15 @@ async function measureNewTabs(
     for (let round = 0; round < NEW_TAB_WARMUP + NEW_TAB_SAMPLES; round++) {
       for (const listId of [SEED.list, BIG_LIST_ID]) {
         const page = await context.newPage();
+        const browser = context.browser();
+        const trace = TRACE_DIR !== undefined && round === NEW_TAB_WARMUP && browser !== null;
+        if (trace) {
+          mkdirSync(TRACE_DIR, { recursive: true });
+          await browser.startTracing(page, {
+            path: join(TRACE_DIR, `new-tab-${listId === BIG_LIST_ID ? 'big' : 'small'}.json`),
+            categories: TRACE_CATEGORIES,
+          });
+        }
         try {
           await within(
             `open a new tab on /lists/${listId} offline`,
@@ -568,6 +594,7 @@ async function measureNewTabs(
           );
           // The frames up to the rows and a moment after (a count that corrects itself late).
           await page.waitForTimeout(300);
+          if (trace) await browser.stopTracing();
           const state = await probe(page);
           const facts = await page.evaluate(() => {
             const nav = performance.getEntriesByType('navigation')[0] as
