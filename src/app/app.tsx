@@ -1,6 +1,5 @@
-// The app: its services (one supabase client, one sync library), the session, the routes.
-import { BrowserRouter } from 'react-router';
-
+// The app: its services (one supabase client, one sync library), the session, the routes (on
+// the browser's location).
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider } from '@/lib/session';
 
@@ -11,9 +10,7 @@ export function App({ services }: { services: AppServices }) {
   return (
     <ServicesProvider services={services}>
       <SessionProvider>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+        <AppRoutes />
       </SessionProvider>
     </ServicesProvider>
   );

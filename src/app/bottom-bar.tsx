@@ -1,7 +1,7 @@
 // A phone's navigation, at the foot of the screen (app.css shows it on narrow windows in
 // place of the sidebar): Lists, New (a task in the open list when the user may add one,
 // else a list), Settings.
-import { Link, NavLink, useMatch } from 'react-router';
+import { Link, NavLink, usePathPrefix } from '@/lib/router';
 
 import type { ListOverview } from '@/features/lists/hooks/use-lists-overview';
 
@@ -12,7 +12,7 @@ export function BottomBar({
   lists: ListOverview[] | undefined;
   onNewList: () => void;
 }) {
-  const listId = useMatch('/lists/:listId/*')?.params.listId;
+  const listId = usePathPrefix('/lists/:listId')?.listId;
   const list = lists?.find((each) => each.id === listId);
   return (
     <nav className="bottom-bar" aria-label="Main">

@@ -6,7 +6,7 @@
 // and focus goes back where it was.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
-import { matchPath, useLocation, useNavigate } from 'react-router';
+import { useNavigate, usePathPrefix } from '@/lib/router';
 
 import { ColorDot } from '@/components/ui/color-dot';
 import { accessFor } from '@/hooks/use-list-access';
@@ -160,8 +160,7 @@ export function rankCommands(commands: readonly Command[], text: string): Comman
 
 /** The list whose screens are showing, from the address. */
 function useCurrentListId(): string | null {
-  const { pathname } = useLocation();
-  return matchPath({ path: '/lists/:listId', end: false }, pathname)?.params.listId ?? null;
+  return usePathPrefix('/lists/:listId')?.listId ?? null;
 }
 
 export function CommandPalette({

@@ -2,8 +2,7 @@
 // (sidebar or bottom bar, once signed in), the screen, and the app-wide overlays (toasts,
 // service-worker notices, install card, the shortcuts dialog, loaded the first time it is
 // asked for). On navigation, focus moves to the new screen's heading.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 
 import { InstallCard } from '@/components/pwa/install-card';
 import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
@@ -12,6 +11,7 @@ import { SyncStatus } from '@/components/sync/sync-status';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useUndoKeys } from '@/hooks/use-undo-keys';
+import { Link, useLocation, useNavigate } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
 import { lazyScreen } from './lazy-screen';
@@ -93,7 +93,7 @@ function useGoShortcuts() {
   useShortcut('s', () => go('/settings'));
 }
 
-export function AppLayout() {
+export function AppLayout({ children }: { children: ReactNode }) {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -152,9 +152,7 @@ export function AppLayout() {
         {/* A crashed screen is reset by navigating elsewhere. Lazy screens come from the
             service worker's precache, so the fallback shows for a frame at most. */}
         <RouteErrorBoundary key={pathname}>
-          <Suspense fallback={null}>
-            <Outlet />
-          </Suspense>
+          <Suspense fallback={null}>{children}</Suspense>
         </RouteErrorBoundary>
       </main>
       <div className="app-overlays">

@@ -1,16 +1,17 @@
 // Screens with data need someone to own it: an account (even with an expired session) or
 // the "use without an account" choice. On first run, the welcome screen.
-import { Navigate, Outlet, useLocation } from 'react-router';
+import type { ReactNode } from 'react';
 
+import { Redirect, useLocation } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
-export function RequireSession() {
+export function RequireSession({ children }: { children: ReactNode }) {
   const { ready, mode } = useSession();
   const location = useLocation();
   if (!ready) return null; // a few ms: the device database is being opened
   if (mode === 'none') {
     const next = `${location.pathname}${location.search}`;
-    return <Navigate to={`/welcome?next=${encodeURIComponent(next)}`} replace />;
+    return <Redirect to={`/welcome?next=${encodeURIComponent(next)}`} replace />;
   }
-  return <Outlet />;
+  return children;
 }

@@ -1,10 +1,9 @@
-// The routes of product.md §2, in React Router's declarative mode: the app needs no loaders or
-// actions (screens read the device database), and the data router would add ~16 kB gzip to
-// the app shell. Screens are loaded on first use (each its own chunk, all precached by the
+// The routes of product.md §2 (wouter, src/lib/router.tsx: the app needs no loaders or actions,
+// as screens read the device database, and React Router took 16 kB gzip of the app shell). Screens are loaded on first use (each its own chunk, all precached by the
 // service worker, so they open offline); the frame and the session gate are in the shell.
 // Features never import each other: screens made of several features are put together here
 // (src/app/routes/).
-import { Navigate, Route, Routes } from 'react-router';
+import { Redirect, Route, Switch } from '@/lib/router';
 
 import { AppLayout } from './layout';
 import { lazyScreen } from './lazy-screen';
@@ -66,23 +65,57 @@ export function preloadAllScreens(): void {
 
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route element={<AppLayout />}>
-        <Route index element={<Navigate to="/lists" replace />} />
-        <Route path="welcome" element={<WelcomeScreen />} />
-        <Route path="sign-in" element={<SignInScreen />} />
-        <Route path="sign-up" element={<SignUpScreen />} />
-        <Route path="invite/:token" element={<InviteScreen />} />
-        <Route element={<RequireSession />}>
-          <Route path="lists" element={<ListsScreen />} />
-          <Route path="lists/:listId" element={<ListRoute />} />
-          <Route path="lists/:listId/tasks/:taskId" element={<TaskRoute />} />
-          <Route path="lists/:listId/members" element={<MembersScreen />} />
-          <Route path="settings" element={<SettingsScreen />} />
-          <Route path="share" element={<ShareRoute />} />
+    <AppLayout>
+      <Switch>
+        <Route path="/">
+          <Redirect to="/lists" replace />
         </Route>
-        <Route path="*" element={<NotFound />} />
-      </Route>
-    </Routes>
+        <Route path="/welcome">
+          <WelcomeScreen />
+        </Route>
+        <Route path="/sign-in">
+          <SignInScreen />
+        </Route>
+        <Route path="/sign-up">
+          <SignUpScreen />
+        </Route>
+        <Route path="/invite/:token">
+          <InviteScreen />
+        </Route>
+        <Route path="/lists">
+          <RequireSession>
+            <ListsScreen />
+          </RequireSession>
+        </Route>
+        <Route path="/lists/:listId">
+          <RequireSession>
+            <ListRoute />
+          </RequireSession>
+        </Route>
+        <Route path="/lists/:listId/tasks/:taskId">
+          <RequireSession>
+            <TaskRoute />
+          </RequireSession>
+        </Route>
+        <Route path="/lists/:listId/members">
+          <RequireSession>
+            <MembersScreen />
+          </RequireSession>
+        </Route>
+        <Route path="/settings">
+          <RequireSession>
+            <SettingsScreen />
+          </RequireSession>
+        </Route>
+        <Route path="/share">
+          <RequireSession>
+            <ShareRoute />
+          </RequireSession>
+        </Route>
+        <Route>
+          <NotFound />
+        </Route>
+      </Switch>
+    </AppLayout>
   );
 }

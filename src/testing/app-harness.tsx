@@ -6,13 +6,6 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { cleanup, render, screen, waitFor, type RenderResult } from '@testing-library/react';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { useLayoutEffect, type ReactNode } from 'react';
-import {
-  MemoryRouter,
-  useLocation,
-  useNavigate,
-  type Location,
-  type NavigateFunction,
-} from 'react-router';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
@@ -20,6 +13,7 @@ import { createOutpostSync, type OutpostSync } from '@sync/index';
 import { switchableOnline, type SwitchableOnline } from '@sync/testing';
 import { AppRoutes } from '@/app/routes';
 import { createSessionRevocations } from '@/lib/revocations';
+import { useLocation, useNavigate, type AppLocation, type NavigateFunction } from '@/lib/router';
 import { ServicesProvider, type AppServices } from '@/lib/services';
 import { SessionProvider, LOCAL_ONLY_KEY } from '@/lib/session';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
@@ -189,16 +183,18 @@ export function Providers({ services, children }: { services: AppServices; child
 
 /** Where the app is, and a way to go elsewhere (the test's view of the router). */
 export interface RouterProbe {
-  state: { location: Location };
+  state: { location: AppLocation };
   /** Navigates as a link would (wrap in act() or follow with a find*). */
   navigate: NavigateFunction;
+  /** The browser's Back; resolves once the location has changed (wrap in act()). */
+  back: () => Promise<void>;
 }
 
 function LocationProbe({
   onLocation,
   onNavigate,
 }: {
-  onLocation: (location: Location) => void;
+  onLocation: (location: AppLocation) => void;
   onNavigate: (navigate: NavigateFunction) => void;
 }) {
   const location = useLocation();
@@ -212,32 +208,49 @@ function LocationProbe({
   return null;
 }
 
-/** Renders the whole app at `path` (a memory router with the real routes). */
+/** Where history is before the app's first page (atPath): what Back from there leads to. */
+export const BEFORE_THE_APP = '/before-the-app';
+
+/**
+ * Puts the app at `path` (the router follows the browser's location, which jsdom has too):
+ * call it before rendering what reads the location. The page before it in history is
+ * BEFORE_THE_APP, whatever an earlier test left there.
+ */
+export function atPath(path: string): void {
+  window.history.replaceState(null, '', BEFORE_THE_APP);
+  window.history.pushState(null, '', path);
+}
+
+/** Renders the whole app at `path` (the real routes). */
 export function renderApp(
   services: AppServices,
   path: string,
 ): RenderResult & { router: RouterProbe } {
+  atPath(path);
   const router: RouterProbe = {
     state: {
-      location: { pathname: '', search: '', hash: '', state: null, key: '' } as Location,
+      location: { pathname: '', search: '', hash: '', state: null },
     },
     navigate: () => {
       throw new Error('the app has not rendered yet');
     },
+    back: () =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('popstate', () => resolve(), { once: true });
+        window.history.back();
+      }),
   };
   const result = render(
     <Providers services={services}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <LocationProbe
-          onLocation={(location) => {
-            router.state.location = location;
-          }}
-          onNavigate={(navigate) => {
-            router.navigate = navigate;
-          }}
-        />
-      </MemoryRouter>
+      <AppRoutes />
+      <LocationProbe
+        onLocation={(location) => {
+          router.state.location = location;
+        }}
+        onNavigate={(navigate) => {
+          router.navigate = navigate;
+        }}
+      />
     </Providers>,
   );
   return { ...result, router };

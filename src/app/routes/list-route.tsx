@@ -1,5 +1,5 @@
 // /lists/:listId — the tasks screen, with the avatars of others viewing the list.
-import { useParams } from 'react-router';
+import { useParams } from '@/lib/router';
 
 import { PresenceAvatars } from '@/features/members/components/presence-avatars';
 import { TasksScreen } from '@/features/tasks/components/tasks-screen';

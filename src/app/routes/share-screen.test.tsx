@@ -6,12 +6,13 @@ import { File as NodeFile } from 'node:buffer';
 
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
 import { keptFile, queuedChanges, storedRows } from '@sync/testing';
+import { Route, Switch, useParams } from '@/lib/router';
 import {
+  atPath,
   createTestServices,
   findHeading,
   markLocalOnly,
@@ -52,14 +53,17 @@ function TaskProbe() {
 }
 
 function render(kept: ShareScreenProps['kept'], onAttached = vi.fn(() => Promise.resolve())) {
+  atPath('/share?id=share-1');
   renderWithServices(
     services!,
-    <MemoryRouter initialEntries={['/share?id=share-1']}>
-      <Routes>
-        <Route path="/share" element={<ShareScreen kept={kept} onAttached={onAttached} />} />
-        <Route path="/lists/:listId/tasks/:taskId" element={<TaskProbe />} />
-      </Routes>
-    </MemoryRouter>,
+    <Switch>
+      <Route path="/share">
+        <ShareScreen kept={kept} onAttached={onAttached} />
+      </Route>
+      <Route path="/lists/:listId/tasks/:taskId">
+        <TaskProbe />
+      </Route>
+    </Switch>,
   );
   return onAttached;
 }

@@ -3,7 +3,7 @@
 // one, through the same path as the task screen's "Add file" (useAddAttachments), so it is
 // queued for upload and works offline. Files the worker did not keep are named with why.
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router';
 
 import { TASK_TITLE_MAX } from '@sync/index';
 import { Button } from '@/components/ui/button';

@@ -1,6 +1,6 @@
 // /lists/:listId/tasks/:taskId — the task's own fields, who else has it open, then its files
 // and comments.
-import { useParams } from 'react-router';
+import { useParams } from '@/lib/router';
 
 import { AttachmentsPanel } from '@/features/attachments/components/attachments-panel';
 import { CommentsPanel } from '@/features/comments/components/comments-panel';

@@ -2,7 +2,6 @@
 // styled as an error, a retry after a failure still reads "retrying" until it succeeds.
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import { SyncError } from '@sync/index';
@@ -24,12 +23,7 @@ import { SyncStatus } from './sync-status';
 let services: TestServices | undefined;
 
 function render(s: TestServices) {
-  renderWithServices(
-    s,
-    <MemoryRouter>
-      <SyncStatus />
-    </MemoryRouter>,
-  );
+  renderWithServices(s, <SyncStatus />);
   return () => document.querySelector('.sync-status');
 }
 
@@ -163,11 +157,11 @@ describe('sync status', () => {
     }
     renderWithServices(
       s,
-      <MemoryRouter>
+      <>
         <SyncStatus />
         <DeleteTask />
         <Toaster />
-      </MemoryRouter>,
+      </>,
     );
     const status = () => document.querySelector('.sync-status');
     act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now(), pending: 0 }));

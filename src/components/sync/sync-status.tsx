@@ -5,7 +5,7 @@
 // link for assistive technology. Without an account nothing ever syncs, so no count there.
 // A delete in its Undo window is held on the device, not waiting for the network: the status
 // says "Deleting…" with an Undo for it, and does not count it as waiting.
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import type { Download } from '@sync/index';
 

@@ -1,6 +1,6 @@
 // What the sign-in and sign-up forms say while the device is offline: the account screens are
 // the only ones that need the network, and nothing else stops working without it.
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { useSession } from '@/lib/session';

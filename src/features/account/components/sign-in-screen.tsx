@@ -2,7 +2,7 @@
 // after an expired session it names the changes waiting to sync; and it asks before a
 // different account's sign-in would delete this device's unsynced changes.
 import { useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';

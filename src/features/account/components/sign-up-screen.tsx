@@ -2,7 +2,7 @@
 // device is claimed by the new account and uploaded by the sync engine on its own; where the
 // project confirms emails first, the screen says to check the inbox instead of moving on.
 import { useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';

@@ -1,6 +1,6 @@
 // /welcome — first run on a device: sign in, create an account, or just start (local-only).
 // Anyone who already made that choice goes straight on to where they were headed.
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Redirect, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { ProductPicture } from '@/components/ui/product-picture';
@@ -15,7 +15,7 @@ export function WelcomeScreen() {
   const { next, query } = useNextPath();
 
   if (!session.ready) return null; // a few ms while the device database opens
-  if (session.mode !== 'none') return <Navigate to={next} replace />;
+  if (session.mode !== 'none') return <Redirect to={next} replace />;
 
   return (
     <section className="screen screen--narrow account account--welcome">

@@ -1,6 +1,6 @@
 // The `?next=` a screen was sent here with (RequireSession adds it), kept across the
 // welcome, sign-in and sign-up screens and only ever a path on this site.
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router';
 
 import { safeNext } from '@/lib/next-path';
 

@@ -2,7 +2,7 @@
 // its changes have reached the server yet. Editing and deleting follow the role (product.md §6).
 // The whole card opens the list (the name's link stretches over it); the buttons sit above.
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';

@@ -4,7 +4,7 @@
 // user touched last, with its quick-add field focused; the command palette's "New list" as
 // ?new=list, which opens the New list dialog.
 import { useEffect, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Redirect, useSearchParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -49,7 +49,7 @@ export function ListsScreen() {
   if (wantsNewTask && lists && lists.length > 0) {
     const latest = [...lists].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
     if (latest?.myRole !== 'viewer' && latest) {
-      return <Navigate to={`/lists/${latest.id}?new=1`} replace />;
+      return <Redirect to={`/lists/${latest.id}?new=1`} replace />;
     }
   }
 

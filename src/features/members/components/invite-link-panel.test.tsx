@@ -3,7 +3,6 @@
 // without sharing is no error (the link stays on screen to copy).
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { Toaster } from '@/components/ui/toaster';
@@ -34,10 +33,10 @@ async function panelWithLink() {
   const user = userEvent.setup();
   renderWithServices(
     services,
-    <MemoryRouter>
+    <>
       <InviteLinkPanel listId={SEEDED_LIST} full={false} />
       <Toaster />
-    </MemoryRouter>,
+    </>,
   );
   await user.click(await screen.findByRole('button', { name: 'Create invite link' }));
   const link = await screen.findByRole('textbox', { name: 'Invite link (editor)' });

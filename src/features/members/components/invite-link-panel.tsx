@@ -1,7 +1,7 @@
 // The owner's "Invite people" panel on the members screen: pick a role, make a single-use
 // link with the create-invite function (so only online), then copy or share it.
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';

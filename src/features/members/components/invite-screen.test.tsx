@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { storedRow } from '@sync/testing';
 import {
+  BEFORE_THE_APP,
   createTestServices,
   devstackClient,
   findHeading,
@@ -70,9 +71,9 @@ describe('invite screen', () => {
     expect(list?.name).toBe('Invite crew');
     // Replaced, not pushed: Back does not return to a used invite.
     await act(async () => {
-      await router.navigate(-1);
+      await router.back();
     });
-    expect(router.state.location.pathname).toBe(`/lists/${listId}`);
+    expect(router.state.location.pathname).toBe(BEFORE_THE_APP);
   });
 
   it('says an already used link was used, and changes nothing', async () => {

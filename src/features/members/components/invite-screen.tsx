@@ -3,7 +3,7 @@
 // screen waits for the list to reach this device (a pull) and then opens it.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { ProductPicture } from '@/components/ui/product-picture';

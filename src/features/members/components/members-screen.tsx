@@ -3,7 +3,7 @@
 // links. Roles are written through the repositories (RLS decides again on the server);
 // invite links need the create-invite function, so a connection.
 import { useId, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { MEMBERS_PER_LIST_MAX, type Role } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';

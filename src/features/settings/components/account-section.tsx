@@ -6,7 +6,7 @@
 // address) and takes the same steps as the button.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
@@ -59,9 +59,12 @@ export function AccountSection() {
   const location = useLocation();
   const wantsSignOut = (location.state as { signOut?: unknown } | null)?.signOut === true;
   const signOutAsked = useEffectEvent(() => {
-    void Promise.resolve(navigate(location, { replace: true, state: null })).then(() =>
-      localOnly ? undefined : signOut(false),
-    );
+    void Promise.resolve(
+      navigate(`${location.pathname}${location.search}${location.hash}`, {
+        replace: true,
+        state: null,
+      }),
+    ).then(() => (localOnly ? undefined : signOut(false)));
   });
   useEffect(() => {
     if (wantsSignOut) signOutAsked();

@@ -4,7 +4,7 @@
 // written like the name.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';

@@ -3,7 +3,7 @@
 // with a way to the list or task when it is still here. Reading one and dismissing it is
 // the user's call; nothing expires on its own.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { rejectionLabel } from '@/components/sync/rejection-toasting';

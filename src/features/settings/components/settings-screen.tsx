@@ -1,7 +1,7 @@
 // /settings (product.md §2): profile, sync and rejected changes, storage, installing, export,
 // account, about. Each section is linkable (`/settings#sync`, `#rejected`) and renders from
 // the device alone; only uploading a picture and syncing need the network.
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { useScrollToHash } from '../hooks/use-scroll-to-hash';
 import '../settings.css';
@@ -34,7 +34,7 @@ export function SettingsScreen() {
         <ul>
           {CONTENTS.map(([id, title]) => (
             <li key={id}>
-              <Link to={{ hash: id }}>{title}</Link>
+              <Link to={`/settings#${id}`}>{title}</Link>
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@
 // many changes wait on this device, "Sync now", and the last error the engine met.
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { useNow } from '@/hooks/use-now';

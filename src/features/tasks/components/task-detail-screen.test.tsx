@@ -5,11 +5,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { MemoryRouter, Route, Routes } from 'react-router';
-
 import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
+import { Route } from '@/lib/router';
 import { useToasts } from '@/lib/toasts';
 import {
+  atPath,
   createTestServices,
   devstackClient,
   findHeading,
@@ -516,24 +516,18 @@ describe('task detail screen', () => {
     const device = await localListDevice();
     services = device.services;
     const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
+    atPath(`/lists/${device.listId}/tasks/${taskId}`);
     renderWithServices(
       services,
-      <MemoryRouter initialEntries={[`/lists/${device.listId}/tasks/${taskId}`]}>
-        <Routes>
-          <Route
-            path="/lists/:listId/tasks/:taskId"
-            element={
-              <TaskDetailScreen
-                renderExtras={(task) => (
-                  <p>
-                    Extras of {task.taskId} in {task.listId}
-                  </p>
-                )}
-              />
-            }
-          />
-        </Routes>
-      </MemoryRouter>,
+      <Route path="/lists/:listId/tasks/:taskId">
+        <TaskDetailScreen
+          renderExtras={(task) => (
+            <p>
+              Extras of {task.taskId} in {task.listId}
+            </p>
+          )}
+        />
+      </Route>,
     );
     await findHeading('Fix the gate');
     const extras = screen.getByText(`Extras of ${taskId} in ${device.listId}`);

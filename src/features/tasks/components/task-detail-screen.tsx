@@ -11,7 +11,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { TASK_NOTES_MAX, taskPatch, validate } from '@sync/index';
 import { Button } from '@/components/ui/button';

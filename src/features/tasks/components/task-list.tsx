@@ -23,7 +23,7 @@ import {
 } from '@dnd-kit/sortable';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router';
 
 import { taskPatch, validate, type TaskStatus } from '@sync/index';
 import { useNow } from '@/hooks/use-now';

@@ -9,7 +9,7 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useId, useRef, useState, type MouseEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';

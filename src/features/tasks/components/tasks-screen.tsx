@@ -13,7 +13,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
