@@ -7,13 +7,13 @@
 // engine writes into the wiped store.
 import { createAccount } from './account';
 import { DEVICE_DB, SyncDatabase, type IndexedDbDeps } from './db';
-import { createAttachmentBlob } from './files';
 import { createLeader, webLocksLeadership, type Leadership } from './leadership';
 import { pendingCount } from './outbox';
 import { realClock, type Clock, type OnlineSignal } from './platform';
 import type { SyncSchema } from './registry';
 import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote, type SupabaseSource } from './remote';
-import { createSyncEngine, type SyncEngine } from './schedule';
+import { lazyEngine } from './lazy-engine';
+import type { SyncEngine } from './schedule';
 import type { WriteContext } from './store';
 import { broadcastTabChannel, type TabChannel } from './tabs';
 
@@ -178,20 +178,25 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
     options.tabs ??
     (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
   const account = createAccount(db, remote, tabs);
-  const engine = createSyncEngine({
-    db,
-    remote,
-    clock,
-    online: options.online ?? browserOnline(),
-    random: options.random ?? Math.random,
-    newId,
-    schemaVersion: app.schema.version,
-    undoWindowMs: options.undoWindowMs,
-    focus: options.focus ?? browserFocus(),
-    tabs,
-    onDatabaseClosed: () => leader.closed(),
-    account,
-  });
+  // The engine's code (push, pull, realtime, their schedule) comes when it is first started
+  // (lazy-engine.ts): reads and writes never need it.
+  const engine = lazyEngine(async (status) =>
+    (await import('./schedule')).createSyncEngine({
+      db,
+      remote,
+      clock,
+      online: options.online ?? browserOnline(),
+      random: options.random ?? Math.random,
+      newId,
+      schemaVersion: app.schema.version,
+      undoWindowMs: options.undoWindowMs,
+      focus: options.focus ?? browserFocus(),
+      tabs,
+      onDatabaseClosed: () => leader.closed(),
+      account,
+      status,
+    }),
+  );
   const leader = createLeader(engine, db, clock, leadership, tabs);
   // What the other tabs tell the account and leadership (the engine listens while it runs).
   const stopTabWatch = tabs?.subscribe((message) => {
@@ -207,13 +212,19 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
     onQueued: () => engine.queued(),
   });
 
+  let attachmentBlob: ((attachmentId: string) => Promise<Blob | undefined>) | undefined;
   const sync: Sync<Q, W> = {
     [DEVICE_DB]: db,
     queries: app.queries(db, account.owner),
     repos,
     engine,
     pendingCount: () => pendingCount(db),
-    attachmentBlob: createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch),
+    // Downloads on first use (files.ts: only the task screen shows files).
+    async attachmentBlob(attachmentId) {
+      const { createAttachmentBlob } = await import('./files');
+      attachmentBlob ??= createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch);
+      return attachmentBlob(attachmentId);
+    },
     async dismissRejection(id) {
       await db._rejections.delete(id);
     },

@@ -65,6 +65,8 @@ export interface EngineOptions {
   onDatabaseClosed?: () => void;
   /** Whose device this is (index.ts shares its own); by default one over `db` and `remote`. */
   account?: Account | undefined;
+  /** Where the engine keeps its status (lazy-engine.ts made it first); by default its own. */
+  status?: StatusStore | undefined;
 }
 
 /**
@@ -111,7 +113,7 @@ export interface SyncEngine {
 /** A SyncEngine over `options`, idle until started or following. */
 export function createSyncEngine(options: EngineOptions): SyncEngine {
   const { db, remote, clock, online, random, newId, schemaVersion, focus, tabs } = options;
-  const status = createStatusStore();
+  const status = options.status ?? createStatusStore();
   let mode: 'idle' | 'leader' | 'follower' = 'idle';
   let running: Promise<void> | undefined;
   /** Another cycle is due once the running one ends (forced: even while parked). */
