@@ -6,7 +6,7 @@
 import { Redirect, Route, Switch } from '@/lib/router';
 
 import { AppLayout } from './layout';
-import { lazyScreen } from './lazy-screen';
+import { lazyScreen, type LazyScreen } from './lazy-screen';
 import { RequireSession } from './require-session';
 
 const WelcomeScreen = lazyScreen(
@@ -63,6 +63,24 @@ export function preloadAllScreens(): void {
   for (const screen of screens) void screen.preload().catch(() => undefined);
 }
 
+/** The screens anyone may open, signed in or not. */
+const OPEN: [path: string, screen: LazyScreen<object>][] = [
+  ['/welcome', WelcomeScreen],
+  ['/sign-in', SignInScreen],
+  ['/sign-up', SignUpScreen],
+  ['/invite/:token', InviteScreen],
+];
+
+/** The screens of someone's data: an account's or the device's (RequireSession). */
+const SIGNED_IN: [path: string, screen: LazyScreen<object>][] = [
+  ['/lists', ListsScreen],
+  ['/lists/:listId', ListRoute],
+  ['/lists/:listId/tasks/:taskId', TaskRoute],
+  ['/lists/:listId/members', MembersScreen],
+  ['/settings', SettingsScreen],
+  ['/share', ShareRoute],
+];
+
 export function AppRoutes() {
   return (
     <AppLayout>
@@ -70,48 +88,18 @@ export function AppRoutes() {
         <Route path="/">
           <Redirect to="/lists" replace />
         </Route>
-        <Route path="/welcome">
-          <WelcomeScreen />
-        </Route>
-        <Route path="/sign-in">
-          <SignInScreen />
-        </Route>
-        <Route path="/sign-up">
-          <SignUpScreen />
-        </Route>
-        <Route path="/invite/:token">
-          <InviteScreen />
-        </Route>
-        <Route path="/lists">
-          <RequireSession>
-            <ListsScreen />
-          </RequireSession>
-        </Route>
-        <Route path="/lists/:listId">
-          <RequireSession>
-            <ListRoute />
-          </RequireSession>
-        </Route>
-        <Route path="/lists/:listId/tasks/:taskId">
-          <RequireSession>
-            <TaskRoute />
-          </RequireSession>
-        </Route>
-        <Route path="/lists/:listId/members">
-          <RequireSession>
-            <MembersScreen />
-          </RequireSession>
-        </Route>
-        <Route path="/settings">
-          <RequireSession>
-            <SettingsScreen />
-          </RequireSession>
-        </Route>
-        <Route path="/share">
-          <RequireSession>
-            <ShareRoute />
-          </RequireSession>
-        </Route>
+        {OPEN.map(([path, Screen]) => (
+          <Route key={path} path={path}>
+            <Screen />
+          </Route>
+        ))}
+        {SIGNED_IN.map(([path, Screen]) => (
+          <Route key={path} path={path}>
+            <RequireSession>
+              <Screen />
+            </RequireSession>
+          </Route>
+        ))}
         <Route>
           <NotFound />
         </Route>
