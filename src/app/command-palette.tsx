@@ -6,11 +6,11 @@
 // and focus goes back where it was.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
-import { useNavigate, usePathPrefix } from '@/lib/router';
 
 import { ColorDot } from '@/components/ui/color-dot';
 import { accessFor } from '@/hooks/use-list-access';
 import { useOnline } from '@/hooks/use-online';
+import { useNavigate, usePathPrefix } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession, type SessionMode } from '@/lib/session';
 

@@ -3,10 +3,10 @@
 // bar instead (app.css shows one or the other). Both read the lists overview's one live
 // query. The new-list dialog's code loads the first time it is asked for.
 import { lazy, Suspense, useState } from 'react';
-import { NavLink } from '@/lib/router';
 
 import { ColorDot } from '@/components/ui/color-dot';
 import { useListsOverview } from '@/features/lists/hooks/use-lists-overview';
+import { NavLink } from '@/lib/router';
 
 import { BottomBar } from './bottom-bar';
 

@@ -1,10 +1,10 @@
 // /share?id= — where the service worker sends the share sheet's POST once it has kept the
 // files (src/sw.ts): reads that share from the device and hands it to the share screen.
 import { useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from '@/lib/router';
 
 import { clearShares } from '@/lib/pwa/share-cache';
 import { readShare } from '@/lib/pwa/share-inbox';
+import { useSearchParams } from '@/lib/router';
 
 import { ShareScreen, type ShareScreenProps } from './share-screen';
 

@@ -3,7 +3,6 @@
 // one, through the same path as the task screen's "Add file" (useAddAttachments), so it is
 // queued for upload and works offline. Files the worker did not keep are named with why.
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate } from '@/lib/router';
 
 import { TASK_TITLE_MAX } from '@sync/index';
 import { Button } from '@/components/ui/button';
@@ -17,6 +16,7 @@ import { useListsOverview, type ListOverview } from '@/features/lists/hooks/use-
 import { useListTasks } from '@/features/tasks/hooks/use-list-tasks';
 import { errorMessage } from '@/lib/error-messages';
 import { SHARE_FILES_MAX, type KeptShare, type ShareRefusalCode } from '@/lib/pwa/share-inbox';
+import { Link, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';

@@ -4,8 +4,8 @@
 // (src/lib/toasts.ts), and their time starts on screen. A toast that appears over the control
 // in use (the one its message is about, as a rule) scrolls the page so that control stays clear.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Link } from '@/lib/router';
 
+import { Link } from '@/lib/router';
 import { TOASTS_SHOWN_MAX, useToasts, type Toast } from '@/lib/toasts';
 
 /** Room kept between the control in use and the toasts when the page moves it clear (px). */

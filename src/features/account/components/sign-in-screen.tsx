@@ -2,13 +2,13 @@
 // after an expired session it names the changes waiting to sync; and it asks before a
 // different account's sign-in would delete this device's unsynced changes.
 import { useId, useState } from 'react';
-import { Link, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { deviceOwnerEmail, signIn, validateSignIn } from '@/lib/auth';
+import { Link, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

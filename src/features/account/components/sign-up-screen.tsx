@@ -2,12 +2,12 @@
 // device is claimed by the new account and uploaded by the sync engine on its own; where the
 // project confirms emails first, the screen says to check the inbox instead of moving on.
 import { useId, useState } from 'react';
-import { Link, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
 import { PASSWORD_RULE, signUp, validateSignUp, type SignUpInput } from '@/lib/auth';
+import { Link, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { DISPLAY_NAME_MAX } from '@sync/index';

@@ -1,10 +1,10 @@
 // "New list": a name and a colour, in the new-list dialog. Opens the new list at once (it
 // exists on this device immediately; the server hears of it when there is a connection).
 import { useId, useState } from 'react';
-import { useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
+import { useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { attempt } from '@/lib/writes';
 import { charactersLeft } from '@/utils/format';

@@ -2,7 +2,6 @@
 // its changes have reached the server yet. Editing and deleting follow the role (product.md §6).
 // The whole card opens the list (the name's link stretches over it); the buttons sit above.
 import { useState } from 'react';
-import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -10,6 +9,7 @@ import { ColorDot } from '@/components/ui/color-dot';
 import { Dialog } from '@/components/ui/dialog';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
+import { Link } from '@/lib/router';
 import type { SessionMode } from '@/lib/session';
 
 import type { ListMemberSummary, ListOverview } from '../hooks/use-lists-overview';

@@ -4,11 +4,11 @@
 // user touched last, with its quick-add field focused; the command palette's "New list" as
 // ?new=list, which opens the New list dialog.
 import { useEffect, useState } from 'react';
-import { Redirect, useSearchParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { Redirect, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
 import '../lists.css';

@@ -1,12 +1,12 @@
 // The owner's "Invite people" panel on the members screen: pick a role, make a single-use
 // link with the create-invite function (so only online), then copy or share it.
 import { useId, useState } from 'react';
-import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError, SelectField, TextField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
 import type { ApiFailure, InviteRole } from '@/lib/api';
+import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';

@@ -3,13 +3,13 @@
 // screen waits for the list to reach this device (a pull) and then opens it.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useId, useState } from 'react';
-import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { ProductPicture } from '@/components/ui/product-picture';
 import { useOnline } from '@/hooks/use-online';
 import { acceptInvite, type ApiFailure } from '@/lib/api';
 import { errorMessage } from '@/lib/error-messages';
+import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

@@ -3,7 +3,6 @@
 // links. Roles are written through the repositories (RLS decides again on the server);
 // invite links need the create-invite function, so a connection.
 import { useId, useState } from 'react';
-import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { MEMBERS_PER_LIST_MAX, type Role } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';
@@ -16,6 +15,7 @@ import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useMembers, type Member } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
+import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';

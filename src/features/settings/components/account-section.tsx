@@ -6,12 +6,12 @@
 // address) and takes the same steps as the button.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { Link, useLocation, useNavigate } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
 import { forgetDeviceOwnerEmail } from '@/lib/auth';
+import { Link, useLocation, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

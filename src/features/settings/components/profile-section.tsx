@@ -4,7 +4,6 @@
 // written like the name.
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useId, useState, type FormEvent } from 'react';
-import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -12,6 +11,7 @@ import { FormError, TextField } from '@/components/ui/field';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useOnline } from '@/hooks/use-online';
 import type { AppErrorCode } from '@/lib/error-messages';
+import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';

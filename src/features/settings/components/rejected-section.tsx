@@ -3,12 +3,12 @@
 // with a way to the list or task when it is still here. Reading one and dismissing it is
 // the user's call; nothing expires on its own.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { rejectionLabel } from '@/components/sync/rejection-toasting';
 import { useNow } from '@/hooks/use-now';
 import { describeRejection, ROW_NOUNS } from '@/lib/rejection-messages';
+import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { relativeTime } from '@/utils/format';
 import type { OutpostSync, Rejection } from '@sync/index';

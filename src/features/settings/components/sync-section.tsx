@@ -2,13 +2,13 @@
 // many changes wait on this device, "Sync now", and the last error the engine met.
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { ReactNode } from 'react';
-import { Link } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { useNow } from '@/hooks/use-now';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { errorMessage } from '@/lib/error-messages';
+import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { relativeTime } from '@/utils/format';

@@ -2,6 +2,7 @@
 // rejection toasts): bring that section into view and put focus on it, so keyboard and
 // screen-reader users land where sighted users do.
 import { useEffect } from 'react';
+
 import { useLocation } from '@/lib/router';
 
 /** Sections above the target fill in from liveQuery a moment later and push it down. */

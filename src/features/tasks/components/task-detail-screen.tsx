@@ -11,7 +11,6 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Link, useNavigate, useParams } from '@/lib/router';
 
 import { TASK_NOTES_MAX, taskPatch, validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
@@ -24,6 +23,7 @@ import { useNow } from '@/hooks/use-now';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { displayName, useProfiles } from '@/hooks/use-profiles';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
+import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { attempt } from '@/lib/writes';

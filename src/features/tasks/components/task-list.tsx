@@ -23,12 +23,12 @@ import {
 } from '@dnd-kit/sortable';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from '@/lib/router';
 
 import { taskPatch, validate, type TaskStatus } from '@sync/index';
 import { useNow } from '@/hooks/use-now';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
+import { useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/lib/writes';

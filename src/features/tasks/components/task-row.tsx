@@ -9,11 +9,11 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useId, useRef, useState, type MouseEvent } from 'react';
-import { Link } from '@/lib/router';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
+import { Link } from '@/lib/router';
 import { canTransition, STATUSES, type TaskStatus } from '@sync/index';
 
 import { toggledStatus } from '../hooks/use-task-actions';

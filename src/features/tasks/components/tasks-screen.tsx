@@ -13,7 +13,6 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Link, useParams, useSearchParams } from '@/lib/router';
 
 import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
@@ -26,6 +25,7 @@ import { useMembers } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { Link, useParams, useSearchParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
