@@ -106,6 +106,8 @@ export interface BrowserFigures {
   newTabPlaceholders: PlaceholderReport;
   /** Where a new offline tab's time goes, p50 per list (ms since navigation start). */
   newTabPhases: { list: string; phases: NewTabPhases }[];
+  /** Each new tab's first task row (ms), in the order the tabs were opened. */
+  newTabOrder: { small: number[]; big: number[] };
   /** Every new tab was controlled by the worker and saw navigator.onLine false. */
   newTabOffline: { controlled: number; offline: number; pages: number };
   syncRuns: SyncRun[];
@@ -823,6 +825,7 @@ export async function benchBrowser(): Promise<BrowserFigures> {
       newTabPlaceholders: tabs.placeholders,
       newTabOffline: tabs.offline,
       newTabPhases: tabs.phases,
+      newTabOrder: { small: tabs.small, big: tabs.big },
       syncRuns,
       heap,
     };
