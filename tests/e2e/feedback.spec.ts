@@ -25,6 +25,10 @@ async function longList(browser: Browser, count: number, viewport = DESKTOP) {
   const page = await context.newPage();
   const listId = await createList(page, 'Site walk');
   await expectSynced(page);
+  // The worker's first install says "Ready to work offline" once, in a toast at the foot of
+  // the window: let it come now, not over a row a test is about to click (CI clicked a
+  // delete button through it at fa8cac9).
+  await expect(page.getByRole('status').filter({ hasText: 'Ready to work offline' })).toBeVisible();
   const rows = Array.from({ length: count }, (_, i) => ({
     list_id: listId,
     title: `Task ${i + 1}`,
