@@ -221,8 +221,10 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
     pendingCount: () => pendingCount(db),
     // Downloads on first use (files.ts: only the task screen shows files).
     async attachmentBlob(attachmentId) {
-      const { createAttachmentBlob } = await import('./files');
-      attachmentBlob ??= createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch);
+      if (!attachmentBlob) {
+        const { createAttachmentBlob } = await import('./files');
+        attachmentBlob ??= createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch);
+      }
       return attachmentBlob(attachmentId);
     },
     async dismissRejection(id) {

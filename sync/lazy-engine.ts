@@ -30,7 +30,7 @@ export function lazyEngine(load: (status: StatusStore) => Promise<SyncEngine>): 
     return loading;
   }
 
-  /** Loads the engine, reporting a failure (a chunk that cannot be fetched) as the status. */
+  /** Loads the engine; a failure (a chunk that cannot be fetched) is logged. */
   function loadInBackground(): void {
     loaded().catch((error: unknown) => {
       console.error('[sync] the engine could not be loaded', error);

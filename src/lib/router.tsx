@@ -3,7 +3,7 @@
 // (path, query, hash, history state), navigation by path, a link that marks the current
 // page (aria-current), and the params of a path prefix. The browser's own location is the
 // router's (tests set it with history.replaceState; jsdom has one too).
-import { useCallback, useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react';
+import { useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react';
 import { Link, matchRoute, useLocation as useWouterLocation, useRouter, useSearch } from 'wouter';
 import { useHistoryState, useLocationProperty } from 'wouter/use-browser-location';
 
@@ -44,7 +44,7 @@ export type NavigateFunction = (to: string, options?: NavigateOptions) => void;
 /** Goes to `to` (a path, with its query and hash), as a link would. */
 export function useNavigate(): NavigateFunction {
   const [, navigate] = useWouterLocation();
-  return useCallback((to, options) => navigate(to, options), [navigate]);
+  return navigate;
 }
 
 /**
