@@ -15,17 +15,12 @@
 //    (`.tasks-screen__counts`) and of the lists screen's per-list counts
 //    (`.lists-card__counts`), recorded from navigation start, checked against the device's
 //    data (the server's counts, which the synced device holds).
-// Times are taken inside the pages (performance.now()).
+// Times are taken inside the pages (performance.now()). Each person has a browser of their own
+// with its profile on disk, as an installed app has (see profile()).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type CDPSession,
-  type Page,
-} from '@playwright/test';
+import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import type { Session } from '@supabase/supabase-js';
 import { build } from 'esbuild';
 
@@ -65,6 +60,9 @@ const TRACE_CATEGORIES = [
   'loading',
   'v8.execute',
   'ServiceWorker',
+  // JS samples (ProfileChunk events): which functions the main thread runs. Sampling slows the
+  // traced tab's scripts down, so its figure is not comparable with the others.
+  'disabled-by-default-v8.cpu_profiler',
 ];
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
@@ -108,7 +106,7 @@ export interface BrowserFigures {
   newTabPhases: { list: string; phases: NewTabPhases }[];
   /** Each new tab's first task row (ms), in the order the tabs were opened. */
   newTabOrder: { small: number[]; big: number[] };
-  /** Every new tab was controlled by the worker and saw navigator.onLine false. */
+  /** Every new tab was controlled by the worker and could not reach the devstack. */
   newTabOffline: { controlled: number; offline: number; pages: number };
   syncRuns: SyncRun[];
   /** Peak JS heap while browsing with 100k tasks on the device (bytes). */
@@ -375,6 +373,67 @@ async function seed(stack: TestDevstack): Promise<Counts> {
   return counts;
 }
 
+/**
+ * A browser with its profile on disk, as an installed app has (not an off-the-record context:
+ * Chromium keeps those contexts' IndexedDB in memory, and in Chromium 150 a put there costs
+ * more the more rows the store already holds: 1,000 puts took 0.18 s into an empty store and
+ * 1.8 s at 40,000 rows, so 100k rows never finished). Closing it deletes the profile.
+ */
+async function profile(
+  name: string,
+): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(TMP_DIR, `profile-${name}-`));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close(); // a second close (the bench's `finally`) does nothing
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Starts a Chromium performance trace (TRACE_CATEGORIES) through `page`'s DevTools session;
+ * the function returned ends it and writes it to `path` (for chrome://tracing or DevTools).
+ */
+async function startTrace(page: Page): Promise<(path: string) => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  const complete = new Promise<void>((resolve) =>
+    cdp.once('Tracing.tracingComplete', () => resolve()),
+  );
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: TRACE_CATEGORIES },
+    transferMode: 'ReportEvents',
+  });
+  return async (path) => {
+    await cdp.send('Tracing.end');
+    await within('the trace', BOUND.step, complete);
+    writeFileSync(path, JSON.stringify({ traceEvents: events }));
+    await cdp.detach();
+  };
+}
+
+/**
+ * Makes a page opened in the offline context say it is offline, as a device without a network
+ * does: its requests fail already (setOffline), but in Chromium 150 a tab opened after
+ * `setOffline(true)` still reports navigator.onLine true once it has navigated (neither the
+ * context's nor the page's own network emulation reaches the new document), and the app would
+ * go about syncing. So navigator.onLine is false in that page from its first script on.
+ */
+async function offlineTab(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false });
+  });
+}
+
 /** Puts `session` where the app looks for it, in every page of the context. */
 async function signedIn(context: BrowserContext, session: Session): Promise<void> {
   await context.addInitScript(
@@ -547,6 +606,7 @@ async function controlled(page: Page): Promise<void> {
 async function measureNewTabs(
   context: BrowserContext,
   appUrl: string,
+  apiUrl: string,
   counts: Counts,
 ): Promise<{
   small: number[];
@@ -570,15 +630,9 @@ async function measureNewTabs(
     for (let round = 0; round < NEW_TAB_WARMUP + NEW_TAB_SAMPLES; round++) {
       for (const listId of [SEED.list, BIG_LIST_ID]) {
         const page = await context.newPage();
-        const browser = context.browser();
-        const trace = TRACE_DIR !== undefined && round === NEW_TAB_WARMUP && browser !== null;
-        if (trace) {
-          mkdirSync(TRACE_DIR, { recursive: true });
-          await browser.startTracing(page, {
-            path: join(TRACE_DIR, `new-tab-${listId === BIG_LIST_ID ? 'big' : 'small'}.json`),
-            categories: TRACE_CATEGORIES,
-          });
-        }
+        await offlineTab(page);
+        const stopTrace =
+          TRACE_DIR !== undefined && round === NEW_TAB_WARMUP ? await startTrace(page) : undefined;
         try {
           await within(
             `open a new tab on /lists/${listId} offline`,
@@ -596,18 +650,27 @@ async function measureNewTabs(
           );
           // The frames up to the rows and a moment after (a count that corrects itself late).
           await page.waitForTimeout(300);
-          if (trace) await browser.stopTracing();
+          if (stopTrace && TRACE_DIR !== undefined) {
+            mkdirSync(TRACE_DIR, { recursive: true });
+            await stopTrace(
+              join(TRACE_DIR, `new-tab-${listId === BIG_LIST_ID ? 'big' : 'small'}.json`),
+            );
+          }
           const state = await probe(page);
-          const facts = await page.evaluate(() => {
+          const facts = await page.evaluate(async (api) => {
             const nav = performance.getEntriesByType('navigation')[0] as
               PerformanceNavigationTiming | undefined;
             return {
-              online: navigator.onLine,
+              // Offline for real: the devstack, which is up, cannot be reached.
+              online: await fetch(api, { cache: 'no-store', mode: 'no-cors' }).then(
+                () => true,
+                () => false,
+              ),
               controlled: navigator.serviceWorker.controller !== null,
               responseEnd: nav?.responseEnd ?? NaN,
               domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
             };
-          });
+          }, `${apiUrl}/rest/v1/`);
           if (round < NEW_TAB_WARMUP) continue;
           offline.pages += 1;
           if (facts.controlled) offline.controlled += 1;
@@ -742,7 +805,7 @@ async function buildBenchPage(outDir: string): Promise<void> {
 
 export async function benchBrowser(): Promise<BrowserFigures> {
   const stack = await startTestDevstack('postgres');
-  let browser: Browser | undefined;
+  const profiles: { close: () => Promise<void> }[] = [];
   mkdirSync(TMP_DIR, { recursive: true });
   const outDir = mkdtempSync(join(TMP_DIR, 'bench-browser-'));
   const server = await startStaticServer(0, outDir);
@@ -756,14 +819,14 @@ export async function benchBrowser(): Promise<BrowserFigures> {
     await buildBenchPage(outDir);
     const appUrl = server.url;
     const aliceSession = await sessionOf(stack, 'alice@example.com');
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 
     // Figures 1, 2 and 5: alice, her 30-task and 10,000-task lists.
     progress('alice: initial sync of 10,030 tasks in the app');
-    const alice = await browser.newContext();
+    const aliceProfile = await profile('alice');
+    profiles.push(aliceProfile);
+    const { context: alice, page } = aliceProfile;
     await signedIn(alice, aliceSession);
     await alice.addInitScript(PROBE);
-    const page = await alice.newPage();
     await within('open the app', BOUND.step, page.goto(`${appUrl}/lists`));
     await waitForDevice(page, counts, [SEED.list, BIG_LIST_ID], BOUND.sync10k);
     await controlled(page);
@@ -771,14 +834,15 @@ export async function benchBrowser(): Promise<BrowserFigures> {
     const nav = await measureNavigation(page, appUrl, counts);
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
-    const tabs = await measureNewTabs(alice, appUrl, counts);
-    await alice.close();
+    const tabs = await measureNewTabs(alice, appUrl, stack.url, counts);
+    await aliceProfile.close();
 
     // Figures 3 and 4: bob, his 100,000-task list (and the seeded one).
     progress(`initial sync of 100k tasks in the bench page (${SYNC_RUNS} run(s))`);
-    const bob = await browser.newContext();
+    const bobProfile = await profile('bob');
+    profiles.push(bobProfile);
+    const { context: bob, page: bobPage } = bobProfile;
     await bob.addInitScript(PROBE);
-    const bobPage = await bob.newPage();
     await within('open the bench page', BOUND.step, bobPage.goto(`${appUrl}${BENCH_PAGE}`));
     await until(
       bobPage,
@@ -812,7 +876,7 @@ export async function benchBrowser(): Promise<BrowserFigures> {
     progress('JS heap with 100k tasks on the device');
     await waitForDevice(bobPage, counts, [SEED.list, HUGE_LIST_ID], BOUND.step);
     const heap = await measureHeap(bob, bobPage, appUrl, counts);
-    await bob.close();
+    await bobProfile.close();
 
     return {
       navBig: percentiles(nav.big),
@@ -830,7 +894,7 @@ export async function benchBrowser(): Promise<BrowserFigures> {
       heap,
     };
   } finally {
-    await browser?.close();
+    for (const open of profiles) await open.close();
     await server.close();
     await stack.stop();
     rmSync(outDir, { recursive: true, force: true });

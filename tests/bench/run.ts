@@ -253,7 +253,7 @@ if (only.has('browser') || (only.has('app') && process.env.BENCH === undefined))
   ]);
   const o = b.newTabOffline;
   console.log(
-    `browser: new tab opened offline on a list's URL → first task row (worker controlling ${o.controlled}/${o.pages} tabs, navigator.onLine false in ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
+    `browser: new tab opened offline on a list's URL → first task row (worker controlling ${o.controlled}/${o.pages} tabs, the devstack unreachable from ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
   );
   console.table([
     ...(
