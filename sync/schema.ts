@@ -96,11 +96,15 @@ function notEmpty(label: string) {
   return v.check((value: string) => value.length >= 1, `${label} can't be empty.`);
 }
 
-/** Text of at most `max` characters. */
+/**
+ * Text of at most `max` characters. The message is made when it is needed: formatting a
+ * number for a locale starts up the browser's Intl, which took some 100 ms of a new tab's
+ * start on a slow machine when every schema's message was made as the module loaded.
+ */
 function atMost(label: string, max: number) {
   return v.check(
     (value: string) => value.length <= max,
-    `${label} can be at most ${max.toLocaleString('en-US')} characters.`,
+    () => `${label} can be at most ${max.toLocaleString('en-US')} characters.`,
   );
 }
 
