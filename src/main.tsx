@@ -4,11 +4,14 @@
 // at once, in parallel with the first render, and the sync library, the session revocations
 // and the screens that need it take the promise of the client; workbox-window comes with the
 // service worker's registration, after the first render.
+// First: the current screen's code is asked for while the rest of the shell runs.
+import '@/app/load-first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { browserOnline, createOutpostSync } from '@sync/index';
 import { App } from '@/app/app';
+import { readFirstScreen } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
@@ -22,8 +25,11 @@ if (!container) {
   throw new Error('index.html is missing the #root element');
 }
 
+/** How long the first screen's reads are kept for it, if it has not taken them by then (ms). */
+const FIRST_SCREEN_READS_MS = 10_000;
+
 listenForInstallPrompt();
-// The screen's code loads while the device database opens, not after.
+// The screen renders without suspending when its code is here by its first render.
 preloadScreen(window.location.pathname);
 
 const supabase = import('@/lib/supabase').then(({ createAppSupabase }) => createAppSupabase());
@@ -52,6 +58,8 @@ const services: AppServices = {
 };
 revocations.start();
 sync.start();
+// The first screen's data is read while its code loads and the app renders its frame.
+setTimeout(readFirstScreen(sync, window.location.pathname).release, FIRST_SCREEN_READS_MS);
 
 // "Reload" into a new version only after the engine has finished (and persisted) any push
 // in flight; everything queued is in IndexedDB already and survives the reload (a token

@@ -1,6 +1,7 @@
 // The routes of product.md §2 (wouter, src/lib/router.tsx: the app needs no loaders or actions,
-// as screens read the device database, and React Router took 16 kB gzip of the app shell). Screens are loaded on first use (each its own chunk, all precached by the
-// service worker, so they open offline); the frame and the session gate are in the shell.
+// as screens read the device database, and React Router took 16 kB gzip of the app shell).
+// Screens are loaded on first use (screen-code.ts); the frame and the session gate are in
+// the shell.
 // Features never import each other: screens made of several features are put together here
 // (src/app/routes/).
 import { Redirect, Route, Switch } from '@/lib/router';
@@ -8,53 +9,38 @@ import { Redirect, Route, Switch } from '@/lib/router';
 import { AppLayout } from './layout';
 import { lazyScreen, type LazyScreen } from './lazy-screen';
 import { RequireSession } from './require-session';
+import { SCREEN_CODE, screenAt, type ScreenName } from './screen-code';
 
-const WelcomeScreen = lazyScreen(
-  async () => (await import('@/features/account/components/welcome-screen')).WelcomeScreen,
-);
-const SignInScreen = lazyScreen(
-  async () => (await import('@/features/account/components/sign-in-screen')).SignInScreen,
-);
-const SignUpScreen = lazyScreen(
-  async () => (await import('@/features/account/components/sign-up-screen')).SignUpScreen,
-);
-const InviteScreen = lazyScreen(
-  async () => (await import('@/features/members/components/invite-screen')).InviteScreen,
-);
-const ListsScreen = lazyScreen(
-  async () => (await import('@/features/lists/components/lists-screen')).ListsScreen,
-);
-const ListRoute = lazyScreen(async () => (await import('./routes/list-route')).ListRoute);
-const TaskRoute = lazyScreen(async () => (await import('./routes/task-route')).TaskRoute);
-const ShareRoute = lazyScreen(async () => (await import('./routes/share-route')).ShareRoute);
-const MembersScreen = lazyScreen(
-  async () => (await import('@/features/members/components/members-screen')).MembersScreen,
-);
-const NotFound = lazyScreen(async () => (await import('./not-found')).NotFound);
-const SettingsScreen = lazyScreen(
-  async () => (await import('@/features/settings/components/settings-screen')).SettingsScreen,
-);
+const WelcomeScreen = lazyScreen(async () => (await SCREEN_CODE.welcome()).WelcomeScreen);
+const SignInScreen = lazyScreen(async () => (await SCREEN_CODE.signIn()).SignInScreen);
+const SignUpScreen = lazyScreen(async () => (await SCREEN_CODE.signUp()).SignUpScreen);
+const InviteScreen = lazyScreen(async () => (await SCREEN_CODE.invite()).InviteScreen);
+const ListsScreen = lazyScreen(async () => (await SCREEN_CODE.lists()).ListsScreen);
+const ListRoute = lazyScreen(async () => (await SCREEN_CODE.list()).ListRoute);
+const TaskRoute = lazyScreen(async () => (await SCREEN_CODE.task()).TaskRoute);
+const ShareRoute = lazyScreen(async () => (await SCREEN_CODE.share()).ShareRoute);
+const MembersScreen = lazyScreen(async () => (await SCREEN_CODE.members()).MembersScreen);
+const NotFound = lazyScreen(async () => (await SCREEN_CODE.notFound()).NotFound);
+const SettingsScreen = lazyScreen(async () => (await SCREEN_CODE.settings()).SettingsScreen);
+
+/** The screens screenAt() names, as rendered. */
+const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>>> = {
+  task: TaskRoute,
+  members: MembersScreen,
+  list: ListRoute,
+  lists: ListsScreen,
+  settings: SettingsScreen,
+  share: ShareRoute,
+};
 
 /**
- * Starts loading the screen for `pathname` at once, in parallel with opening the device
- * database, instead of after the session gate has rendered (main.tsx calls it before the
- * first render, so the screen usually renders without suspending at all).
+ * Has the screen for `pathname` ready to render before the first render (main.tsx): its code
+ * was asked for at the start of the shell's evaluation (screen-code.ts), and is usually here
+ * by the time the device database has been opened, so the screen renders without suspending.
  */
 export function preloadScreen(pathname: string): void {
-  const loader = /^\/lists\/[^/]+\/tasks\/[^/]+\/?$/.test(pathname)
-    ? TaskRoute.preload
-    : /^\/lists\/[^/]+\/members\/?$/.test(pathname)
-      ? MembersScreen.preload
-      : /^\/lists\/[^/]+\/?$/.test(pathname)
-        ? ListRoute.preload
-        : /^\/(lists)?\/?$/.test(pathname)
-          ? ListsScreen.preload
-          : pathname.startsWith('/settings')
-            ? SettingsScreen.preload
-            : /^\/share\/?$/.test(pathname)
-              ? ShareRoute.preload
-              : undefined;
-  void loader?.().catch(() => undefined); // a failure shows when the screen renders
+  const screen = screenAt(pathname);
+  if (screen) void BY_NAME[screen]?.preload().catch(() => undefined); // shows when it renders
 }
 
 /** Loads every screen's code when the browser is idle, so no navigation waits for code. */

@@ -1,10 +1,10 @@
 // The current user's role on a list, and what it lets them do (product.md §6). The UI hides what a
 // role may not do; RLS still enforces it on the server.
-import type { Role } from '@sync/index';
+import type { OutpostSync, Role } from '@sync/index';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
-import { useSharedLiveQuery } from './use-shared-live-query';
+import { useSharedLiveQuery, type QuerySpec } from './use-shared-live-query';
 
 export interface ListAccess {
   /** undefined while loading; null when the user is not (or no longer) a member. */
@@ -26,6 +26,18 @@ export function accessFor(role: Role | null | undefined): ListAccess {
   };
 }
 
+/** The user's role on a list (null: none; no list: null). */
+export function roleQuery(
+  sync: OutpostSync,
+  listId: string | undefined,
+  userId: string,
+): QuerySpec<Role | null> {
+  return {
+    key: `role:${listId ?? ''}:${userId}`,
+    read: async () => (listId ? sync.queries.role(listId, userId) : null),
+  };
+}
+
 /**
  * The user's access to a list. Shared by every component asking of the same list, so a
  * screen's parts that mount after the screen knew the role have it at their first render
@@ -34,8 +46,7 @@ export function accessFor(role: Role | null | undefined): ListAccess {
 export function useListAccess(listId: string | undefined): ListAccess {
   const { sync } = useServices();
   const { userId } = useSession();
-  const role = useSharedLiveQuery(sync, `role:${listId ?? ''}:${userId}`, async () =>
-    listId ? sync.queries.role(listId, userId) : null,
-  );
+  const { key, read } = roleQuery(sync, listId, userId);
+  const role = useSharedLiveQuery(sync.queries, key, read);
   return accessFor(role);
 }

@@ -13,7 +13,7 @@ const NONE: ReadonlySet<string> = new Set();
 export function usePendingRows(listId: string | undefined): ReadonlySet<string> {
   const { sync } = useServices();
   return (
-    useSharedLiveQuery(sync, listId ? `pending-rows:${listId}` : null, () =>
+    useSharedLiveQuery(sync.queries, listId ? `pending-rows:${listId}` : null, () =>
       sync.queries.pendingRows(listId ?? ''),
     ) ?? NONE
   );

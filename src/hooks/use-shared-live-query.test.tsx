@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { useSharedLiveQuery } from './use-shared-live-query';
+import { useSharedLiveQuery, warmSharedQuery } from './use-shared-live-query';
 
 let db: Dexie | undefined;
 
@@ -95,5 +95,36 @@ describe('useSharedLiveQuery', () => {
     await store.table('items').put({ id: 1 });
     await store.table('items').count();
     expect(count.reads).toBe(0);
+  });
+
+  it("has a warmed query's result at the first render, and lets it go when released", async () => {
+    const store = await open();
+    await store.table('items').put({ id: 1 });
+    const count = counting(store);
+    const warm = warmSharedQuery(store, { key: 'items', read: count.query });
+    // The read runs with no component yet.
+    expect(await warm.first).toBe(1);
+    const painted: string[] = [];
+    function Count() {
+      const n = useSharedLiveQuery(store, 'items', count.query);
+      painted.push(`count: ${n ?? '…'}`);
+      return <p>{painted.at(-1)}</p>;
+    }
+    const shown = render(<Count />);
+    expect(painted[0]).toBe('count: 1');
+    expect(count.reads).toBe(1);
+
+    // Released while shown: the component keeps it live.
+    warm.release();
+    warm.release(); // a second release changes nothing
+    await store.table('items').put({ id: 2 });
+    await screen.findByText('count: 2');
+
+    // Released and not shown: it stops.
+    shown.unmount();
+    const stopped = count.reads;
+    await store.table('items').put({ id: 3 });
+    await store.table('items').count();
+    expect(count.reads).toBe(stopped);
   });
 });

@@ -13,6 +13,12 @@ interface SharedQuery<T> {
 
 const queries = new WeakMap<object, Map<string, SharedQuery<unknown>>>();
 
+/** A question for the device database: its key names everything `read` reads. */
+export interface QuerySpec<T> {
+  key: string;
+  read: () => Promise<T>;
+}
+
 function sharedQuery<T>(owner: object, key: string, querier: () => Promise<T>): SharedQuery<T> {
   let byKey = queries.get(owner);
   if (!byKey) {
@@ -51,6 +57,39 @@ function sharedQuery<T>(owner: object, key: string, querier: () => Promise<T>): 
   };
   byKey.set(key, query);
   return query;
+}
+
+/** A shared query started ahead of its components (warmSharedQuery). */
+export interface WarmQuery<T> {
+  /** Its first result. */
+  first: Promise<T>;
+  /** Lets it go: it stops unless components show it (idempotent). */
+  release: () => void;
+}
+
+/**
+ * Starts `read`'s shared live query before any component asks for it (the first screen's
+ * reads, in main.tsx, while the screen's code is still loading): the first component to ask
+ * with the same `owner` and `key` then has the result at its first render. The query is kept
+ * until released; it goes on for as long as components show it.
+ */
+export function warmSharedQuery<T>(owner: object, { key, read }: QuerySpec<T>): WarmQuery<T> {
+  const query = sharedQuery(owner, key, read);
+  let delivered!: (value: T) => void;
+  const first = new Promise<T>((resolve) => (delivered = resolve));
+  const unsubscribe = query.subscribe(() => {
+    const value = query.getSnapshot();
+    if (value !== undefined) delivered(value);
+  });
+  let released = false;
+  return {
+    first,
+    release: () => {
+      if (released) return;
+      released = true;
+      unsubscribe();
+    },
+  };
 }
 
 const NOTHING: SharedQuery<undefined> = {

@@ -3,7 +3,6 @@
 // recorded in the device's database, and the "use without an account" choice. The screens
 // render from this immediately, before supabase-js has even loaded (main.tsx imports it after
 // start-up); the sync engine deals with refreshing the token.
-import { useLiveQuery } from 'dexie-react-hooks';
 import {
   createContext,
   useCallback,
@@ -14,7 +13,8 @@ import {
   type ReactNode,
 } from 'react';
 
-import { LOCAL_USER_ID } from '@sync/index';
+import { LOCAL_USER_ID, type OutpostSync } from '@sync/index';
+import { useSharedLiveQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
 import { useServices } from './services';
 import { AUTH_STORAGE_KEY } from './auth-storage';
 
@@ -46,7 +46,8 @@ export interface Session {
   setLocalOnly: (localOnly: boolean) => void;
 }
 
-function storedUser(): SessionUser | null {
+/** The account whose session supabase-js stored on this device, if any. */
+export function storedUser(): SessionUser | null {
   try {
     const raw = localStorage.getItem(AUTH_STORAGE_KEY);
     if (!raw) return null;
@@ -60,6 +61,16 @@ function storedUser(): SessionUser | null {
   }
 }
 
+/** The id rows are written under: the account's, else the device's owner, else local-only's. */
+export function sessionUserId(user: SessionUser | null, owner: string | null | undefined): string {
+  return user?.id ?? (owner && owner !== LOCAL_USER_ID ? owner : LOCAL_USER_ID);
+}
+
+/** Whose data the device database holds (null: nobody's yet). */
+export function deviceOwnerQuery(sync: OutpostSync): QuerySpec<string | null> {
+  return { key: 'device-owner', read: () => sync.queries.deviceOwner() };
+}
+
 const SessionContext = createContext<Session | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
@@ -69,7 +80,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => localStorage.getItem(LOCAL_ONLY_KEY) === '1',
   );
   // undefined while loading; null when the device has no owner yet.
-  const owner = useLiveQuery(() => sync.queries.deviceOwner(), [sync]);
+  const ownerQuery = deviceOwnerQuery(sync);
+  const owner = useSharedLiveQuery(sync.queries, ownerQuery.key, ownerQuery.read);
 
   // Followed from when supabase-js has loaded; until then the stored session above stands.
   useEffect(() => {
@@ -121,7 +133,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       ready: owner !== undefined,
       mode,
       user,
-      userId: user?.id ?? realOwner ?? LOCAL_USER_ID,
+      userId: sessionUserId(user, owner),
       setLocalOnly,
     };
   }, [owner, user, localOnly, setLocalOnly]);

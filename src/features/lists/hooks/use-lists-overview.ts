@@ -31,7 +31,7 @@ export function useListsOverview(): ListOverview[] | undefined {
   const { sync } = useServices();
   const { userId } = useSession();
   // Shared: the sidebar and the lists screen show it at once (one read, not two).
-  return useSharedLiveQuery(sync, `lists-overview:${userId}`, async () => {
+  return useSharedLiveQuery(sync.queries, `lists-overview:${userId}`, async () => {
     const lists = await sync.queries.lists(userId);
     return lists
       .map(({ list, open, done, members, role, pending }): ListOverview => ({

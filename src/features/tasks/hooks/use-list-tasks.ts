@@ -4,8 +4,8 @@
 // has drawn them; counts come from indexes (no task read).
 import { useState } from 'react';
 
-import type { Task, TaskCounts } from '@sync/index';
-import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
+import type { OutpostSync, Task, TaskCounts } from '@sync/index';
+import { useSharedLiveQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
 /** Tasks read before the rest: more than a tall screen shows. */
@@ -18,17 +18,32 @@ export interface ListTasks {
   complete: boolean;
 }
 
+/** A list's first FIRST_TASKS tasks (a screen's first render, main.tsx's warm-up too). */
+export function firstTasksQuery(
+  sync: OutpostSync,
+  listId: string,
+): QuerySpec<{ tasks: Task[]; whole: boolean }> {
+  return {
+    key: `first-tasks:${listId}`,
+    read: () => sync.queries.firstTasks(listId, FIRST_TASKS),
+  };
+}
+
+/** A list's open and done counts. */
+export function taskCountsQuery(sync: OutpostSync, listId: string): QuerySpec<TaskCounts> {
+  return { key: `task-counts:${listId}`, read: () => sync.queries.taskCounts(listId) };
+}
+
 export function useListTasks(listId: string): ListTasks {
   const { sync } = useServices();
   // The whole list once the first tasks are on screen: its read never delays them.
   const [wantAll, setWantAll] = useState(false);
-  const all = useSharedLiveQuery(sync, wantAll ? `tasks:${listId}` : null, () =>
+  const all = useSharedLiveQuery(sync.queries, wantAll ? `tasks:${listId}` : null, () =>
     sync.queries.tasks(listId),
   );
   // The first tasks, until the whole list is here (then one live read, not two).
-  const first = useSharedLiveQuery(sync, all ? null : `first-tasks:${listId}`, () =>
-    sync.queries.firstTasks(listId, FIRST_TASKS),
-  );
+  const firstTasks = firstTasksQuery(sync, listId);
+  const first = useSharedLiveQuery(sync.queries, all ? null : firstTasks.key, firstTasks.read);
   // Set while rendering the first tasks; the read itself starts when that render commits (the
   // live query subscribes then), so it never holds them up.
   if (first !== undefined && !wantAll) setWantAll(true);
@@ -40,5 +55,6 @@ export function useListTasks(listId: string): ListTasks {
 /** A list's open and done counts (undefined while loading). */
 export function useTaskCounts(listId: string): TaskCounts | undefined {
   const { sync } = useServices();
-  return useSharedLiveQuery(sync, `task-counts:${listId}`, () => sync.queries.taskCounts(listId));
+  const { key, read } = taskCountsQuery(sync, listId);
+  return useSharedLiveQuery(sync.queries, key, read);
 }

@@ -1,0 +1,56 @@
+// The first screen's reads, started before the first render (main.tsx). On a list's URL the
+// list, the user's role on it, its first tasks and its counts are read while the screen's code
+// is still on its way; the screen's hooks ask the same shared queries, so it renders them at
+// its first render instead of rendering, then reading, then rendering again.
+import type { OutpostSync } from '@sync/index';
+import { firstTasksQuery, taskCountsQuery } from '@/features/tasks/hooks/use-list-tasks';
+import { listQuery } from '@/hooks/use-list';
+import { roleQuery } from '@/hooks/use-list-access';
+import { warmSharedQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
+import { deviceOwnerQuery, sessionUserId, storedUser } from '@/lib/session';
+
+export interface FirstScreenReads {
+  /** Settles when every read has its first result. */
+  ready: Promise<void>;
+  /** Lets the reads go (those the screen shows go on). */
+  release: () => void;
+}
+
+/** Starts the reads of the screen at `pathname`. */
+export function readFirstScreen(sync: OutpostSync, pathname: string): FirstScreenReads {
+  const releases: (() => void)[] = [];
+  let released = false;
+  const read = <T>(spec: QuerySpec<T>): Promise<T> => {
+    const warm = warmSharedQuery(sync.queries, spec);
+    releases.push(warm.release);
+    return warm.first;
+  };
+  const owner = read(deviceOwnerQuery(sync));
+  const reads: Promise<unknown>[] = [owner];
+  const listId = /^\/lists\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (listId !== undefined) {
+    // Whom the screen reads as (SessionProvider's user): the signed-in account, known at
+    // once, or else the device's owner (a session gone, or no account), once read. The list
+    // and the role first: the screen shows nothing without them, and the browser answers a
+    // page's reads one after another, the counts of a long list taking a while.
+    const readAccess = async (userId: string) => {
+      if (released) return;
+      await Promise.all([
+        read(listQuery(sync, listId, userId)),
+        read(roleQuery(sync, listId, userId)),
+      ]);
+    };
+    const user = storedUser();
+    reads.push(
+      user ? readAccess(user.id) : owner.then((id) => readAccess(sessionUserId(null, id))),
+    );
+    reads.push(read(firstTasksQuery(sync, listId)), read(taskCountsQuery(sync, listId)));
+  }
+  return {
+    ready: Promise.all(reads).then(() => undefined),
+    release: () => {
+      released = true;
+      for (const release of releases) release();
+    },
+  };
+}
