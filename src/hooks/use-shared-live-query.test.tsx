@@ -127,4 +127,23 @@ describe('useSharedLiveQuery', () => {
     await store.table('items').count();
     expect(count.reads).toBe(stopped);
   });
+
+  it('hands a query from a component that goes to one that comes in the same commit', async () => {
+    const store = await open();
+    await store.table('items').put({ id: 1 });
+    const count = counting(store);
+    const painted: string[] = [];
+    function Count({ label }: { label: string }) {
+      const n = useSharedLiveQuery(store, 'items', count.query);
+      painted.push(`${label}: ${n ?? '…'}`);
+      return <p>{painted.at(-1)}</p>;
+    }
+    const shown = render(<Count key="a" label="a" />);
+    await screen.findByText('a: 1');
+    painted.length = 0;
+    shown.rerender(<Count key="b" label="b" />);
+    await store.table('items').count(); // a round trip: a restarted query would have answered
+    expect(painted).toEqual(['b: 1']);
+    expect(count.reads).toBe(1);
+  });
 });

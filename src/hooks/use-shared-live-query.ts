@@ -47,10 +47,17 @@ function sharedQuery<T>(owner: object, key: string, querier: () => Promise<T>): 
       return () => {
         listeners.delete(onChange);
         if (listeners.size > 0) return;
-        stop?.();
-        stop = undefined;
-        value = undefined;
-        forKey.delete(key);
+        // A component that takes over in the same commit (a screen replacing another that
+        // showed the same data) subscribes right after this: the query stops only if nobody
+        // has by then, else the newcomer would see its result go and come back (its screen
+        // unmounted and mounted again, losing focus).
+        queueMicrotask(() => {
+          if (listeners.size > 0) return;
+          stop?.();
+          stop = undefined;
+          value = undefined;
+          forKey.delete(key);
+        });
       };
     },
     getSnapshot: () => value,
