@@ -11,6 +11,7 @@ import {
   addTasks,
   controlledByWorker,
   createList,
+  cutNetworkForLoads,
   expectSynced,
   PHOTO_PNG,
   taskId,
@@ -265,7 +266,7 @@ test("a cold reload with the network cut shows the user's lists, a list and a ta
   await expectSynced(page);
   await controlledByWorker(page);
 
-  await context.setOffline(true);
+  await cutNetworkForLoads(context, page);
   const requests = recordAppRequests(page, E2E_APP_URL);
   await page.goto('/');
   await expect(page).toHaveURL(/\/lists$/);

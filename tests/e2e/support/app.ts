@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { expect, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 /** On the lists screen: "New list", the name in the dialog, "Create list". */
 export async function submitNewList(page: Page, name: string): Promise<void> {
@@ -105,4 +105,17 @@ export async function expectStored(
       { timeout: 10_000 },
     )
     .toEqual(value);
+}
+
+/**
+ * Cuts `context`'s network, as with no signal, for the documents `page` loads from now on too.
+ * setOffline fails their requests, but in Chromium 150 a document loaded after it still says
+ * navigator.onLine true (the emulation does not reach it), so the app would believe it is
+ * online and keep retrying: `page`'s later documents say false from their first script on.
+ */
+export async function cutNetworkForLoads(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false });
+  });
 }
