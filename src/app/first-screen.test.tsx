@@ -26,7 +26,6 @@ async function listWithTasks() {
   }
   const path = `/lists/${device.listId}`;
   // The screen's code is here, as a page's first screen's usually is by its first render.
-  await SCREEN_CODE.list();
   preloadScreen(path);
   await SCREEN_CODE.list();
   return { services, path };

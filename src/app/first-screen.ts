@@ -9,6 +9,8 @@ import { roleQuery } from '@/hooks/use-list-access';
 import { warmSharedQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
 import { deviceOwnerQuery, sessionUserId, storedUser } from '@/lib/session';
 
+import { screenAt } from './screen-code';
+
 export interface FirstScreenReads {
   /** Settles when every read has its first result. */
   ready: Promise<void>;
@@ -27,7 +29,8 @@ export function readFirstScreen(sync: OutpostSync, pathname: string): FirstScree
   };
   const owner = read(deviceOwnerQuery(sync));
   const reads: Promise<unknown>[] = [owner];
-  const listId = /^\/lists\/([^/]+)\/?$/.exec(pathname)?.[1];
+  // /lists/:listId
+  const listId = screenAt(pathname) === 'list' ? pathname.split('/')[2] : undefined;
   if (listId !== undefined) {
     // Whom the screen reads as (SessionProvider's user): the signed-in account, known at
     // once, or else the device's owner (a session gone, or no account), once read. The list

@@ -24,7 +24,7 @@ import { chromium, type BrowserContext, type CDPSession, type Page } from '@play
 import type { Session } from '@supabase/supabase-js';
 import { build } from 'esbuild';
 
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, reportOffline } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
 import { buildApp, sessionOf } from './app.bench';
@@ -421,19 +421,6 @@ async function startTrace(page: Page): Promise<(path: string) => Promise<void>> 
   };
 }
 
-/**
- * Makes a page opened in the offline context say it is offline, as a device without a network
- * does: its requests fail already (setOffline), but in Chromium 150 a tab opened after
- * `setOffline(true)` still reports navigator.onLine true once it has navigated (neither the
- * context's nor the page's own network emulation reaches the new document), and the app would
- * go about syncing. So navigator.onLine is false in that page from its first script on.
- */
-async function offlineTab(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false });
-  });
-}
-
 /** Puts `session` where the app looks for it, in every page of the context. */
 async function signedIn(context: BrowserContext, session: Session): Promise<void> {
   await context.addInitScript(
@@ -630,7 +617,7 @@ async function measureNewTabs(
     for (let round = 0; round < NEW_TAB_WARMUP + NEW_TAB_SAMPLES; round++) {
       for (const listId of [SEED.list, BIG_LIST_ID]) {
         const page = await context.newPage();
-        await offlineTab(page);
+        await reportOffline(page); // the context is offline already
         const stopTrace =
           TRACE_DIR !== undefined && round === NEW_TAB_WARMUP ? await startTrace(page) : undefined;
         try {

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 import { expect, type BrowserContext, type Page } from '@playwright/test';
 
+import { reportOffline } from '../../support/chromium';
+
 /** On the lists screen: "New list", the name in the dialog, "Create list". */
 export async function submitNewList(page: Page, name: string): Promise<void> {
   await page.getByRole('main').getByRole('button', { name: 'New list' }).click();
@@ -107,15 +109,8 @@ export async function expectStored(
     .toEqual(value);
 }
 
-/**
- * Cuts `context`'s network, as with no signal, for the documents `page` loads from now on too.
- * setOffline fails their requests, but in Chromium 150 a document loaded after it still says
- * navigator.onLine true (the emulation does not reach it), so the app would believe it is
- * online and keep retrying: `page`'s later documents say false from their first script on.
- */
+/** Cuts `context`'s network, as with no signal, for the documents `page` loads from now on too. */
 export async function cutNetworkForLoads(context: BrowserContext, page: Page): Promise<void> {
   await context.setOffline(true);
-  await page.addInitScript(() => {
-    Object.defineProperty(Navigator.prototype, 'onLine', { configurable: true, get: () => false });
-  });
+  await reportOffline(page);
 }
