@@ -59,6 +59,8 @@ const TRACE_CATEGORIES = [
   'blink.user_timing',
   'loading',
   'v8.execute',
+  // v8.compile events say whether a script's code came from the code cache (consumedCacheSize).
+  'disabled-by-default-v8.compile',
   'ServiceWorker',
   // JS samples (ProfileChunk events): which functions the main thread runs. Sampling slows the
   // traced tab's scripts down, so its figure is not comparable with the others.
@@ -93,12 +95,8 @@ export interface PlaceholderReport {
 }
 
 export interface BrowserFigures {
-  navBig: Percentiles;
-  navSmall: Percentiles;
-  /** Click → the list screen's counts element in the DOM (the screen, before its rows). */
-  navBigScreen: Percentiles;
-  navSmallScreen: Percentiles;
-  navPlaceholders: PlaceholderReport;
+  /** Left out (undefined) by `benchBrowser({ newTabsOnly: true })`: the in-app navigation. */
+  nav?: BrowserNavigation | undefined;
   newTabSmall: Percentiles;
   newTabBig: Percentiles;
   newTabPlaceholders: PlaceholderReport;
@@ -108,9 +106,21 @@ export interface BrowserFigures {
   newTabOrder: { small: number[]; big: number[] };
   /** Every new tab was controlled by the worker and could not reach the devstack. */
   newTabOffline: { controlled: number; offline: number; pages: number };
-  syncRuns: SyncRun[];
-  /** Peak JS heap while browsing with 100k tasks on the device (bytes). */
-  heap: { maxUsed: number; maxUsedAfterGc: number; steps: HeapStep[] };
+  /** Left out by `newTabsOnly`: bob's initial syncs of 100k tasks and the heap after them. */
+  device100k?: {
+    syncRuns: SyncRun[];
+    /** Peak JS heap while browsing with 100k tasks on the device (bytes). */
+    heap: { maxUsed: number; maxUsedAfterGc: number; steps: HeapStep[] };
+  };
+}
+
+export interface BrowserNavigation {
+  navBig: Percentiles;
+  navSmall: Percentiles;
+  /** Click → the list screen's counts element in the DOM (the screen, before its rows). */
+  navBigScreen: Percentiles;
+  navSmallScreen: Percentiles;
+  navPlaceholders: PlaceholderReport;
 }
 
 /** p50s of a new tab's milestones (ms from navigation start). */
@@ -203,6 +213,9 @@ async function untilResolved<A>(
   }
 }
 
+/** The probe logs this (console.debug) when a page's first task row is in the DOM. */
+const FIRST_ROW_MESSAGE = '[browser bench] first task row';
+
 /**
  * In every page of a context, from navigation start: when a click on a list's link happened
  * (capturing listener) and when the first task row appeared after it (MutationObserver);
@@ -213,6 +226,7 @@ async function untilResolved<A>(
  */
 const PROBE = `
   window.__name = (fn) => fn;
+  const FIRST_ROW_MESSAGE = ${JSON.stringify(FIRST_ROW_MESSAGE)};
   (() => {
     const b = (window.__bench = {
       clickAt: null, clickHref: null, rowAt: null, firstRowAt: null, shellAt: null, screenAt: null, navScreenAt: null,
@@ -246,7 +260,12 @@ const PROBE = `
       if (b.shellAt === null && document.getElementById('root')?.firstElementChild)
         b.shellAt = performance.now();
       const row = document.querySelector('[data-task-id]');
-      if (row && b.firstRowAt === null) b.firstRowAt = performance.now();
+      if (row && b.firstRowAt === null) {
+        b.firstRowAt = performance.now();
+        // The new-tab bench waits for this message rather than polling the page, which would
+        // run Playwright's injected script on the main thread while the tab starts.
+        console.debug(FIRST_ROW_MESSAGE);
+      }
       if (b.screenAt === null && document.querySelector('.tasks-screen__counts'))
         b.screenAt = performance.now();
       if (row && b.clickAt !== null && b.rowAt === null) b.rowAt = performance.now();
@@ -335,7 +354,8 @@ function checkFrames(frames: readonly Frame[], expected: Counts, into: Placehold
   }
 }
 
-async function seed(stack: TestDevstack): Promise<Counts> {
+/** Seeds alice's list of 10,000 and, with `huge`, bob's of 100,000. */
+async function seed(stack: TestDevstack, { huge }: { huge: boolean }): Promise<Counts> {
   await stack.db.query(
     `insert into public.lists (id, name, color, created_by) values ($1, 'Ten thousand', 'blue', $2)`,
     [BIG_LIST_ID, SEED.alice],
@@ -352,7 +372,7 @@ async function seed(stack: TestDevstack): Promise<Counts> {
     `insert into public.lists (id, name, color, created_by) values ($1, 'Hundred thousand', 'green', $2)`,
     [HUGE_LIST_ID, SEED.bob],
   );
-  for (let start = 0; start < HUGE_TASKS; start += 10_000) {
+  for (let start = 0; huge && start < HUGE_TASKS; start += 10_000) {
     await stack.db.query(
       `insert into public.tasks (list_id, title, notes, status, position, created_by)
        select $1, 'Task ' || i, 'Some notes for task ' || i,
@@ -544,13 +564,7 @@ async function measureNavigation(
   page: Page,
   appUrl: string,
   counts: Counts,
-): Promise<{
-  big: number[];
-  small: number[];
-  bigScreen: number[];
-  smallScreen: number[];
-  placeholders: PlaceholderReport;
-}> {
+): Promise<BrowserNavigation> {
   const lists = [SEED.list, BIG_LIST_ID];
   // A fresh page on the synced device: its painted states are checked from navigation start.
   await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
@@ -572,7 +586,13 @@ async function measureNavigation(
   }
   const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
   checkFrames((await probe(page)).frames, counts, placeholders);
-  return { big, small, bigScreen, smallScreen, placeholders };
+  return {
+    navBig: percentiles(big),
+    navSmall: percentiles(small),
+    navBigScreen: percentiles(bigScreen),
+    navSmallScreen: percentiles(smallScreen),
+    navPlaceholders: placeholders,
+  };
 }
 
 /** The worker is active and controls `page` (reloading once if it does not yet). */
@@ -621,20 +641,16 @@ async function measureNewTabs(
         const stopTrace =
           TRACE_DIR !== undefined && round === NEW_TAB_WARMUP ? await startTrace(page) : undefined;
         try {
+          const firstRow = page.waitForEvent('console', {
+            predicate: (message) => message.text() === FIRST_ROW_MESSAGE,
+            timeout: BOUND.step,
+          });
           await within(
             `open a new tab on /lists/${listId} offline`,
             BOUND.step,
             page.goto(`${appUrl}/lists/${listId}`, { waitUntil: 'commit', timeout: BOUND.step }),
           );
-          await until(
-            page,
-            `first task row in a new offline tab on ${listId}`,
-            BOUND.step,
-            () =>
-              (window as unknown as { __bench?: ProbeState }).__bench?.firstRowAt !== null &&
-              (window as unknown as { __bench?: ProbeState }).__bench?.firstRowAt !== undefined,
-            undefined,
-          );
+          await within(`first task row in a new offline tab on ${listId}`, BOUND.step, firstRow);
           // The frames up to the rows and a moment after (a count that corrects itself late).
           await page.waitForTimeout(300);
           if (stopTrace && TRACE_DIR !== undefined) {
@@ -711,7 +727,7 @@ async function measureHeap(
   page: Page,
   appUrl: string,
   counts: Counts,
-): Promise<BrowserFigures['heap']> {
+): Promise<NonNullable<BrowserFigures['device100k']>['heap']> {
   const lists = [SEED.list, HUGE_LIST_ID];
   await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
   await listsReady(page, counts, lists);
@@ -790,7 +806,13 @@ async function buildBenchPage(outDir: string): Promise<void> {
   );
 }
 
-export async function benchBrowser(): Promise<BrowserFigures> {
+/**
+ * `newTabsOnly`: alice's new tabs alone (no in-app navigation, no 100k sync or heap), a
+ * couple of minutes instead of six, to try a change to the new tab's start-up.
+ */
+export async function benchBrowser({
+  newTabsOnly = false,
+}: { newTabsOnly?: boolean } = {}): Promise<BrowserFigures> {
   const stack = await startTestDevstack('postgres');
   const profiles: { close: () => Promise<void> }[] = [];
   mkdirSync(TMP_DIR, { recursive: true });
@@ -798,9 +820,11 @@ export async function benchBrowser(): Promise<BrowserFigures> {
   const server = await startStaticServer(0, outDir);
   try {
     progress(
-      `seeding ${BIG_TASKS.toLocaleString('en-US')} + ${HUGE_TASKS.toLocaleString('en-US')} tasks`,
+      newTabsOnly
+        ? `seeding ${BIG_TASKS.toLocaleString('en-US')} tasks`
+        : `seeding ${BIG_TASKS.toLocaleString('en-US')} + ${HUGE_TASKS.toLocaleString('en-US')} tasks`,
     );
-    const counts = await seed(stack);
+    const counts = await seed(stack, { huge: !newTabsOnly });
     progress('building the app and the bench page');
     buildApp(stack.url, stack.anonKey, outDir);
     await buildBenchPage(outDir);
@@ -817,12 +841,25 @@ export async function benchBrowser(): Promise<BrowserFigures> {
     await within('open the app', BOUND.step, page.goto(`${appUrl}/lists`));
     await waitForDevice(page, counts, [SEED.list, BIG_LIST_ID], BOUND.sync10k);
     await controlled(page);
-    progress(`in-app navigation: ${NAV_WARMUP} + ${NAV_SAMPLES} rounds`);
-    const nav = await measureNavigation(page, appUrl, counts);
+    let nav: BrowserNavigation | undefined;
+    if (!newTabsOnly) {
+      progress(`in-app navigation: ${NAV_WARMUP} + ${NAV_SAMPLES} rounds`);
+      nav = await measureNavigation(page, appUrl, counts);
+    }
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
     const tabs = await measureNewTabs(alice, appUrl, stack.url, counts);
     await aliceProfile.close();
+    const figures = {
+      nav,
+      newTabSmall: percentiles(tabs.small),
+      newTabBig: percentiles(tabs.big),
+      newTabPlaceholders: tabs.placeholders,
+      newTabOffline: tabs.offline,
+      newTabPhases: tabs.phases,
+      newTabOrder: { small: tabs.small, big: tabs.big },
+    };
+    if (newTabsOnly) return figures;
 
     // Figures 3 and 4: bob, his 100,000-task list (and the seeded one).
     progress(`initial sync of 100k tasks in the bench page (${SYNC_RUNS} run(s))`);
@@ -865,21 +902,7 @@ export async function benchBrowser(): Promise<BrowserFigures> {
     const heap = await measureHeap(bob, bobPage, appUrl, counts);
     await bobProfile.close();
 
-    return {
-      navBig: percentiles(nav.big),
-      navSmall: percentiles(nav.small),
-      navBigScreen: percentiles(nav.bigScreen),
-      navSmallScreen: percentiles(nav.smallScreen),
-      navPlaceholders: nav.placeholders,
-      newTabSmall: percentiles(tabs.small),
-      newTabBig: percentiles(tabs.big),
-      newTabPlaceholders: tabs.placeholders,
-      newTabOffline: tabs.offline,
-      newTabPhases: tabs.phases,
-      newTabOrder: { small: tabs.small, big: tabs.big },
-      syncRuns,
-      heap,
-    };
+    return { ...figures, device100k: { syncRuns, heap } };
   } finally {
     for (const open of profiles) await open.close();
     await server.close();

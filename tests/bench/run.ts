@@ -1,7 +1,7 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine, initial, queue, realtime; comma-separated) runs only those; engine includes
+// BENCH=app (or sql, devstack, engine, initial, queue, realtime, browser; comma-separated) runs only those; engine includes
 // realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
-// without 1,000 idle subscribers). Percentiles are nearest-rank (app.bench.ts):
+// without 1,000 idle subscribers). BENCH=browser-tabs: the browser bench's new tabs alone. Percentiles are nearest-rank (app.bench.ts):
 // p95 of 20 samples is the 19th, not the largest.
 import { benchApp } from './app.bench';
 import type { Percentiles } from './percentiles';
@@ -212,146 +212,18 @@ if (only.has('app')) {
 }
 
 // BENCH=browser (and a run with no BENCH): issue 16, real-browser figures next to their
-// baselines and targets (browser.bench.ts).
-if (only.has('browser') || (only.has('app') && process.env.BENCH === undefined)) {
+// baselines and targets (browser.bench.ts). BENCH=browser-tabs: its new tabs alone.
+if (
+  only.has('browser') ||
+  only.has('browser-tabs') ||
+  (only.has('app') && process.env.BENCH === undefined)
+) {
   const { benchBrowser } = await import('./browser.bench');
+  const { printBrowserFigures } = await import('./browser/print');
   process.stdout.write('\nbrowser: Chromium, production build, devstack on Postgres 15… ');
-  const b = await benchBrowser();
+  const b = await benchBrowser({ newTabsOnly: !only.has('browser') && only.has('browser-tabs') });
   process.stdout.write('done\n');
-  const ms = (n: number) => fmt(n, 1);
-  const meets = (ok: boolean) => (ok ? 'yes' : 'NO');
-  const navRatio = b.navBig.p50 / b.navSmall.p50;
-  const navRatio95 = b.navBig.p95 / b.navSmall.p95;
-  console.log(
-    `browser: in-app navigation, click on a list on /lists → its first task row (back by the app's Lists link; ${b.navBig.n} samples each after a warm-up; "screen": click → the list screen's header, before its rows)`,
-  );
-  console.table([
-    {
-      measure: 'list of 10,000 tasks',
-      'p50 ms': ms(b.navBig.p50),
-      'p95 ms': ms(b.navBig.p95),
-      'screen p50 ms': ms(b.navBigScreen.p50),
-      target: `≤ 1.2× baseline`,
-      met: meets(navRatio <= 1.2 && navRatio95 <= 1.2),
-    },
-    {
-      measure: 'list of 30 tasks (baseline)',
-      'p50 ms': ms(b.navSmall.p50),
-      'p95 ms': ms(b.navSmall.p95),
-      'screen p50 ms': ms(b.navSmallScreen.p50),
-      target: 'p95 ≤ 150 ms',
-      met: meets(b.navSmall.p95 <= 150),
-    },
-    {
-      measure: 'ratio 10,000 / 30',
-      'p50 ms': `${fmt(navRatio, 2)}×`,
-      'p95 ms': `${fmt(navRatio95, 2)}×`,
-      'screen p50 ms': '',
-      target: '≤ 1.2×',
-      met: meets(navRatio <= 1.2 && navRatio95 <= 1.2),
-    },
-  ]);
-  const o = b.newTabOffline;
-  console.log(
-    `browser: new tab opened offline on a list's URL → first task row (worker controlling ${o.controlled}/${o.pages} tabs, the devstack unreachable from ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
-  );
-  console.table([
-    ...(
-      [
-        ['list of 30 tasks', b.newTabSmall],
-        ['list of 10,000 tasks', b.newTabBig],
-      ] as const
-    ).map(([measure, p]) => ({
-      measure,
-      'p50 ms': ms(p.p50),
-      'p95 ms': ms(p.p95),
-      target: 'p95 ≤ 350 ms',
-      met: meets(p.p95 <= 350),
-    })),
-  ]);
-  // A session's later tabs may be slower than its first ones: the p50 of 20 hides that.
-  console.log(
-    `  in the order the tabs were opened, ms: 30 tasks ${b.newTabOrder.small.map((v) => v.toFixed(0)).join(' ')}; 10,000 tasks ${b.newTabOrder.big.map((v) => v.toFixed(0)).join(' ')}`,
-  );
-  console.log("  where a new tab's time goes, p50 ms from navigation start");
-  console.table(
-    b.newTabPhases.map(({ list, phases: p }) => ({
-      measure: list,
-      'document (worker)': ms(p.responseEnd),
-      DOMContentLoaded: ms(p.domContentLoaded),
-      'app first render': ms(p.shell),
-      'list screen': ms(p.screen),
-      'first task row': ms(p.firstRow),
-    })),
-  );
-  console.log(
-    'browser: initial sync of 100k tasks into Chromium IndexedDB (createOutpostSync, syncNow from an empty device) vs raw Dexie bulkPut of the same rows (chunks of 1,000), same page',
-  );
-  console.table(
-    b.syncRuns.map((r, i) => {
-      const engine = (r.rows / r.engineMs) * 1000;
-      const bulk = (r.rows / r.bulkPutMs) * 1000;
-      return {
-        run: i + 1,
-        rows: fmt(r.rows),
-        'engine ms': fmt(r.engineMs),
-        'engine rows/s': fmt(engine),
-        'bulkPut ms': fmt(r.bulkPutMs),
-        'bulkPut rows/s': fmt(bulk),
-        'engine / bulkPut': `${fmt(engine / bulk, 2)}×`,
-        'sync_pull requests': r.pulls,
-        'waiting on them ms': fmt(r.pullWaitMs),
-        target: '≥ 0.8×',
-        met: meets(engine / bulk >= 0.8),
-      };
-    }),
-  );
-  const mb = (bytes: number) => fmt(bytes / 2 ** 20, 1);
-  console.log(
-    `browser: JS heap (CDP JSHeapUsedSize) with 100k tasks on the device, browsing lists → each list → a few tasks → back (${b.heap.steps.length} steps)`,
-  );
-  console.table(
-    b.heap.steps.map((s) => ({
-      step: s.step,
-      'used MB': mb(s.used),
-      'after GC MB': mb(s.usedAfterGc),
-    })),
-  );
-  console.table([
-    {
-      measure: 'max JS heap used',
-      MB: mb(b.heap.maxUsed),
-      target: '≤ 100 MB',
-      met: meets(b.heap.maxUsed <= 100 * 2 ** 20),
-    },
-    {
-      measure: 'max JS heap used after GC',
-      MB: mb(b.heap.maxUsedAfterGc),
-      target: '≤ 100 MB',
-      met: meets(b.heap.maxUsedAfterGc <= 100 * 2 ** 20),
-    },
-  ]);
-  console.log(
-    "browser: painted states of the counts (list screen's and lists screen's) showing a count that was not the device's data",
-  );
-  console.table(
-    (
-      [
-        ['in-app navigation (figure 1)', b.navPlaceholders],
-        ['new tab offline (figure 2)', b.newTabPlaceholders],
-      ] as const
-    ).map(([measure, p]) => ({
-      measure,
-      'states painted': p.frames,
-      'wrong counts': p.wrong,
-      target: 0,
-      met: meets(p.wrong === 0),
-      'blank (no count, not wrong)': p.blank,
-    })),
-  );
-  for (const example of [...b.navPlaceholders.examples, ...b.newTabPlaceholders.examples]) {
-    console.log(`  e.g. ${example}`);
-  }
+  printBrowserFigures(b, fmt);
 }
 
 // BENCH=scale (not in the default list): issue 16, sync_pull / sync_push for one user as the
