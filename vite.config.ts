@@ -6,6 +6,7 @@ import type { ChunkingContext } from 'rolldown';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+import { classicScripts } from './scripts/classic-scripts';
 import { SHARE_MIME_TYPES, SHARE_PATH } from './src/lib/pwa/share-inbox';
 
 /** Port for `vite preview`; e2e tests and `npm start` serve the production build here. */
@@ -138,15 +139,21 @@ export default defineConfig(({ mode }) => {
       __BUILD_TIME__: JSON.stringify(new Date().toISOString()),
     },
     build: {
-      // Chromium, Firefox 115+ and Safari 17+ preload modules themselves; an older Safari
-      // ignores the preload links and fetches those modules when they are imported (later,
-      // never wrong). The polyfill was 0.5 kB of the app shell (issue 16).
-      modulePreload: { polyfill: false },
-      rolldownOptions: { output: { codeSplitting: { groups: [{ name: shellChunk() }] } } },
+      // Classic scripts, not ES modules (scripts/classic-scripts.ts, which says why): the
+      // chunks are built as CommonJS and wrapped for the app's chunk loader, which fetches a
+      // chunk and all it needs at once, so there is nothing to modulepreload. One stylesheet
+      // for the whole app (43 kB, 10 kB gzip), linked from index.html: a chunk's own
+      // stylesheet would be added by Vite's loader, from the chunk's code.
+      modulePreload: false,
+      cssCodeSplit: false,
+      rolldownOptions: {
+        output: { format: 'cjs', codeSplitting: { groups: [{ name: shellChunk() }] } },
+      },
     },
     plugins: [
       react(),
       cspMeta(supabaseUrl),
+      classicScripts(),
       VitePWA({
         // Our own worker (src/sw.ts) and an update prompt: an update never reloads a page with
         // unsynced edits behind the user's back (no autoUpdate, no unconditional skipWaiting).

@@ -43,6 +43,7 @@ export default defineConfig({
             'tests/integration/**/*.test.ts',
             'tests/support/**/*.test.ts',
             'examples/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           environment: 'node',
           globalSetup: ['tests/support/global-postgres.ts'],

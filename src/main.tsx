@@ -9,7 +9,7 @@ import '@/app/load-first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { browserOnline, createOutpostSync } from '@sync/index';
+import { browserOnline, createOutpostSync, setDeviceDatabaseDebug } from '@sync/index';
 import { App } from '@/app/app';
 import { readFirstScreen } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
@@ -19,6 +19,9 @@ import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker
 import { clearShares } from '@/lib/pwa/share-cache';
 import { createSessionRevocations } from '@/lib/revocations';
 import type { AppServices } from '@/lib/services';
+
+// Dexie's debug mode stays in `npm run dev`; a build runs on localhost as it runs deployed.
+if (import.meta.env.PROD) setDeviceDatabaseDebug(false);
 
 const container = document.getElementById('root');
 if (!container) {

@@ -88,6 +88,16 @@ export function isDexieError(error: unknown, name: string): boolean {
 }
 
 /**
+ * Dexie's debug mode, which it turns on by itself on localhost and 127.0.0.1: every
+ * transaction then records the stack that opened it (console.createTask), for DevTools. A
+ * production build served from localhost (the demo, the end-to-end tests, the benches) should
+ * run as it runs deployed, so the app turns it off there.
+ */
+export function setDeviceDatabaseDebug(on: boolean): void {
+  Dexie.debug = on;
+}
+
+/**
  * The device's database for a table registry: one Dexie table per synced entity plus the
  * internal ones. Screens read it (liveQuery); only the repositories and the engine write.
  */

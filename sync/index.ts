@@ -38,5 +38,6 @@ export type {
 export type { Attachment, Comment, List, Membership, Profile, Task } from './rows';
 export { OUTPOST_SCHEMA_VERSION } from './outpost';
 export { liveQuery } from 'dexie';
+export { setDeviceDatabaseDebug } from './db';
 /** Where an attachment's bytes are on this device. */
 export type FileState = FileRecord['state'];
