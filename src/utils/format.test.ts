@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { ATTACHMENT_MAX_BYTES } from '@sync/index';
 
-import { charactersLeft, formatBytes } from './format';
+import { charactersLeft, formatBytes, formatDue, shortDate } from './format';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -44,5 +44,32 @@ describe('charactersLeft', () => {
     expect(charactersLeft(81, 80)).toBe('1 character too many');
     expect(charactersLeft(83, 80)).toBe('3 characters too many');
     expect(charactersLeft(5_080, 80)).toBe('5,000 characters too many');
+  });
+});
+
+describe('formatDue', () => {
+  // Noon on 10 March 2026, local time.
+  const now = new Date(2026, 2, 10, 12).getTime();
+  const asTheDeviceSaysIt = (iso: string) =>
+    new Date(`${iso}T00:00:00`).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+
+  it('says today, tomorrow, overdue with its date, or the date', () => {
+    expect(formatDue('2026-03-10', now)).toEqual({ text: 'Today', overdue: false });
+    expect(formatDue('2026-03-11', now)).toEqual({ text: 'Tomorrow', overdue: false });
+    expect(formatDue('2026-03-03', now)).toEqual({
+      text: `Overdue · ${asTheDeviceSaysIt('2026-03-03')}`,
+      overdue: true,
+    });
+    expect(formatDue('2026-12-25', now)).toEqual({
+      text: asTheDeviceSaysIt('2026-12-25'),
+      overdue: false,
+    });
+  });
+
+  it('gives each date its own day and month from the one shared formatter', () => {
+    for (const iso of ['2026-01-31', '2026-02-01', '2027-07-04']) {
+      expect(shortDate(iso)).toBe(asTheDeviceSaysIt(iso));
+    }
+    expect(shortDate('2026-01-31')).not.toBe(shortDate('2026-02-01'));
   });
 });

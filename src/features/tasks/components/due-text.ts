@@ -1,6 +1,6 @@
 // A task's due date as both task screens show it. A done task is not late any more: it
 // shows its plain date, never "Overdue".
-import { formatDue } from '@/utils/format';
+import { formatDue, shortDate } from '@/utils/format';
 
 export interface DueText {
   /** "Today", "Tomorrow", "3 Mar". */
@@ -14,9 +14,6 @@ export interface DueText {
 export function dueText(dueOn: string, now: number, done: boolean): DueText {
   const due = formatDue(dueOn, now);
   if (!due.overdue) return { date: due.text, overdue: false, text: due.text };
-  const date = new Date(`${dueOn}T00:00:00`).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-  });
+  const date = shortDate(dueOn);
   return done ? { date, overdue: false, text: date } : { date, overdue: true, text: due.text };
 }
