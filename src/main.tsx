@@ -28,12 +28,15 @@ if (!container) {
   throw new Error('index.html is missing the #root element');
 }
 
+/** How long the first render waits for the first screen's code and data at most (ms). */
+const FIRST_RENDER_WAIT_MS = 400;
+
 /** How long the first screen's reads are kept for it, if it has not taken them by then (ms). */
 const FIRST_SCREEN_READS_MS = 10_000;
 
 listenForInstallPrompt();
 // The screen renders without suspending when its code is here by its first render.
-preloadScreen(window.location.pathname);
+const firstScreenCode = preloadScreen(window.location.pathname);
 
 const supabase = import('@/lib/supabase').then(({ createAppSupabase }) => createAppSupabase());
 const online = browserOnline();
@@ -61,8 +64,9 @@ const services: AppServices = {
 };
 revocations.start();
 sync.start();
-// The first screen's data is read while its code loads and the app renders its frame.
-setTimeout(readFirstScreen(sync, window.location.pathname).release, FIRST_SCREEN_READS_MS);
+// The first screen's data is read while its code loads.
+const firstScreen = readFirstScreen(sync, window.location.pathname);
+setTimeout(firstScreen.release, FIRST_SCREEN_READS_MS);
 
 // "Reload" into a new version only after the engine has finished (and persisted) any push
 // in flight; everything queued is in IndexedDB already and survives the reload (a token
@@ -72,11 +76,18 @@ setBeforeReload(() => {
   return sync.stop();
 });
 
-createRoot(container).render(
-  <StrictMode>
-    <App services={services} />
-  </StrictMode>,
-);
+// The first render waits for the first screen's code and the data of its rows (at most
+// FIRST_RENDER_WAIT_MS), so that it is that screen with its rows.
+void Promise.race([
+  Promise.all([firstScreenCode, firstScreen.rows.catch(() => undefined)]),
+  new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS)),
+]).then(() => {
+  createRoot(container).render(
+    <StrictMode>
+      <App services={services} />
+    </StrictMode>,
+  );
+});
 
 registerServiceWorker({ online });
 // The other screens' code, once the first screen is up and the browser has a moment.

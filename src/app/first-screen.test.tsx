@@ -25,8 +25,8 @@ async function listWithTasks() {
     await services.sync.repos.tasks.create(device.listId, { title });
   }
   const path = `/lists/${device.listId}`;
-  // The screen's code is here, as a page's first screen's usually is by its first render.
-  preloadScreen(path);
+  // The screen's code is here, as main.tsx's first render waits for it.
+  await preloadScreen(path);
   await SCREEN_CODE.list();
   return { services, path };
 }
@@ -41,6 +41,67 @@ describe('readFirstScreen', () => {
     expect(screen.getByRole('heading', { name: 'Groceries' })).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: /Milk/ })).toBeInTheDocument();
     expect(screen.getByText('2 open · 0 done')).toBeInTheDocument();
+    reads.release();
+  });
+
+  it("has a list's rows on screen at the first render once the rows' reads are done", async () => {
+    const { services, path } = await listWithTasks();
+    const reads = readFirstScreen(services.sync, path);
+    // What main.tsx waits for before the first render; the counts may come after.
+    await reads.rows;
+    renderApp(services, path);
+    expect(screen.getByRole('heading', { name: 'Groceries' })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: /Milk/ })).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: /Bread/ })).toBeInTheDocument();
+    expect(await screen.findByText('2 open · 0 done')).toBeInTheDocument();
+    reads.release();
+  });
+
+  it("settles the rows' reads with the first tasks, without waiting for the counts", async () => {
+    const { services, path } = await listWithTasks();
+    const queries = services.sync.queries;
+    const gate = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const tasksGate = gate();
+    const countsGate = gate();
+    const firstTasks = queries.firstTasks.bind(queries);
+    const taskCounts = queries.taskCounts.bind(queries);
+    const list = queries.list.bind(queries);
+    const role = queries.role.bind(queries);
+    const answered: string[] = [];
+    queries.list = async (...args) => {
+      const found = await list(...args);
+      answered.push('list');
+      return found;
+    };
+    queries.role = async (...args) => {
+      const found = await role(...args);
+      answered.push('role');
+      return found;
+    };
+    queries.firstTasks = async (...args) => {
+      await tasksGate.opened;
+      return firstTasks(...args);
+    };
+    queries.taskCounts = async (...args) => {
+      await countsGate.opened;
+      return taskCounts(...args);
+    };
+    const reads = readFirstScreen(services.sync, path);
+    const settled: string[] = [];
+    void reads.rows.then(() => settled.push('rows'));
+    void reads.ready.then(() => settled.push('ready'));
+    // Every read but the gated ones has its answer: the owner, the list and the role.
+    await expect.poll(() => [...answered].sort()).toEqual(['list', 'role']);
+    await Promise.resolve();
+    expect(settled).toEqual([]);
+    tasksGate.open();
+    await expect.poll(() => settled).toEqual(['rows']);
+    countsGate.open();
+    await expect.poll(() => settled).toEqual(['rows', 'ready']);
     reads.release();
   });
 

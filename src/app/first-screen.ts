@@ -14,6 +14,11 @@ import { screenAt } from './screen-code';
 export interface FirstScreenReads {
   /** Settles when every read has its first result. */
   ready: Promise<void>;
+  /**
+   * Settles when the screen has what it needs to show its rows: every read but a list's
+   * counts, which can take longer on a long list and show as "counting" until they come.
+   */
+  rows: Promise<void>;
   /** Lets the reads go (those the screen shows go on). */
   release: () => void;
 }
@@ -29,6 +34,7 @@ export function readFirstScreen(sync: OutpostSync, pathname: string): FirstScree
   };
   const owner = read(deviceOwnerQuery(sync));
   const reads: Promise<unknown>[] = [owner];
+  let counts: Promise<unknown> = Promise.resolve();
   // /lists/:listId
   const listId = screenAt(pathname) === 'list' ? pathname.split('/')[2] : undefined;
   if (listId !== undefined) {
@@ -47,10 +53,13 @@ export function readFirstScreen(sync: OutpostSync, pathname: string): FirstScree
     reads.push(
       user ? readAccess(user.id) : owner.then((id) => readAccess(sessionUserId(null, id))),
     );
-    reads.push(read(firstTasksQuery(sync, listId)), read(taskCountsQuery(sync, listId)));
+    reads.push(read(firstTasksQuery(sync, listId)));
+    counts = read(taskCountsQuery(sync, listId));
   }
+  const rows = Promise.all(reads).then(() => undefined);
   return {
-    ready: Promise.all(reads).then(() => undefined),
+    ready: Promise.all([rows, counts]).then(() => undefined),
+    rows,
     release: () => {
       released = true;
       for (const release of releases) release();

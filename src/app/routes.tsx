@@ -38,9 +38,16 @@ const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>>> = {
  * was asked for at the start of the shell's evaluation (screen-code.ts), and is usually here
  * by the time the device database has been opened, so the screen renders without suspending.
  */
-export function preloadScreen(pathname: string): void {
+export function preloadScreen(pathname: string): Promise<void> {
   const screen = screenAt(pathname);
-  if (screen) void BY_NAME[screen]?.preload().catch(() => undefined); // shows when it renders
+  const preload = screen ? BY_NAME[screen]?.preload() : undefined;
+  // A chunk that cannot load shows when the screen renders.
+  return preload
+    ? preload.then(
+        () => undefined,
+        () => undefined,
+      )
+    : Promise.resolve();
 }
 
 /** Loads every screen's code when the browser is idle, so no navigation waits for code. */
