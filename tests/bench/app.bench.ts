@@ -147,12 +147,13 @@ async function waitForTasks(page: Page, listId: string, count: number): Promise<
   }
 }
 
-export function buildApp(apiUrl: string, anonKey: string, outDir: string): void {
+/** Builds the app of the checkout at `root` (this one by default) into `outDir`. */
+export function buildApp(apiUrl: string, anonKey: string, outDir: string, root = ROOT): void {
   execFileSync(
     process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
     {
-      cwd: ROOT,
+      cwd: root,
       env: { ...process.env, VITE_SUPABASE_URL: apiUrl, VITE_SUPABASE_ANON_KEY: anonKey },
       stdio: 'ignore',
     },

@@ -53,7 +53,7 @@ const SYNC_RUNS = Number(process.env.BENCH_BROWSER_SYNC_RUNS ?? 2);
  * tab's time goes.
  */
 const TRACE_DIR = process.env.BENCH_BROWSER_TRACE;
-const TRACE_CATEGORIES = [
+const TRACE_CATEGORIES = process.env.BENCH_BROWSER_TRACE_CATEGORIES?.split(',') ?? [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
   'blink.user_timing',
@@ -62,9 +62,10 @@ const TRACE_CATEGORIES = [
   // v8.compile events say whether a script's code came from the code cache (consumedCacheSize).
   'disabled-by-default-v8.compile',
   'ServiceWorker',
-  // JS samples (ProfileChunk events): which functions the main thread runs. Sampling slows the
-  // traced tab's scripts down, so its figure is not comparable with the others.
-  'disabled-by-default-v8.cpu_profiler',
+  // JS samples (ProfileChunk events, BENCH_BROWSER_TRACE_JS=1): which functions the main thread
+  // runs. Sampling slows the traced tab down a lot (every function deserialized from the code
+  // cache is logged for the profiler), so its times are not those of an untraced tab.
+  ...(process.env.BENCH_BROWSER_TRACE_JS === '1' ? ['disabled-by-default-v8.cpu_profiler'] : []),
 ];
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
@@ -106,6 +107,11 @@ export interface BrowserFigures {
   newTabOrder: { small: number[]; big: number[] };
   /** Every new tab was controlled by the worker and could not reach the devstack. */
   newTabOffline: { controlled: number; offline: number; pages: number };
+  /**
+   * `compareWith`'s new tabs, each opened right after this checkout's on the same list in the
+   * same round (`small[i]` and `big[i]` pair with `newTabOrder`'s).
+   */
+  compared?: (NewTabs & { checkout: string }) | undefined;
   /** Left out by `newTabsOnly`: bob's initial syncs of 100k tasks and the heap after them. */
   device100k?: {
     syncRuns: SyncRun[];
@@ -610,84 +616,99 @@ async function controlled(page: Page): Promise<void> {
   }
 }
 
-async function measureNewTabs(
-  context: BrowserContext,
-  appUrl: string,
-  apiUrl: string,
-  counts: Counts,
-): Promise<{
+/** One app's new tabs (measureNewTabs). */
+export interface NewTabs {
   small: number[];
   big: number[];
   placeholders: PlaceholderReport;
   offline: BrowserFigures['newTabOffline'];
   phases: BrowserFigures['newTabPhases'];
-}> {
-  const small: number[] = [];
-  const big: number[] = [];
-  const milestones = new Map<string, Record<keyof NewTabPhases, number[]>>(
-    [SEED.list, BIG_LIST_ID].map((id) => [
-      id,
-      { responseEnd: [], domContentLoaded: [], shell: [], screen: [], firstRow: [] },
-    ]),
-  );
-  const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
-  const offline = { controlled: 0, offline: 0, pages: 0 };
+}
+
+/**
+ * New tabs opened offline on each list of each app in `appUrls` (an origin each, its worker
+ * controlling and its device synced), one app after the other within each round, so that the
+ * apps' tabs share the machine's moment (BENCH_BROWSER_AB).
+ */
+async function measureNewTabs(
+  context: BrowserContext,
+  appUrls: string[],
+  apiUrl: string,
+  counts: Counts,
+): Promise<NewTabs[]> {
+  const results = appUrls.map(() => ({
+    small: [] as number[],
+    big: [] as number[],
+    milestones: new Map<string, Record<keyof NewTabPhases, number[]>>(
+      [SEED.list, BIG_LIST_ID].map((id) => [
+        id,
+        { responseEnd: [], domContentLoaded: [], shell: [], screen: [], firstRow: [] },
+      ]),
+    ),
+    placeholders: { frames: 0, wrong: 0, blank: 0, examples: [] },
+    offline: { controlled: 0, offline: 0, pages: 0 },
+  }));
   await context.setOffline(true);
   try {
     for (let round = 0; round < NEW_TAB_WARMUP + NEW_TAB_SAMPLES; round++) {
-      for (const listId of [SEED.list, BIG_LIST_ID]) {
-        const page = await context.newPage();
-        await reportOffline(page); // the context is offline already
-        const stopTrace =
-          TRACE_DIR !== undefined && round === NEW_TAB_WARMUP ? await startTrace(page) : undefined;
-        try {
-          const firstRow = page.waitForEvent('console', {
-            predicate: (message) => message.text() === FIRST_ROW_MESSAGE,
-            timeout: BOUND.step,
-          });
-          await within(
-            `open a new tab on /lists/${listId} offline`,
-            BOUND.step,
-            page.goto(`${appUrl}/lists/${listId}`, { waitUntil: 'commit', timeout: BOUND.step }),
-          );
-          await within(`first task row in a new offline tab on ${listId}`, BOUND.step, firstRow);
-          // The frames up to the rows and a moment after (a count that corrects itself late).
-          await page.waitForTimeout(300);
-          if (stopTrace && TRACE_DIR !== undefined) {
-            mkdirSync(TRACE_DIR, { recursive: true });
-            await stopTrace(
-              join(TRACE_DIR, `new-tab-${listId === BIG_LIST_ID ? 'big' : 'small'}.json`),
+      for (const [app, appUrl] of appUrls.entries()) {
+        const r = results[app]!;
+        for (const listId of [SEED.list, BIG_LIST_ID]) {
+          const page = await context.newPage();
+          await reportOffline(page); // the context is offline already
+          const stopTrace =
+            TRACE_DIR !== undefined && round === NEW_TAB_WARMUP && app === 0
+              ? await startTrace(page)
+              : undefined;
+          try {
+            const firstRow = page.waitForEvent('console', {
+              predicate: (message) => message.text() === FIRST_ROW_MESSAGE,
+              timeout: BOUND.step,
+            });
+            await within(
+              `open a new tab on /lists/${listId} offline`,
+              BOUND.step,
+              page.goto(`${appUrl}/lists/${listId}`, { waitUntil: 'commit', timeout: BOUND.step }),
             );
+            await within(`first task row in a new offline tab on ${listId}`, BOUND.step, firstRow);
+            // The frames up to the rows and a moment after (a count that corrects itself late).
+            await page.waitForTimeout(300);
+            if (stopTrace && TRACE_DIR !== undefined) {
+              mkdirSync(TRACE_DIR, { recursive: true });
+              await stopTrace(
+                join(TRACE_DIR, `new-tab-${listId === BIG_LIST_ID ? 'big' : 'small'}.json`),
+              );
+            }
+            const state = await probe(page);
+            const facts = await page.evaluate(async (api) => {
+              const nav = performance.getEntriesByType('navigation')[0] as
+                PerformanceNavigationTiming | undefined;
+              return {
+                // Offline for real: the devstack, which is up, cannot be reached.
+                online: await fetch(api, { cache: 'no-store', mode: 'no-cors' }).then(
+                  () => true,
+                  () => false,
+                ),
+                controlled: navigator.serviceWorker.controller !== null,
+                responseEnd: nav?.responseEnd ?? NaN,
+                domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
+              };
+            }, `${apiUrl}/rest/v1/`);
+            if (round < NEW_TAB_WARMUP) continue;
+            r.offline.pages += 1;
+            if (facts.controlled) r.offline.controlled += 1;
+            if (!facts.online) r.offline.offline += 1;
+            (listId === BIG_LIST_ID ? r.big : r.small).push(state.firstRowAt ?? NaN);
+            const m = r.milestones.get(listId);
+            m?.responseEnd.push(facts.responseEnd);
+            m?.domContentLoaded.push(facts.domContentLoaded);
+            m?.shell.push(state.shellAt ?? NaN);
+            m?.screen.push(state.screenAt ?? NaN);
+            m?.firstRow.push(state.firstRowAt ?? NaN);
+            checkFrames(state.frames, counts, r.placeholders);
+          } finally {
+            await page.close();
           }
-          const state = await probe(page);
-          const facts = await page.evaluate(async (api) => {
-            const nav = performance.getEntriesByType('navigation')[0] as
-              PerformanceNavigationTiming | undefined;
-            return {
-              // Offline for real: the devstack, which is up, cannot be reached.
-              online: await fetch(api, { cache: 'no-store', mode: 'no-cors' }).then(
-                () => true,
-                () => false,
-              ),
-              controlled: navigator.serviceWorker.controller !== null,
-              responseEnd: nav?.responseEnd ?? NaN,
-              domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
-            };
-          }, `${apiUrl}/rest/v1/`);
-          if (round < NEW_TAB_WARMUP) continue;
-          offline.pages += 1;
-          if (facts.controlled) offline.controlled += 1;
-          if (!facts.online) offline.offline += 1;
-          (listId === BIG_LIST_ID ? big : small).push(state.firstRowAt ?? NaN);
-          const m = milestones.get(listId);
-          m?.responseEnd.push(facts.responseEnd);
-          m?.domContentLoaded.push(facts.domContentLoaded);
-          m?.shell.push(state.shellAt ?? NaN);
-          m?.screen.push(state.screenAt ?? NaN);
-          m?.firstRow.push(state.firstRowAt ?? NaN);
-          checkFrames(state.frames, counts, placeholders);
-        } finally {
-          await page.close();
         }
       }
     }
@@ -695,17 +716,19 @@ async function measureNewTabs(
     await context.setOffline(false);
   }
   const p50 = (samples: number[]) => percentiles(samples).p50;
-  const phases = [...milestones].map(([list, m]) => ({
-    list: list === BIG_LIST_ID ? 'list of 10,000 tasks' : 'list of 30 tasks',
-    phases: {
-      responseEnd: p50(m.responseEnd),
-      domContentLoaded: p50(m.domContentLoaded),
-      shell: p50(m.shell),
-      screen: p50(m.screen),
-      firstRow: p50(m.firstRow),
-    },
+  return results.map(({ milestones, ...r }) => ({
+    ...r,
+    phases: [...milestones].map(([list, m]) => ({
+      list: list === BIG_LIST_ID ? 'list of 10,000 tasks' : 'list of 30 tasks',
+      phases: {
+        responseEnd: p50(m.responseEnd),
+        domContentLoaded: p50(m.domContentLoaded),
+        shell: p50(m.shell),
+        screen: p50(m.screen),
+        firstRow: p50(m.firstRow),
+      },
+    })),
   }));
-  return { small, big, placeholders, offline, phases };
 }
 
 async function heapSample(cdp: CDPSession, step: string): Promise<HeapStep> {
@@ -809,15 +832,23 @@ async function buildBenchPage(outDir: string): Promise<void> {
 /**
  * `newTabsOnly`: alice's new tabs alone (no in-app navigation, no 100k sync or heap), a
  * couple of minutes instead of six, to try a change to the new tab's start-up.
+ * `compareWith`: another checkout of Outpost (its own node_modules), built too and served from
+ * a second origin; alice's new tabs alternate between the two apps, tab for tab, and its
+ * figures come back as `compared` (this checkout's stay the figures). A change worth 20 ms is
+ * lost in the drift between two runs minutes apart on a busy machine; paired tabs see the same
+ * machine.
  */
 export async function benchBrowser({
   newTabsOnly = false,
-}: { newTabsOnly?: boolean } = {}): Promise<BrowserFigures> {
+  compareWith,
+}: { newTabsOnly?: boolean; compareWith?: string | undefined } = {}): Promise<BrowserFigures> {
   const stack = await startTestDevstack('postgres');
   const profiles: { close: () => Promise<void> }[] = [];
   mkdirSync(TMP_DIR, { recursive: true });
   const outDir = mkdtempSync(join(TMP_DIR, 'bench-browser-'));
   const server = await startStaticServer(0, outDir);
+  const otherDir = compareWith ? mkdtempSync(join(TMP_DIR, 'bench-browser-other-')) : undefined;
+  const otherServer = otherDir ? await startStaticServer(0, otherDir) : undefined;
   try {
     progress(
       newTabsOnly
@@ -827,6 +858,7 @@ export async function benchBrowser({
     const counts = await seed(stack, { huge: !newTabsOnly });
     progress('building the app and the bench page');
     buildApp(stack.url, stack.anonKey, outDir);
+    if (compareWith && otherDir) buildApp(stack.url, stack.anonKey, otherDir, compareWith);
     await buildBenchPage(outDir);
     const appUrl = server.url;
     const aliceSession = await sessionOf(stack, 'alice@example.com');
@@ -841,6 +873,14 @@ export async function benchBrowser({
     await within('open the app', BOUND.step, page.goto(`${appUrl}/lists`));
     await waitForDevice(page, counts, [SEED.list, BIG_LIST_ID], BOUND.sync10k);
     await controlled(page);
+    // The other app's device, on its own origin (its own database and worker), stays open too.
+    const otherPage = otherServer ? await alice.newPage() : undefined;
+    if (otherServer && otherPage) {
+      progress('alice: the same in the app to compare with');
+      await within('open the other app', BOUND.step, otherPage.goto(`${otherServer.url}/lists`));
+      await waitForDevice(otherPage, counts, [SEED.list, BIG_LIST_ID], BOUND.sync10k);
+      await controlled(otherPage);
+    }
     let nav: BrowserNavigation | undefined;
     if (!newTabsOnly) {
       progress(`in-app navigation: ${NAV_WARMUP} + ${NAV_SAMPLES} rounds`);
@@ -848,9 +888,16 @@ export async function benchBrowser({
     }
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
-    const tabs = await measureNewTabs(alice, appUrl, stack.url, counts);
+    if (otherPage) await controlled(otherPage);
+    const [tabs, other] = await measureNewTabs(
+      alice,
+      otherServer ? [appUrl, otherServer.url] : [appUrl],
+      stack.url,
+      counts,
+    );
+    if (!tabs) throw new Error('browser bench: no new tabs measured');
     await aliceProfile.close();
-    const figures = {
+    const figures: BrowserFigures = {
       nav,
       newTabSmall: percentiles(tabs.small),
       newTabBig: percentiles(tabs.big),
@@ -858,6 +905,7 @@ export async function benchBrowser({
       newTabOffline: tabs.offline,
       newTabPhases: tabs.phases,
       newTabOrder: { small: tabs.small, big: tabs.big },
+      compared: other && compareWith ? { checkout: compareWith, ...other } : undefined,
     };
     if (newTabsOnly) return figures;
 
@@ -906,7 +954,9 @@ export async function benchBrowser({
   } finally {
     for (const open of profiles) await open.close();
     await server.close();
+    await otherServer?.close();
     await stack.stop();
     rmSync(outDir, { recursive: true, force: true });
+    if (otherDir) rmSync(otherDir, { recursive: true, force: true });
   }
 }

@@ -221,7 +221,11 @@ if (
   const { benchBrowser } = await import('./browser.bench');
   const { printBrowserFigures } = await import('./browser/print');
   process.stdout.write('\nbrowser: Chromium, production build, devstack on Postgres 15… ');
-  const b = await benchBrowser({ newTabsOnly: !only.has('browser') && only.has('browser-tabs') });
+  const b = await benchBrowser({
+    newTabsOnly: !only.has('browser') && only.has('browser-tabs'),
+    // Another checkout whose new tabs alternate with this one's, tab for tab (browser.bench.ts).
+    compareWith: process.env.BENCH_BROWSER_AB,
+  });
   process.stdout.write('done\n');
   printBrowserFigures(b, fmt);
 }

@@ -1,6 +1,12 @@
 // Prints the browser bench's figures (browser.bench.ts) next to their targets. Figures the run
 // left out (BENCH=browser-tabs) are said to be left out.
-import type { BrowserFigures, BrowserNavigation, PlaceholderReport } from '../browser.bench';
+import type {
+  BrowserFigures,
+  BrowserNavigation,
+  NewTabs,
+  PlaceholderReport,
+} from '../browser.bench';
+import { percentiles } from '../percentiles';
 
 type Fmt = (n: number, digits?: number) => string;
 
@@ -48,6 +54,10 @@ export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
     })),
   );
   placeholders.push(['new tab offline (figure 2)', b.newTabPlaceholders]);
+  if (b.compared) {
+    printCompared(b, b.compared, fmt);
+    placeholders.push([`new tab offline, ${b.compared.checkout}`, b.compared.placeholders]);
+  }
   if (b.device100k) printDevice100k(b.device100k, fmt);
   else console.log('browser: initial sync of 100k and the heap left out (BENCH=browser-tabs)');
   console.log(
@@ -153,4 +163,45 @@ function printDevice100k(device: NonNullable<BrowserFigures['device100k']>, fmt:
       met: meets(heap.maxUsedAfterGc <= 100 * 2 ** 20),
     },
   ]);
+}
+
+/**
+ * BENCH_BROWSER_AB: this checkout's new tabs next to the other checkout's, and the p50 of the
+ * paired differences (each tab against the other app's tab on the same list, same round).
+ */
+function printCompared(b: BrowserFigures, other: NewTabs & { checkout: string }, fmt: Fmt): void {
+  const ms = (n: number) => fmt(n, 1);
+  console.log(
+    `browser: the same new tabs, this checkout (B) against ${other.checkout} (A), tab for tab in one browser (A's worker controlling ${other.offline.controlled}/${other.offline.pages}, offline ${other.offline.offline}/${other.offline.pages})`,
+  );
+  console.table(
+    (
+      [
+        ['list of 30 tasks', b.newTabOrder.small, other.small],
+        ['list of 10,000 tasks', b.newTabOrder.big, other.big],
+      ] as const
+    ).map(([measure, mine, theirs]) => {
+      const a = percentiles(theirs);
+      const own = percentiles(mine);
+      const differences = mine.map((value, i) => value - (theirs[i] ?? NaN));
+      return {
+        measure,
+        'A p50 / p95 ms': `${ms(a.p50)} / ${ms(a.p95)}`,
+        'B p50 / p95 ms': `${ms(own.p50)} / ${ms(own.p95)}`,
+        'B − A, p50 of pairs ms': ms(percentiles(differences).p50),
+        'pairs where B is faster': `${differences.filter((d) => d < 0).length} of ${differences.length}`,
+      };
+    }),
+  );
+  console.log("  A: where a new tab's time goes, p50 ms from navigation start");
+  console.table(
+    other.phases.map(({ list, phases: p }) => ({
+      measure: list,
+      'document (worker)': ms(p.responseEnd),
+      DOMContentLoaded: ms(p.domContentLoaded),
+      'app first render': ms(p.shell),
+      'list screen': ms(p.screen),
+      'first task row': ms(p.firstRow),
+    })),
+  );
 }
