@@ -138,7 +138,7 @@ describe('classicScripts, building an app', () => {
     const html = files.get('index.html') ?? '';
     const shellUrl = /<script defer src="\/([^"]+)">/.exec(html)?.[1] ?? '';
     const requested: string[] = [];
-    const page: Record<string, unknown> = { log: [] as string[], URL };
+    const page: Record<string, unknown> = { log: [] as string[], URL, queueMicrotask };
     page.document = {
       createElement: () => ({}) as Record<string, unknown>,
       head: {
@@ -158,6 +158,9 @@ describe('classicScripts, building an app', () => {
     };
     // A classic script: vm.Script would throw a SyntaxError on an import or export.
     runInNewContext(files.get(shellUrl) ?? '', page, { filename: shellUrl });
+    // The entry runs in a microtask right after the script's top level, not inside it.
+    expect(page.log).toEqual([]);
+    await Promise.resolve();
     expect(page.log).toEqual(['shared', 'main S']);
     expect(requested).toEqual([]);
 
