@@ -2,12 +2,20 @@
 // it with useSyncExternalStore and tests can await phases.
 import type { SyncError } from './errors';
 
-/** product.md §4 "Connection": what the engine is doing now. */
-export type SyncPhase = 'offline' | 'syncing' | 'synced' | 'backing-off' | 'signed-out';
+/**
+ * product.md §4 "Connection": what the engine is doing now. `starting`: it has not said yet
+ * (its code is on its way, or this tab waits for the leader tab's word), so a screen shows no
+ * state rather than a guess such as "Offline".
+ */
+export type SyncPhase =
+  'starting' | 'offline' | 'syncing' | 'synced' | 'backing-off' | 'signed-out';
 
 /** What the UI shows of sync: an immutable snapshot, replaced on every change. */
 export interface SyncStatus {
-  /** Offline, syncing, synced, backing off after errors, or signed out (still queueing). */
+  /**
+   * Not known yet (starting), offline, syncing, synced, backing off after errors, or signed
+   * out (still queueing).
+   */
   readonly phase: SyncPhase;
   /** Queued changes not yet acknowledged by the server. */
   readonly pending: number;
@@ -38,10 +46,10 @@ export interface StatusStore {
   readonly set: (changes: Partial<SyncStatus>) => void;
 }
 
-/** A status store, offline with nothing queued until the engine says otherwise. */
+/** A status store, starting (nothing known) until the engine says otherwise. */
 export function createStatusStore(): StatusStore {
   let status: SyncStatus = {
-    phase: 'offline',
+    phase: 'starting',
     pending: 0,
     lastSyncedAt: null,
     lastError: null,

@@ -65,6 +65,26 @@ describe('sync status', () => {
     expect(status()).toHaveTextContent('3 changes waiting — saved on this device');
   });
 
+  it('says nothing online until the engine has said how sync stands, and "Offline" at once without a network', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    // The test services' engine has not run: the store is as a new tab finds it.
+    expect(s.sync.engine.status.getSnapshot().phase).toBe('starting');
+    await act(async () => {}); // the session is read
+    expect(status()).toHaveAttribute('data-state', 'starting');
+    expect(status()).toBeEmptyDOMElement();
+    expect(screen.queryByText('Offline')).toBeNull();
+    act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() }));
+    expect(status()).toHaveAttribute('data-state', 'synced');
+
+    const offline = await ownedDevice(false);
+    const offlineStatus = () => document.querySelectorAll('.sync-status')[1];
+    renderWithServices(offline, <SyncStatus />);
+    expect(offline.sync.engine.status.getSnapshot().phase).toBe('starting');
+    expect(await screen.findByText('Offline')).toBeInTheDocument();
+    expect(offlineStatus()).toHaveAttribute('data-state', 'offline');
+  });
+
   it('keeps saying "retrying" through a retry until a sync succeeds', async () => {
     const s = await ownedDevice(true);
     const status = render(s);

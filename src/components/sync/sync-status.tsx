@@ -4,7 +4,9 @@
 // phones it shrinks to the icon and a word or the waiting count; the full text stays in the
 // link for assistive technology. Without an account nothing ever syncs, so no count there.
 // A delete in its Undo window is held on the device, not waiting for the network: the status
-// says "Deleting…" with an Undo for it, and does not count it as waiting.
+// says "Deleting…" with an Undo for it, and does not count it as waiting. Until the engine has
+// said how sync stands (its code loading, or a new tab waiting for the leader tab), nothing is
+// shown online: not "Offline", which it is not.
 import { Link } from '@/lib/router';
 
 import type { Download } from '@sync/index';
@@ -72,6 +74,9 @@ export function SyncStatus() {
   } else if (!online || status.phase === 'offline') {
     state = 'offline';
     label = 'Offline';
+  } else if (status.phase === 'starting') {
+    // Online, and the engine has not said how sync stands: no state rather than a guess.
+    return <div className="sync-status sync-status--starting" data-state="starting" />;
   } else if (session.mode === 'expired' || status.phase === 'signed-out') {
     state = 'sign-in';
     label = errorMessage('AUTH_EXPIRED');

@@ -48,6 +48,9 @@ export function SyncSection() {
   } else if (!online || status.phase === 'offline') {
     state = 'offline';
     sentence = errorMessage('OFFLINE') + '. They sync when you are back online.';
+  } else if (status.phase === 'starting') {
+    state = 'starting';
+    sentence = 'Starting sync…';
   } else if (mode === 'expired' || status.phase === 'signed-out') {
     state = 'sign-in';
     sentence = (
