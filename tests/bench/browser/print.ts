@@ -42,17 +42,7 @@ export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
   console.log(
     `  in the order the tabs were opened, ms: 30 tasks ${b.newTabOrder.small.map((v) => v.toFixed(0)).join(' ')}; 10,000 tasks ${b.newTabOrder.big.map((v) => v.toFixed(0)).join(' ')}`,
   );
-  console.log("  where a new tab's time goes, p50 ms from navigation start");
-  console.table(
-    b.newTabPhases.map(({ list, phases: p }) => ({
-      measure: list,
-      'document (worker)': ms(p.responseEnd),
-      DOMContentLoaded: ms(p.domContentLoaded),
-      'app first render': ms(p.shell),
-      'list screen': ms(p.screen),
-      'first task row': ms(p.firstRow),
-    })),
-  );
+  printPhases("  where a new tab's time goes", b.newTabPhases, fmt);
   placeholders.push(['new tab offline (figure 2)', b.newTabPlaceholders]);
   if (b.compared) {
     printCompared(b, b.compared, fmt);
@@ -193,9 +183,15 @@ function printCompared(b: BrowserFigures, other: NewTabs & { checkout: string },
       };
     }),
   );
-  console.log("  A: where a new tab's time goes, p50 ms from navigation start");
+  printPhases("  A: where a new tab's time goes", other.phases, fmt);
+}
+
+/** A new tab's milestones, p50 per list. */
+function printPhases(title: string, phases: BrowserFigures['newTabPhases'], fmt: Fmt): void {
+  const ms = (n: number) => fmt(n, 1);
+  console.log(`${title}, p50 ms from navigation start`);
   console.table(
-    other.phases.map(({ list, phases: p }) => ({
+    phases.map(({ list, phases: p }) => ({
       measure: list,
       'document (worker)': ms(p.responseEnd),
       DOMContentLoaded: ms(p.domContentLoaded),
