@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicScripts, wrapChunk } from './classic-scripts';
 
 const NONE = { imports: [], dynamicImports: [] };
+const NONE_BUT_LAZY = { imports: [], dynamicImports: ['assets/lazy.js'] };
 
 describe('wrapChunk', () => {
   it('wraps a chunk in its define call, strict, and ends a trailing line comment', () => {
@@ -32,6 +33,23 @@ describe('wrapChunk', () => {
     });
     expect(wrapped).toContain('const shared = require("./shared.js");');
     expect(wrapped).toContain('const open = () => require.load("./lazy.js").then((m) => m.x);');
+  });
+
+  it("calls the function Vite's preload helper was given with nothing to preload, at once", () => {
+    const code = [
+      'const a = () => __vitePreload(() => Promise.resolve().then(() => require("./lazy.js")), void 0);',
+      'const b = () => f(() => Promise.resolve().then(() => require("./lazy.js")).then((m) => m.x), void 0);',
+      // Something to preload, or no import in it: not the helper's no-op, left as it is.
+      'const c = () => f(() => Promise.resolve().then(() => require("./lazy.js")), deps);',
+      'const d = () => f(() => g(), void 0);',
+    ].join('\n');
+    const wrapped = wrapChunk('assets/a.js', code, NONE_BUT_LAZY);
+    expect(wrapped).toContain('const a = () => (() => require.load("./lazy.js"))();');
+    expect(wrapped).toContain(
+      'const b = () => (() => require.load("./lazy.js").then((m) => m.x))();',
+    );
+    expect(wrapped).toContain('const c = () => f(() => require.load("./lazy.js"), deps);');
+    expect(wrapped).toContain('const d = () => f(() => g(), void 0);');
   });
 
   it('fails on what a classic script cannot do', () => {
@@ -160,9 +178,12 @@ describe('classicScripts, building an app', () => {
     runInNewContext(files.get(shellUrl) ?? '', page, { filename: shellUrl });
     // The entry runs in a microtask right after the script's top level, not inside it.
     expect(page.log).toEqual([]);
+    expect(requested).toEqual([]);
     await Promise.resolve();
     expect(page.log).toEqual(['shared', 'main S']);
-    expect(requested).toEqual([]);
+    // The dynamic import's scripts were added while the entry ran, not a microtask after it
+    // (Vite's preload helper, dropped).
+    expect(requested).toHaveLength(2);
 
     await expect(page.opened).resolves.toBe('S+D+lazyS');
     expect(page.log).toEqual(['shared', 'main S', 'deep', 'lazy']);

@@ -89,6 +89,36 @@ function dynamicImportSpecifier(node: Node): string | undefined {
   return isNode(callback.body) ? requiredSpecifier(callback.body) : undefined;
 }
 
+/**
+ * Vite's preload helper around a dynamic import with nothing to preload (build.modulePreload is
+ * false): `__vitePreload(() => Promise.resolve().then(() => require("./x.js"))…, void 0)`. The
+ * helper calls its function in a microtask, so every `import()` of the app started fetching
+ * only after the code that asked for it had run to its end: the first screen's code, asked for
+ * first thing by the app shell's entry, went out after the whole shell (~50 ms in a new tab).
+ * With nothing to preload, the helper does nothing else but dispatch `vite:preloadError`, which
+ * the app does not listen to; so the call becomes a call of its function, and the import's
+ * `require.load` adds the scripts at once. Gives the function, else undefined.
+ */
+function preloadHelperCallback(node: Node): Node | undefined {
+  // The helper by its name, or inlined where it is used once (a function expression).
+  const callee = (node.callee as Node | undefined)?.type;
+  if (node.type !== 'CallExpression') return undefined;
+  if (callee !== 'Identifier' && callee !== 'FunctionExpression') return undefined;
+  const [callback, deps, ...rest] = node.arguments as Node[];
+  if (rest.length > 0 || deps?.type !== 'UnaryExpression' || deps.operator !== 'void') {
+    return undefined;
+  }
+  if (callback?.type !== 'ArrowFunctionExpression' || (callback.params as Node[]).length > 0) {
+    return undefined;
+  }
+  let imports = false;
+  walk(callback, (inner) => {
+    if (dynamicImportSpecifier(inner) !== undefined) imports = true;
+    return !imports;
+  });
+  return imports ? callback : undefined;
+}
+
 /** A chunk's CommonJS code in its `define` call, its dynamic imports turned into loads. */
 export function wrapChunk(
   id: string,
@@ -101,6 +131,13 @@ export function wrapChunk(
     throw new Error(`classic scripts: ${id}: ${why}: ${at}`);
   };
   walk(parseAst(code) as unknown as Node, (node) => {
+    const helped = preloadHelperCallback(node);
+    if (helped) {
+      // `helper(() => …, void 0)` → `(() => …)()`; the import inside is edited as any other.
+      edits.push({ start: node.start, end: helped.start, text: '(' });
+      edits.push({ start: helped.end, end: node.end, text: ')()' });
+      return true;
+    }
     const loaded = dynamicImportSpecifier(node);
     if (loaded !== undefined) {
       if (!dynamicImports.includes(resolveChunk(id, loaded))) {

@@ -87,9 +87,11 @@ void Promise.race([
       <App services={services} />
     </StrictMode>,
   );
+  // The other screens' code, once the first screen is up and the browser has a moment: asked
+  // for earlier, while the first screen's code and rows are on their way (the browser is idle
+  // then, waiting), it competes with them in the worker.
+  if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
+  else setTimeout(preloadAllScreens, 1_000);
 });
 
 registerServiceWorker({ online });
-// The other screens' code, once the first screen is up and the browser has a moment.
-if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
-else setTimeout(preloadAllScreens, 1_000);
