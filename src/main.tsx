@@ -1,9 +1,9 @@
 // Entry point: the app's single instances, then the first render. Nothing here waits on the
 // network: the screens read the device's database and the engine syncs in the background.
 // What only talks to the server is not in the app shell (issue 16): supabase-js is imported
-// at once, in parallel with the first render, and the sync library, the session revocations
-// and the screens that need it take the promise of the client; workbox-window comes with the
-// service worker's registration, after the first render.
+// once the first screen has rendered, and the sync library, the session revocations and the
+// screens that need it take the promise of the client; the engine starts then too, and
+// workbox-window comes with the service worker's registration.
 // First: the current screen's code is asked for while the rest of the shell runs.
 import '@/app/load-first-screen';
 import { StrictMode } from 'react';
@@ -38,7 +38,13 @@ listenForInstallPrompt();
 // The screen renders without suspending when its code is here by its first render.
 const firstScreenCode = preloadScreen(window.location.pathname);
 
-const supabase = import('@/lib/supabase').then(({ createAppSupabase }) => createAppSupabase());
+// What only talks to the server starts once the first screen is up (below): supabase-js (200
+// kB), the engine's code and its first reads would otherwise compete with the first screen's
+// code and reads, in the worker, on the main thread and in IndexedDB.
+let startServer!: () => void;
+const supabase = new Promise<void>((resolve) => (startServer = resolve))
+  .then(() => import('@/lib/supabase'))
+  .then(({ createAppSupabase }) => createAppSupabase());
 const online = browserOnline();
 // Sessions signed out on this device (even offline) are revoked on the server once it can
 // be reached; every tab tries, across reloads.
@@ -62,8 +68,6 @@ const services: AppServices = {
   now: () => Date.now(),
   origin: window.location.origin,
 };
-revocations.start();
-sync.start();
 // The first screen's data is read while its code loads.
 const firstScreen = readFirstScreen(sync, window.location.pathname);
 setTimeout(firstScreen.release, FIRST_SCREEN_READS_MS);
@@ -87,6 +91,9 @@ void Promise.race([
       <App services={services} />
     </StrictMode>,
   );
+  startServer();
+  revocations.start();
+  sync.start();
   // The other screens' code, once the first screen is up and the browser has a moment: asked
   // for earlier, while the first screen's code and rows are on their way (the browser is idle
   // then, waiting), it competes with them in the worker.
