@@ -105,6 +105,8 @@ export interface BrowserFigures {
   newTabPhases: { list: string; phases: NewTabPhases }[];
   /** Each new tab's first task row (ms), in the order the tabs were opened. */
   newTabOrder: { small: number[]; big: number[] };
+  /** Each new tab's first contentful paint (ms), paired with newTabOrder's. */
+  newTabPainted: { small: number[]; big: number[] };
   /** Every new tab was controlled by the worker and could not reach the devstack. */
   newTabOffline: { controlled: number; offline: number; pages: number };
   /**
@@ -139,6 +141,12 @@ export interface NewTabPhases {
   /** The list screen's counts element first in the DOM. */
   screen: number;
   firstRow: number;
+  /**
+   * The tab's first contentful paint: the frame that shows the first render (#root is empty
+   * before it, and the first render waits for the first rows), so the rows painted, where
+   * `firstRow` is when they were put in the DOM.
+   */
+  firstPaint: number;
 }
 
 export interface HeapStep {
@@ -620,6 +628,8 @@ async function controlled(page: Page): Promise<void> {
 export interface NewTabs {
   small: number[];
   big: number[];
+  /** Each tab's first contentful paint (NewTabPhases.firstPaint), paired with small and big. */
+  painted: { small: number[]; big: number[] };
   placeholders: PlaceholderReport;
   offline: BrowserFigures['newTabOffline'];
   phases: BrowserFigures['newTabPhases'];
@@ -639,10 +649,18 @@ async function measureNewTabs(
   const results = appUrls.map(() => ({
     small: [] as number[],
     big: [] as number[],
+    painted: { small: [] as number[], big: [] as number[] },
     milestones: new Map<string, Record<keyof NewTabPhases, number[]>>(
       [SEED.list, BIG_LIST_ID].map((id) => [
         id,
-        { responseEnd: [], domContentLoaded: [], shell: [], screen: [], firstRow: [] },
+        {
+          responseEnd: [],
+          domContentLoaded: [],
+          shell: [],
+          screen: [],
+          firstRow: [],
+          firstPaint: [],
+        },
       ]),
     ),
     placeholders: { frames: 0, wrong: 0, blank: 0, examples: [] },
@@ -692,6 +710,8 @@ async function measureNewTabs(
                 controlled: navigator.serviceWorker.controller !== null,
                 responseEnd: nav?.responseEnd ?? NaN,
                 domContentLoaded: nav?.domContentLoadedEventEnd ?? NaN,
+                firstPaint:
+                  performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
               };
             }, `${apiUrl}/rest/v1/`);
             if (round < NEW_TAB_WARMUP) continue;
@@ -699,12 +719,14 @@ async function measureNewTabs(
             if (facts.controlled) r.offline.controlled += 1;
             if (!facts.online) r.offline.offline += 1;
             (listId === BIG_LIST_ID ? r.big : r.small).push(state.firstRowAt ?? NaN);
+            (listId === BIG_LIST_ID ? r.painted.big : r.painted.small).push(facts.firstPaint);
             const m = r.milestones.get(listId);
             m?.responseEnd.push(facts.responseEnd);
             m?.domContentLoaded.push(facts.domContentLoaded);
             m?.shell.push(state.shellAt ?? NaN);
             m?.screen.push(state.screenAt ?? NaN);
             m?.firstRow.push(state.firstRowAt ?? NaN);
+            m?.firstPaint.push(facts.firstPaint);
             checkFrames(state.frames, counts, r.placeholders);
           } finally {
             await page.close();
@@ -726,6 +748,7 @@ async function measureNewTabs(
         shell: p50(m.shell),
         screen: p50(m.screen),
         firstRow: p50(m.firstRow),
+        firstPaint: p50(m.firstPaint),
       },
     })),
   }));
@@ -905,6 +928,7 @@ export async function benchBrowser({
       newTabOffline: tabs.offline,
       newTabPhases: tabs.phases,
       newTabOrder: { small: tabs.small, big: tabs.big },
+      newTabPainted: tabs.painted,
       compared: other && compareWith ? { checkout: compareWith, ...other } : undefined,
     };
     if (newTabsOnly) return figures;

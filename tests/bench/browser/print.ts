@@ -22,13 +22,16 @@ export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
   }
   const o = b.newTabOffline;
   console.log(
-    `browser: new tab opened offline on a list's URL → first task row (worker controlling ${o.controlled}/${o.pages} tabs, the devstack unreachable from ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
+    `browser: new tab opened offline on a list's URL → first task row in the DOM, and the frame that paints it (worker controlling ${o.controlled}/${o.pages} tabs, the devstack unreachable from ${o.offline}/${o.pages}; ${b.newTabSmall.n} samples each)`,
   );
   console.table(
     (
       [
         ['list of 30 tasks', b.newTabSmall],
         ['list of 10,000 tasks', b.newTabBig],
+        // The frame that shows them (the tab's first contentful paint).
+        ['list of 30 tasks, painted', percentiles(b.newTabPainted.small)],
+        ['list of 10,000 tasks, painted', percentiles(b.newTabPainted.big)],
       ] as const
     ).map(([measure, p]) => ({
       measure,
@@ -169,6 +172,8 @@ function printCompared(b: BrowserFigures, other: NewTabs & { checkout: string },
       [
         ['list of 30 tasks', b.newTabOrder.small, other.small],
         ['list of 10,000 tasks', b.newTabOrder.big, other.big],
+        ['list of 30 tasks, painted', b.newTabPainted.small, other.painted.small],
+        ['list of 10,000 tasks, painted', b.newTabPainted.big, other.painted.big],
       ] as const
     ).map(([measure, mine, theirs]) => {
       const a = percentiles(theirs);
@@ -198,6 +203,7 @@ function printPhases(title: string, phases: BrowserFigures['newTabPhases'], fmt:
       'app first render': ms(p.shell),
       'list screen': ms(p.screen),
       'first task row': ms(p.firstRow),
+      'painted (FCP)': ms(p.firstPaint),
     })),
   );
 }

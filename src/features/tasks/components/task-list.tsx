@@ -21,7 +21,7 @@ import {
   sortableKeyboardCoordinates,
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useWindowVirtualizer, windowScroll } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
 import { taskPatch, validate, type TaskStatus } from '@sync/index';
@@ -44,6 +44,21 @@ import {
 
 /** Rows rendered beyond each edge of the viewport (keeps j/k and Tab on rendered rows). */
 const OVERSCAN_ROWS = 8;
+
+/** The list's distance from the top of the page when last measured (TaskList). */
+let lastScrollMargin = 0;
+
+/**
+ * The virtualiser's window scroll, less the one to where the window already is: it makes that
+ * one as it mounts, and a scroll makes the browser lay out the page first, within React's
+ * commit (20–33 ms in a new tab, the page's first layout, which then came before its rows were
+ * in the DOM for the browser's own). Its idea of where the window is follows every scroll event.
+ */
+const scrollWindowUnlessThere: typeof windowScroll = (offset, options, instance) => {
+  const there = offset === instance.scrollOffset && !options.adjustments;
+  if (there && options.behavior !== 'smooth') return;
+  windowScroll(offset, options, instance);
+};
 /** Pointer travel before a drag starts (px), so clicks on the handle stay clicks. */
 const DRAG_ACTIVATION_PX = 6;
 
@@ -107,7 +122,7 @@ export function TaskList({
   const now = useNow(60_000);
   const deleteWithUndo = useDeleteWithUndo();
   const listRef = useRef<HTMLUListElement>(null);
-  const [scrollMargin, setScrollMargin] = useState(0);
+  const [scrollMargin, setScrollMargin] = useState(() => lastScrollMargin);
   const [edit, setEdit] = useState<TitleEdit | null>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -137,14 +152,20 @@ export function TaskList({
 
   // The list's distance from the top of the page, for the window virtualiser. What is above
   // it (a validation message, the "Added" line, a wrapped header) can change it, and any such
-  // change resizes the screen, so the screen's size is watched.
+  // change resizes the screen, so the screen's size is watched. Read in the observer's
+  // callbacks, which come once the browser has laid the page out (the first one before the
+  // first paint), not in the layout effect: a read there made the browser lay out the whole
+  // page an extra time, within React's commit (11–32 ms in a new tab), and the new margin
+  // then rendered the rows again. Until the first reading, the last list's margin stands: a
+  // margin off by less than the overscan (8 rows) renders a few more or fewer rows out of
+  // sight, never a gap.
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
-    const measure = () =>
-      setScrollMargin(Math.round(list.getBoundingClientRect().top + window.scrollY));
-    measure();
-    const observer = new ResizeObserver(measure);
+    const observer = new ResizeObserver(() => {
+      lastScrollMargin = Math.round(list.getBoundingClientRect().top + window.scrollY);
+      setScrollMargin(lastScrollMargin);
+    });
     observer.observe(list.closest('section') ?? document.body);
     return () => observer.disconnect();
   }, []);
@@ -155,6 +176,10 @@ export function TaskList({
     overscan: OVERSCAN_ROWS,
     scrollMargin,
     getItemKey: (index) => ordered[index]?.id ?? index,
+    // The window's size from the first render, so that it has its rows: the virtualiser
+    // measures the window in an effect, and until then it rendered none.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    scrollToFn: scrollWindowUnlessThere,
   });
 
   function rowElement(id: string): HTMLElement | null {
