@@ -40,11 +40,14 @@ test('online, a reload and a second tab never show "Offline" while sync starts',
   await createList(page, 'Errands');
   await expectSynced(page);
 
+  // Synced, and never "Offline" on the way. Not "synced" as the last state seen: once realtime
+  // has joined, the engine pulls again to catch up on what changed between its first pull and
+  // the join, and that cycle may have begun by the time the states are read.
   await page.reload();
   await expectSynced(page);
   const reloaded = await statesOf(page);
   expect(reloaded).not.toContain('offline');
-  expect(reloaded[reloaded.length - 1]).toBe('synced');
+  expect(reloaded).toContain('synced');
 
   // A second tab follows the first (the leader), and shows its status once told.
   const second = await context.newPage();
@@ -52,6 +55,6 @@ test('online, a reload and a second tab never show "Offline" while sync starts',
   await expectSynced(second);
   const followed = await statesOf(second);
   expect(followed).not.toContain('offline');
-  expect(followed[followed.length - 1]).toBe('synced');
+  expect(followed).toContain('synced');
   await context.close();
 });
