@@ -11,7 +11,7 @@ import { createRoot } from 'react-dom/client';
 
 import { browserOnline, createOutpostSync, setDeviceDatabaseDebug } from '@sync/index';
 import { App } from '@/app/app';
-import { readFirstScreen } from '@/app/first-screen';
+import { readFirstScreen, readScreensAhead } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
@@ -94,6 +94,7 @@ void Promise.race([
   startServer();
   revocations.start();
   sync.start();
+  readScreensAhead(sync);
   // The other screens' code, once the first screen is up and the browser has a moment: asked
   // for earlier, while the first screen's code and rows are on their way (the browser is idle
   // then, waiting), it competes with them in the worker.

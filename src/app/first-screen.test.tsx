@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp, type TestServices } from '@/testing/app-harness';
 import { localListDevice } from '@/features/tasks/testing/fixtures';
 
-import { readFirstScreen } from './first-screen';
+import { readFirstScreen, readScreensAhead } from './first-screen';
 import { SCREEN_CODE } from './screen-code';
 import { preloadScreen } from './routes';
 
@@ -123,5 +123,69 @@ describe('readFirstScreen', () => {
     await services.sync.repos.tasks.create(listId!, { title: 'Eggs' });
     expect(await screen.findByText('3 open · 0 done')).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: /Eggs/ })).toBeInTheDocument();
+  });
+});
+
+describe('readScreensAhead', () => {
+  it("starts a list's reads when a press begins on a link to it, and on a click by keyboard", async () => {
+    const device = await localListDevice();
+    services = device.services;
+    const queries = services.sync.queries;
+    const firstTasks = queries.firstTasks.bind(queries);
+    const asked: string[] = [];
+    const waiting = new Map<string, () => void>();
+    const askedFor = (listId: string) =>
+      asked.includes(listId)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiting.set(listId, resolve));
+    queries.firstTasks = (listId, ...rest) => {
+      asked.push(listId);
+      waiting.get(listId)?.();
+      return firstTasks(listId, ...rest);
+    };
+    const link = (href: string) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.append(document.createElement('span'));
+      document.body.append(a);
+      return a;
+    };
+    const other = await services.sync.repos.lists.create({ name: 'Hardware', color: 'red' });
+    const toList = link(`/lists/${device.listId}`);
+    const toOther = link(`/lists/${other}`);
+    const toSettings = link('/settings');
+    // jsdom would try to follow the links.
+    const stay = (event: Event) => event.preventDefault();
+    document.body.addEventListener('click', stay);
+    const stop = readScreensAhead(services.sync);
+    try {
+      toSettings.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+      expect(asked).toEqual([]);
+      // On the link's content, as a press usually lands.
+      toList.firstElementChild!.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+      await askedFor(device.listId);
+      expect(asked).toEqual([device.listId]);
+      // A keyboard's Enter makes a click with no press before it; the read is shared.
+      toList.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+      toOther.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+      await askedFor(other);
+      expect(asked).toEqual([device.listId, other]);
+      stop();
+      const third = await services.sync.repos.lists.create({ name: 'Garden', color: 'teal' });
+      const toThird = link(`/lists/${third}`);
+      toThird.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+      // Reads started in order: one the press had started would come before this one.
+      const sentinel = readFirstScreen(services.sync, `/lists/${device.listId}-none`);
+      await askedFor(`${device.listId}-none`);
+      expect(asked).toEqual([device.listId, other, `${device.listId}-none`]);
+      sentinel.release();
+      toThird.remove();
+    } finally {
+      stop();
+      document.body.removeEventListener('click', stay);
+      toList.remove();
+      toOther.remove();
+      toSettings.remove();
+    }
   });
 });

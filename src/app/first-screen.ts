@@ -66,3 +66,29 @@ export function readFirstScreen(sync: OutpostSync, pathname: string): FirstScree
     },
   };
 }
+
+/** How long a screen's reads started ahead are kept for it, if it has not taken them (ms). */
+const AHEAD_READS_MS = 10_000;
+
+/**
+ * Starts a list screen's reads when a press begins on a link to it (pointerdown, or the click
+ * itself for a keyboard's Enter), as readFirstScreen does for the opening screen: a press
+ * lasts ~100 ms before its click, and the router then renders the screen, which read its list
+ * and then its tasks, one read after the other, after it had rendered. The screen's hooks ask
+ * the same shared queries, so it renders with what is here by then. Returns the stop.
+ */
+export function readScreensAhead(sync: OutpostSync, target: EventTarget = document): () => void {
+  const ahead = (event: Event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    const path = link?.getAttribute('href')?.split(/[?#]/)[0];
+    if (!path || screenAt(path) !== 'list' || path === window.location.pathname) return;
+    const reads = readFirstScreen(sync, path);
+    setTimeout(reads.release, AHEAD_READS_MS);
+  };
+  target.addEventListener('pointerdown', ahead, true);
+  target.addEventListener('click', ahead, true);
+  return () => {
+    target.removeEventListener('pointerdown', ahead, true);
+    target.removeEventListener('click', ahead, true);
+  };
+}
