@@ -127,14 +127,8 @@ function appChunks(): { shell: ChunkName; screens: ChunkName } {
   };
   return {
     shell: (moduleId, ctx) => (shellOf(ctx).has(moduleId) ? 'shell' : null),
-    screens: (moduleId, ctx) => {
-      if (!isAppModule(moduleId)) return null;
-      const inShell = shellOf(ctx);
-      for (const id of staticImports(moduleId, ctx)) {
-        if (!inShell.has(id) && !isAppModule(id)) return null;
-      }
-      return 'screens';
-    },
+    screens: (moduleId, ctx) =>
+      isAppModule(moduleId) && !bringsPackage(moduleId, shellOf(ctx), ctx) ? 'screens' : null,
   };
 }
 
@@ -148,6 +142,19 @@ function staticImports(moduleId: string, ctx: ChunkingContext): Set<string> {
   };
   visit(moduleId);
   return seen;
+}
+
+/** Whether `moduleId`, or what it imports statically, is a package's module not in `shell`. */
+function bringsPackage(moduleId: string, shell: Set<string>, ctx: ChunkingContext): boolean {
+  const seen = new Set<string>();
+  const visit = (id: string): boolean => {
+    // What the shell holds, it holds with all it imports.
+    if (seen.has(id) || shell.has(id)) return false;
+    seen.add(id);
+    if (!isAppModule(id)) return true;
+    return (ctx.getModuleInfo(id)?.importedIds ?? []).some(visit);
+  };
+  return visit(moduleId);
 }
 
 /** A module of the app's own code (src/), not a package's (whose paths may hold a src/ too). */

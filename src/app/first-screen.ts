@@ -78,12 +78,19 @@ const AHEAD_READS_MS = 10_000;
  * the same shared queries, so it renders with what is here by then. Returns the stop.
  */
 export function readScreensAhead(sync: OutpostSync, target: EventTarget = document): () => void {
+  // The paths whose reads are held: a mouse's press and then its click start them once.
+  const held = new Set<string>();
   const ahead = (event: Event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
     const path = link?.getAttribute('href')?.split(/[?#]/)[0];
     if (!path || screenAt(path) !== 'list' || path === window.location.pathname) return;
+    if (held.has(path)) return;
+    held.add(path);
     const reads = readFirstScreen(sync, path);
-    setTimeout(reads.release, AHEAD_READS_MS);
+    setTimeout(() => {
+      held.delete(path);
+      reads.release();
+    }, AHEAD_READS_MS);
   };
   target.addEventListener('pointerdown', ahead, true);
   target.addEventListener('click', ahead, true);

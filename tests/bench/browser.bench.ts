@@ -649,7 +649,6 @@ async function measureNewTabs(
   const results = appUrls.map(() => ({
     small: [] as number[],
     big: [] as number[],
-    painted: { small: [] as number[], big: [] as number[] },
     milestones: new Map<string, Record<keyof NewTabPhases, number[]>>(
       [SEED.list, BIG_LIST_ID].map((id) => [
         id,
@@ -719,7 +718,6 @@ async function measureNewTabs(
             if (facts.controlled) r.offline.controlled += 1;
             if (!facts.online) r.offline.offline += 1;
             (listId === BIG_LIST_ID ? r.big : r.small).push(state.firstRowAt ?? NaN);
-            (listId === BIG_LIST_ID ? r.painted.big : r.painted.small).push(facts.firstPaint);
             const m = r.milestones.get(listId);
             m?.responseEnd.push(facts.responseEnd);
             m?.domContentLoaded.push(facts.domContentLoaded);
@@ -740,6 +738,10 @@ async function measureNewTabs(
   const p50 = (samples: number[]) => percentiles(samples).p50;
   return results.map(({ milestones, ...r }) => ({
     ...r,
+    painted: {
+      small: milestones.get(SEED.list)?.firstPaint ?? [],
+      big: milestones.get(BIG_LIST_ID)?.firstPaint ?? [],
+    },
     phases: [...milestones].map(([list, m]) => ({
       list: list === BIG_LIST_ID ? 'list of 10,000 tasks' : 'list of 30 tasks',
       phases: {

@@ -59,6 +59,7 @@ const scrollWindowUnlessThere: typeof windowScroll = (offset, options, instance)
   if (there && options.behavior !== 'smooth') return;
   windowScroll(offset, options, instance);
 };
+
 /** Pointer travel before a drag starts (px), so clicks on the handle stay clicks. */
 const DRAG_ACTIVATION_PX = 6;
 
