@@ -5,10 +5,16 @@
 // moves a task one place. Shift+click selects a range and Ctrl/Cmd+click one row, in the
 // screen's one selection. Rows are laid out in flow between two spacers, so
 // dnd-kit's transforms apply to them as to any list.
+//
+// A pointer drags with dnd-kit; a keyboard carries a task by its grip without it (Space or
+// Enter picks it up, arrows move it one place, Space or Enter drops it, Escape puts it back).
+// dnd-kit's keyboard sensor moved the task by geometry (the rows' measured boxes, a smooth
+// scroll, the row "over" found in a later render), so a key that came before those settled
+// was lost or dropped the task where it had been; a carry moves by index, in the key's own
+// handler, and shows the new order at once.
 import {
   closestCenter,
   DndContext,
-  KeyboardSensor,
   PointerSensor,
   useSensor,
   useSensors,
@@ -16,11 +22,7 @@ import {
   type DragEndEvent,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
-import {
-  SortableContext,
-  sortableKeyboardCoordinates,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useWindowVirtualizer, windowScroll } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
@@ -97,6 +99,12 @@ function isFieldTarget(target: EventTarget): boolean {
   );
 }
 
+/** A task carried by keyboard: where it is shown until it is dropped. */
+interface Carry {
+  id: string;
+  to: number;
+}
+
 function moved<T>(items: readonly T[], from: number, to: number): T[] {
   const next = items.filter((_, i) => i !== from);
   const item = items[from];
@@ -133,22 +141,30 @@ export function TaskList({
     null,
   );
 
-  const ordered = useMemo(() => {
+  const placed = useMemo(() => {
     if (optimistic?.basedOn !== tasks || optimistic.order.length !== tasks.length) return tasks;
     const byId = new Map(tasks.map((task) => [task.id, task]));
     return optimistic.order.flatMap((id) => byId.get(id) ?? []);
   }, [optimistic, tasks]);
+  // A task carried by keyboard, shown at `to` until it is dropped. Its list can change under
+  // it (another device's edit): it stays at `to` among whatever rows there are.
+  const [carry, setCarry] = useState<Carry | null>(null);
+  const carryRef = useRef<Carry | null>(null);
+  const ordered = useMemo(() => {
+    const from = carry ? placed.findIndex((task) => task.id === carry.id) : -1;
+    return carry && from >= 0 ? moved(placed, from, Math.min(carry.to, placed.length - 1)) : placed;
+  }, [placed, carry]);
   const ids = useMemo(() => ordered.map((task) => task.id), [ordered]);
 
   // The rows' callbacks stay the same object across renders (rows are memoised), so they
   // read the latest state through refs.
-  const latest = useRef({ tasks, ordered, onToggleSelected, onSelectMany });
+  const latest = useRef({ tasks, placed, ordered, onToggleSelected, onSelectMany });
   // Where a Shift+click range starts: the row last picked (ticked, x, clicked).
   const anchor = useRef<string | null>(null);
   const editRef = useRef<TitleEdit | null>(null);
   const pendingFocus = useRef<string | null>(null);
   useLayoutEffect(() => {
-    latest.current = { tasks, ordered, onToggleSelected, onSelectMany };
+    latest.current = { tasks, placed, ordered, onToggleSelected, onSelectMany };
   });
 
   // The list's distance from the top of the page, for the window virtualiser. What is above
@@ -233,15 +249,16 @@ export function TaskList({
     updateEdit(null);
   }
 
-  function commitMove(from: number, to: number, focusAfter: boolean) {
-    const current = latest.current.ordered;
+  /** Moves the task at `from` to `to`, in the order shown when no task is carried. */
+  function commitMove(from: number, to: number, focusAfter: boolean, said?: string) {
+    const current = latest.current.placed;
     const task = current[from];
     if (!task || to < 0 || to >= current.length || from === to) return;
     const currentIds = current.map((t) => t.id);
     const { afterId, beforeId } = neighboursAfterMove(currentIds, from, to);
     setOptimistic({ basedOn: latest.current.tasks, order: moved(currentIds, from, to) });
     if (focusAfter) pendingFocus.current = task.id;
-    setAnnouncement(`${task.title} moved to position ${to + 1} of ${current.length}.`);
+    setAnnouncement(said ?? `${task.title} moved to position ${to + 1} of ${current.length}.`);
     void attempt(() => sync.repos.tasks.move(task.id, afterId, beforeId)).then((result) => {
       if (!result.ok) {
         setOptimistic(null);
@@ -249,6 +266,75 @@ export function TaskList({
       }
     });
   }
+
+  function updateCarry(next: Carry | null) {
+    carryRef.current = next;
+    setCarry(next);
+  }
+
+  // A carried row that the new order moves in the DOM loses the focus (its grip is taken
+  // out and put back): that blur is not the user leaving, and the focus is put back.
+  const carryMoving = useRef(false);
+
+  function carryKey(id: string, event: KeyboardEvent<HTMLElement>) {
+    const rows = latest.current.placed;
+    const from = rows.findIndex((task) => task.id === id);
+    const task = rows[from];
+    if (!task) return;
+    const count = rows.length;
+    const current = carryRef.current?.id === id ? carryRef.current : null;
+    // While a task is carried, no other key acts (a shortcut would take the focus away).
+    if (current && event.key !== 'Tab') event.preventDefault();
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const drop = event.key === ' ' || event.key === 'Enter';
+    if (!current) {
+      if (!drop) return;
+      event.preventDefault();
+      updateCarry({ id, to: from });
+      setAnnouncement(`Picked up ${task.title}, position ${from + 1} of ${count}.`);
+      return;
+    }
+    const to = Math.min(current.to, count - 1);
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const next = Math.min(count - 1, Math.max(0, to + (event.key === 'ArrowUp' ? -1 : 1)));
+      if (next === to) return;
+      carryMoving.current = true;
+      updateCarry({ id, to: next });
+      setAnnouncement(`${task.title} moved to position ${next + 1} of ${count}.`);
+    } else if (drop || event.key === 'Tab') {
+      // Tab drops it and goes on to the next control.
+      if (drop) event.preventDefault();
+      updateCarry(null);
+      const said = `${task.title} dropped at position ${to + 1} of ${count}.`;
+      if (to === from) setAnnouncement(said);
+      else commitMove(from, to, false, said);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      cancelCarry(task);
+    }
+  }
+
+  function cancelCarry(task: TaskRow) {
+    carryMoving.current = true;
+    updateCarry(null);
+    setAnnouncement(`Moving cancelled. ${task.title} dropped back in place.`);
+  }
+
+  // The carried task's grip keeps the focus, and its row stays in sight, as it moves.
+  useLayoutEffect(() => {
+    const moving = carryMoving.current;
+    carryMoving.current = false;
+    if (!carry) return;
+    const row = rowElement(carry.id);
+    const grip = row?.querySelector<HTMLElement>('.tasks-row__handle');
+    if (!row || !grip) return;
+    if (moving && document.activeElement !== grip) grip.focus({ preventScroll: true });
+    const box = row.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      virtualizer.scrollToIndex(Math.min(carry.to, ordered.length - 1), { align: 'auto' });
+    }
+  });
 
   async function changeStatus(task: TaskRow, status: TaskStatus): Promise<boolean> {
     rescue.current = {
@@ -320,6 +406,13 @@ export function TaskList({
       });
     },
     focused: (id) => setActiveId(id),
+    carryKey: (id, event) => carryKey(id, event),
+    carryBlur: (id) => {
+      // Leaving the grip (a click elsewhere, another window) puts the task back.
+      if (carryRef.current?.id !== id || carryMoving.current) return;
+      const task = latest.current.placed.find((t) => t.id === id);
+      if (task) cancelCarry(task);
+    },
   }));
 
   const tabbableId = activeId && ids.includes(activeId) ? activeId : (ids[0] ?? null);
@@ -341,7 +434,7 @@ export function TaskList({
   });
 
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
-    if (dragging || event.defaultPrevented || isFieldTarget(event.target)) return;
+    if (dragging || carry || event.defaultPrevented || isFieldTarget(event.target)) return;
     const row = (event.target as HTMLElement).closest<HTMLElement>('[data-task-id]');
     const id = row?.dataset.taskId;
     if (!row || !id) return;
@@ -411,7 +504,6 @@ export function TaskList({
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: DRAG_ACTIVATION_PX } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
   const titleOf = (id: UniqueIdentifier) => ordered.find((task) => task.id === id)?.title ?? 'Task';
@@ -447,7 +539,10 @@ export function TaskList({
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
-        onDragStart={() => setDragging(true)}
+        onDragStart={() => {
+          updateCarry(null);
+          setDragging(true);
+        }}
         onDragEnd={onDragEnd}
         onDragCancel={() => setDragging(false)}
         accessibility={{
@@ -489,6 +584,7 @@ export function TaskList({
                   assignee={task.assignee_id ? (assignees.get(task.assignee_id) ?? null) : null}
                   now={now}
                   highlighted={task.id === highlightId}
+                  carried={task.id === carry?.id}
                   actions={actions}
                 />
               );

@@ -8,7 +8,7 @@
 // wraps; the due date gives way first, the assignee and the sync mark never do.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { memo, useId, useRef, useState, type MouseEvent } from 'react';
+import { memo, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 
 import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
@@ -49,6 +49,10 @@ export interface RowActions {
   cancelEdit(): void;
   remove(task: TaskRow): void;
   focused(id: string): void;
+  /** A key on a task's grip: Space or Enter picks it up or drops it, arrows carry it. */
+  carryKey(id: string, event: KeyboardEvent<HTMLElement>): void;
+  /** The grip lost the focus: a carried task goes back. */
+  carryBlur(id: string): void;
 }
 
 export interface TaskRowProps {
@@ -66,6 +70,8 @@ export interface TaskRowProps {
   /** Just added: shown with a brief highlight. */
   highlighted: boolean;
   actions: RowActions;
+  /** Carried by keyboard. */
+  carried: boolean;
 }
 
 function AssigneeAvatar({ assignee }: { assignee: Assignee }) {
@@ -134,6 +140,7 @@ export const TaskRowItem = memo(function TaskRowItem({
   now,
   highlighted,
   actions,
+  carried,
 }: TaskRowProps) {
   const ids = useId();
   const {
@@ -176,7 +183,7 @@ export const TaskRowItem = memo(function TaskRowItem({
         'tasks-row',
         done ? 'tasks-row--done' : '',
         selected ? 'tasks-row--selected' : '',
-        isDragging ? 'tasks-row--dragging' : '',
+        isDragging || carried ? 'tasks-row--dragging' : '',
         highlighted ? 'tasks-row--new' : '',
       ]
         .filter(Boolean)
@@ -224,6 +231,9 @@ export const TaskRowItem = memo(function TaskRowItem({
             className="tasks-row__handle"
             {...attributes}
             {...listeners}
+            aria-pressed={isDragging || carried || undefined}
+            onKeyDown={(event) => actions.carryKey(task.id, event)}
+            onBlur={() => actions.carryBlur(task.id)}
             aria-label={`Reorder ${task.title}`}
             title="Drag to reorder (or Alt + ↑ / ↓)"
           >

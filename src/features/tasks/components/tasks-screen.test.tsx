@@ -576,6 +576,51 @@ describe('tasks screen', () => {
     expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
   });
 
+  it('carries a task by keyboard from its grip, one place per key, and drops or puts it back', async () => {
+    const { user, listId, services } = await openList(['One', 'Two', 'Three', 'Four']);
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three', 'Four']));
+    const grip = () => screen.getByRole('button', { name: 'Reorder One' });
+    const said = (text: string) => expect(screen.getByText(text)).toBeInTheDocument();
+    const stored = async () => (await dbTasks(services, listId)).map((t) => t.title);
+
+    grip().focus();
+    await user.keyboard(' ');
+    said('Picked up One, position 1 of 4.');
+    expect(grip()).toHaveAttribute('aria-pressed', 'true');
+    expect(within(taskList()).getByRole('listitem', { name: 'One' })).toHaveClass(
+      'tasks-row--dragging',
+    );
+    // Each arrow moves it as it is pressed; past the end it stays; j and x do nothing meanwhile.
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}{ArrowDown}jx');
+    expect(shownTitles()).toEqual(['Two', 'Three', 'Four', 'One']);
+    said('One moved to position 4 of 4.');
+    expect(grip()).toHaveFocus();
+    expect(screen.queryByText(/selected/)).not.toBeInTheDocument();
+    await user.keyboard('{ArrowUp}');
+    expect(shownTitles()).toEqual(['Two', 'Three', 'One', 'Four']);
+    expect(await stored()).toEqual(['One', 'Two', 'Three', 'Four']);
+    await user.keyboard(' ');
+    said('One dropped at position 3 of 4.');
+    expect(grip()).not.toHaveAttribute('aria-pressed');
+    await waitFor(async () => expect(await stored()).toEqual(['Two', 'Three', 'One', 'Four']));
+    expect(shownTitles()).toEqual(['Two', 'Three', 'One', 'Four']);
+
+    // Escape puts it back, and so does leaving the grip; Enter carries as Space does.
+    await user.keyboard('{Enter}{ArrowUp}{ArrowUp}{Escape}');
+    said('Moving cancelled. One dropped back in place.');
+    expect(shownTitles()).toEqual(['Two', 'Three', 'One', 'Four']);
+    await user.keyboard('{Enter}{ArrowUp}');
+    expect(shownTitles()).toEqual(['Two', 'One', 'Three', 'Four']);
+    await user.click(screen.getByRole('checkbox', { name: 'Done: Four' }));
+    expect(shownTitles()).toEqual(['Two', 'Three', 'One', 'Four']);
+    // Tab drops it and moves on.
+    grip().focus();
+    await user.keyboard('{Enter}{ArrowUp}{ArrowUp}{Tab}');
+    said('One dropped at position 1 of 4.');
+    await waitFor(async () => expect(await stored()).toEqual(['One', 'Two', 'Three', 'Four']));
+    expect(grip()).not.toHaveFocus();
+  });
+
   it('has a labelled drag handle per row for reordering', async () => {
     await openList(['One', 'Two']);
     const handle = await screen.findByRole('button', { name: 'Reorder One' });
