@@ -143,6 +143,8 @@ test('a task carried with the keyboard (Space, arrows, Space) lands there, on ev
     a.getByRole('status').filter({ hasText: 'Moving cancelled. Alpha dropped back in place.' }),
   ).toHaveCount(1);
   expect(await rowTitles(a)).toEqual(again);
+  // Back in its place, its grip still has the focus (React moved its row back in the DOM).
+  await expect(a.getByRole('button', { name: 'Reorder Alpha' })).toBeFocused();
   await expectOrderEverywhere(setup, again);
   await setup.close();
 });

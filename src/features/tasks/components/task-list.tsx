@@ -273,8 +273,9 @@ export function TaskList({
   }
 
   // A carried row that the new order moves in the DOM loses the focus (its grip is taken
-  // out and put back): that blur is not the user leaving, and the focus is put back.
-  const carryMoving = useRef(false);
+  // out and put back): that blur is not the user leaving, and the focus is put back on the
+  // grip of the task named here, once the row is in its new place.
+  const carryFocus = useRef<string | null>(null);
 
   function carryKey(id: string, event: KeyboardEvent<HTMLElement>) {
     const rows = latest.current.placed;
@@ -299,7 +300,7 @@ export function TaskList({
       event.preventDefault();
       const next = Math.min(count - 1, Math.max(0, to + (event.key === 'ArrowUp' ? -1 : 1)));
       if (next === to) return;
-      carryMoving.current = true;
+      carryFocus.current = id;
       updateCarry({ id, to: next });
       setAnnouncement(`${task.title} moved to position ${next + 1} of ${count}.`);
     } else if (drop || event.key === 'Tab') {
@@ -311,25 +312,28 @@ export function TaskList({
       else commitMove(from, to, false, said);
     } else if (event.key === 'Escape') {
       event.preventDefault();
+      carryFocus.current = id;
       cancelCarry(task);
     }
   }
 
   function cancelCarry(task: TaskRow) {
-    carryMoving.current = true;
     updateCarry(null);
     setAnnouncement(`Moving cancelled. ${task.title} dropped back in place.`);
   }
 
-  // The carried task's grip keeps the focus, and its row stays in sight, as it moves.
+  // The carried task's grip keeps the focus as it moves and when it is put back, and its row
+  // stays in sight.
   useLayoutEffect(() => {
-    const moving = carryMoving.current;
-    carryMoving.current = false;
+    const refocus = carryFocus.current;
+    carryFocus.current = null;
+    const grip = refocus
+      ? rowElement(refocus)?.querySelector<HTMLElement>('.tasks-row__handle')
+      : null;
+    if (grip && document.activeElement !== grip) grip.focus({ preventScroll: true });
     if (!carry) return;
     const row = rowElement(carry.id);
-    const grip = row?.querySelector<HTMLElement>('.tasks-row__handle');
-    if (!row || !grip) return;
-    if (moving && document.activeElement !== grip) grip.focus({ preventScroll: true });
+    if (!row) return;
     const box = row.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) {
       virtualizer.scrollToIndex(Math.min(carry.to, ordered.length - 1), { align: 'auto' });
@@ -409,7 +413,7 @@ export function TaskList({
     carryKey: (id, event) => carryKey(id, event),
     carryBlur: (id) => {
       // Leaving the grip (a click elsewhere, another window) puts the task back.
-      if (carryRef.current?.id !== id || carryMoving.current) return;
+      if (carryRef.current?.id !== id || carryFocus.current === id) return;
       const task = latest.current.placed.find((t) => t.id === id);
       if (task) cancelCarry(task);
     },

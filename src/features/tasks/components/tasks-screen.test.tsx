@@ -609,6 +609,7 @@ describe('tasks screen', () => {
     await user.keyboard('{Enter}{ArrowUp}{ArrowUp}{Escape}');
     said('Moving cancelled. One dropped back in place.');
     expect(shownTitles()).toEqual(['Two', 'Three', 'One', 'Four']);
+    expect(grip()).toHaveFocus();
     await user.keyboard('{Enter}{ArrowUp}');
     expect(shownTitles()).toEqual(['Two', 'One', 'Three', 'Four']);
     await user.click(screen.getByRole('checkbox', { name: 'Done: Four' }));
