@@ -1,7 +1,7 @@
 // The engine's stand-in (lazy-engine.ts): nothing is loaded before the engine is asked to
 // run; what it was asked meanwhile reaches the engine once, as its last state; after that,
 // every call goes straight through; the status store is the same throughout.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { lazyEngine } from './lazy-engine';
 import type { SyncEngine } from './schedule';
@@ -53,6 +53,9 @@ function deferredEngine() {
   };
 }
 
+/** Once every promise already settled has run its callbacks (a macrotask comes after them). */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 describe('lazyEngine', () => {
   it('loads nothing until asked to run, and keeps one status store throughout', async () => {
     const d = deferredEngine();
@@ -94,6 +97,42 @@ describe('lazyEngine', () => {
     d.stand.retire();
     await d.arrive();
     expect(d.calls()).toEqual(['follow', 'retire']);
+  });
+
+  it("asks for the engine's code again after it failed to load, and a write asks too", async () => {
+    const failures: unknown[] = [];
+    const logged = vi.spyOn(console, 'error').mockImplementation((...args) => failures.push(args));
+    let loads = 0;
+    let made: ReturnType<typeof recordingEngine> | undefined;
+    const stand = lazyEngine((status) => {
+      loads += 1;
+      if (loads === 1) return Promise.reject(new Error('chunk missing'));
+      made = recordingEngine(status);
+      return Promise.resolve(made.engine);
+    });
+    stand.start();
+    await settled();
+    expect(failures).toHaveLength(1);
+    expect(made).toBeUndefined();
+    // A write while it leads: the engine's code is asked for again, and the engine starts.
+    stand.queued();
+    await settled();
+    expect(made?.calls).toEqual(['start']);
+    expect(loads).toBe(2);
+    logged.mockRestore();
+  });
+
+  it('syncNow fails while the code cannot be loaded, and works once it can', async () => {
+    let loads = 0;
+    const stand = lazyEngine((status) => {
+      loads += 1;
+      return loads === 1
+        ? Promise.reject(new Error('chunk missing'))
+        : Promise.resolve(recordingEngine(status).engine);
+    });
+    await expect(stand.syncNow()).rejects.toThrow('chunk missing');
+    await expect(stand.syncNow()).resolves.toMatchObject({ phase: 'starting' });
+    expect(loads).toBe(2);
   });
 
   it('passes every call straight through once the engine is here', async () => {

@@ -19,14 +19,22 @@ export function lazyEngine(load: (status: StatusStore) => Promise<SyncEngine>): 
   let syncAsked = false;
 
   function loaded(): Promise<SyncEngine> {
-    loading ??= load(status).then((made) => {
-      engine = made;
-      if (mode === 'leader') made.start();
-      else if (mode === 'follower') made.follow();
-      if (retired) made.retire();
-      if (syncAsked) made.requestSync();
-      return made;
-    });
+    loading ??= load(status).then(
+      (made) => {
+        engine = made;
+        if (mode === 'leader') made.start();
+        else if (mode === 'follower') made.follow();
+        if (retired) made.retire();
+        if (syncAsked) made.requestSync();
+        return made;
+      },
+      (error: unknown) => {
+        // Its code could not be fetched (no network and not in the worker's cache, or a
+        // deploy that replaced it): the next call asks again instead of failing for good.
+        loading = undefined;
+        throw error;
+      },
+    );
     return loading;
   }
 
@@ -61,8 +69,10 @@ export function lazyEngine(load: (status: StatusStore) => Promise<SyncEngine>): 
       }
     },
     queued() {
-      // Before the engine runs, its start pushes whatever is queued.
-      engine?.queued();
+      // Before the engine runs, its start pushes whatever is queued; a write made after its
+      // code failed to load asks for it again.
+      if (engine) engine.queued();
+      else if (mode === 'leader') loadInBackground();
     },
     async syncNow() {
       return (await loaded()).syncNow();
