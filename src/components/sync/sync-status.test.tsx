@@ -2,7 +2,7 @@
 // styled as an error, a retry after a failure still reads "retrying" until it succeeds.
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { SyncError } from '@sync/index';
 import { setDeviceOwner, storedRow } from '@sync/testing';
@@ -18,7 +18,7 @@ import {
   storeAliceSession,
 } from '@/testing/app-harness';
 
-import { SyncStatus } from './sync-status';
+import { QUIET_SYNC_MS, SyncStatus } from './sync-status';
 
 let services: TestServices | undefined;
 
@@ -110,6 +110,48 @@ describe('sync status', () => {
       s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() - 2.4 * 60_000 }),
     );
     expect(status()).toHaveTextContent('Synced 2 min ago');
+  });
+
+  it('shows "Synced" through the first second of a quiet sync, never through an edit going out', async () => {
+    const s = await ownedDevice(true);
+    const status = render(s);
+    act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() }));
+    expect(await screen.findByText('Synced just now')).toBeInTheDocument();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const states: (string | null | undefined)[] = [];
+      const seen = () => states.push(status()?.getAttribute('data-state'));
+      // A pull with nothing waiting (the catch-up once realtime has joined) that ends soon.
+      act(() => s.sync.engine.status.set({ phase: 'syncing' }));
+      seen();
+      act(() => {
+        vi.advanceTimersByTime(QUIET_SYNC_MS - 1);
+      });
+      seen();
+      act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() }));
+      seen();
+      expect(states).toEqual(['synced', 'synced', 'synced']);
+      // One that lasts: "Syncing…" once it has run for QUIET_SYNC_MS.
+      act(() => s.sync.engine.status.set({ phase: 'syncing' }));
+      act(() => {
+        vi.advanceTimersByTime(QUIET_SYNC_MS - 1);
+      });
+      expect(status()).toHaveAttribute('data-state', 'synced');
+      act(() => {
+        vi.advanceTimersByTime(1);
+      });
+      expect(status()).toHaveAttribute('data-state', 'syncing');
+      expect(screen.getByText('Syncing…')).toBeInTheDocument();
+      act(() => s.sync.engine.status.set({ phase: 'synced', lastSyncedAt: Date.now() }));
+      // An edit going out shows at once, and still once it is sent while the sync runs on.
+      act(() => s.sync.engine.status.set({ pending: 1 }));
+      act(() => s.sync.engine.status.set({ phase: 'syncing' }));
+      expect(status()).toHaveAttribute('data-state', 'syncing');
+      act(() => s.sync.engine.status.set({ pending: 0 }));
+      expect(status()).toHaveAttribute('data-state', 'syncing');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows how far a first sync has come: items so far, of how many, with a bar', async () => {

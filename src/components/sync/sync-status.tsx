@@ -6,7 +6,12 @@
 // A delete in its Undo window is held on the device, not waiting for the network: the status
 // says "Deleting…" with an Undo for it, and does not count it as waiting. Until the engine has
 // said how sync stands (its code loading, or a new tab waiting for the leader tab), nothing is
-// shown online: not "Offline", which it is not.
+// shown online: not "Offline", which it is not. A sync that begins quietly (all synced,
+// nothing of the user's waiting, nothing to download: the catch-up once realtime has joined,
+// a wake-up's check) goes on showing "Synced" for its first second; most end sooner, and a
+// flick to "Syncing…" on every page load only drew the eye.
+import { useEffect, useState } from 'react';
+
 import { Link } from '@/lib/router';
 
 import type { Download } from '@sync/index';
@@ -51,6 +56,29 @@ function downloadText({ received, expected }: Download): string {
     : `${Math.min(received, expected).toLocaleString()} of ${expected.toLocaleString()} items`;
 }
 
+/** How long a quiet sync shows "Synced" before it says "Syncing…". */
+export const QUIET_SYNC_MS = 1_000;
+
+/**
+ * Whether the sync under way began quietly and is still quiet, and is younger than
+ * QUIET_SYNC_MS. A sync that began with changes waiting (an edit going out) is never hidden,
+ * even once they are sent.
+ */
+function useQuietSync(syncing: boolean, quiet: boolean): boolean {
+  // Each sync is a run: counted, and marked quiet or not as it begins (state from the last
+  // render, the way React derives state from props).
+  const [run, setRun] = useState({ syncing, quiet: syncing && quiet, n: 0 });
+  if (run.syncing !== syncing) setRun({ syncing, quiet: syncing && quiet, n: run.n + 1 });
+  const [lasted, setLasted] = useState(-1);
+  const hiding = syncing && run.quiet;
+  useEffect(() => {
+    if (!hiding) return;
+    const timer = setTimeout(() => setLasted(run.n), QUIET_SYNC_MS);
+    return () => clearTimeout(timer);
+  }, [hiding, run.n]);
+  return hiding && quiet && lasted !== run.n;
+}
+
 function pendingText(pending: number): string {
   if (pending === 0) return '';
   return pending === 1 ? '1 change waiting' : `${pending.toLocaleString()} changes waiting`;
@@ -62,6 +90,13 @@ export function SyncStatus() {
   const session = useSession();
   const now = useNow();
   const held = useHeldDeletes((state) => state.held);
+  const quietSync = useQuietSync(
+    status.phase === 'syncing',
+    status.pending === 0 &&
+      status.download === null &&
+      status.lastError === null &&
+      status.lastSyncedAt !== null,
+  );
 
   let state: SyncBadgeState;
   let label: string;
@@ -88,7 +123,7 @@ export function SyncStatus() {
   ) {
     state = 'retrying';
     label = 'Sync paused, retrying';
-  } else if (status.phase === 'syncing') {
+  } else if (status.phase === 'syncing' && !quietSync) {
     state = 'syncing';
     // Back after longer than the server keeps deletions: everything is pulled again (the
     // data on screen stays usable meanwhile).
