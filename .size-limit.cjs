@@ -1,6 +1,6 @@
 // Bundle budgets (`npm run size`, after `npm run build`), issue 6:
 // - the app shell: the JS index.html loads on every start (entry chunk and what it
-//   needs), ≤ 129 kB gzip (issue 16: was 200 kB, then 143; issue 17 put what must work
+//   needs), ≤ 129.2 kB gzip (issue 16: was 200 kB, then 143; issue 17 put what must work
 //   from the first frame on every screen in it, Ctrl/Cmd+K and Ctrl/Cmd+Z, undo's recording
 //   repositories, held deletes, the toasts' corner, the navigation's column: 143.2 kB; then
 //   wouter for React Router, −11.2 kB, the sync engine loaded when it starts, −4.4 kB, and
@@ -8,9 +8,10 @@
 //   first render, their queries with them: 128.25 kB; classic scripts rather than ES modules,
 //   so a new tab starts from V8's code cache, with the chunk loader and the build's chunk
 //   graph in the shell: 129.16 kB, of the issue's 130; the screens' shared modules in one
-//   chunk, so that graph is shorter: 128.73 kB). What the first screen needs to
-//   paint from the device database: React, Dexie, the router, the sync library's reads and
-//   writes, the frame and the session gate. What only talks to the server or only some
+//   chunk, so that graph is shorter: 128.73 kB; the header's quiet syncs: 129.03 kB, with
+//   some 50 B between builds). What the first screen needs to paint from the device
+//   database: React, Dexie, the router, the sync library's reads and writes, the frame and
+//   the session gate. What only talks to the server or only some
 //   actions need is loaded after start-up or on first use (supabase-js, the engine's push,
 //   pull and realtime, workbox-window and the update flow, the shortcuts dialog, rejection
 //   sentences, exports, invites, avatar uploads), as screens are: chunks (precached, so they
@@ -40,7 +41,7 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '129 kB',
+    limit: '129.2 kB',
     gzip: true,
   },
   {
