@@ -297,7 +297,6 @@ export function TaskList({
     }
     const to = Math.min(current.to, count - 1);
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
       const next = Math.min(count - 1, Math.max(0, to + (event.key === 'ArrowUp' ? -1 : 1)));
       if (next === to) return;
       carryFocus.current = id;
@@ -305,13 +304,11 @@ export function TaskList({
       setAnnouncement(`${task.title} moved to position ${next + 1} of ${count}.`);
     } else if (drop || event.key === 'Tab') {
       // Tab drops it and goes on to the next control.
-      if (drop) event.preventDefault();
       updateCarry(null);
       const said = `${task.title} dropped at position ${to + 1} of ${count}.`;
       if (to === from) setAnnouncement(said);
       else commitMove(from, to, false, said);
     } else if (event.key === 'Escape') {
-      event.preventDefault();
       carryFocus.current = id;
       cancelCarry(task);
     }
