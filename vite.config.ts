@@ -6,6 +6,7 @@ import type { ChunkingContext } from 'rolldown';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+import { buildEnvMessage, checkBuildEnv } from './scripts/build-env';
 import { classicScripts } from './scripts/classic-scripts';
 import { SHARE_MIME_TYPES, SHARE_PATH } from './src/lib/pwa/share-inbox';
 
@@ -25,7 +26,7 @@ function previewPort(): number {
 /** The light UI's background (index.html's light theme-color); the dark one is #14171c. */
 const LIGHT_BACKGROUND = '#f6f7f9';
 
-/** Where a build without VITE_SUPABASE_URL talks to (src/lib/supabase.ts's default). */
+/** Where a dev server or a local build (`--mode devstack`) without VITE_SUPABASE_URL talks to. */
 const DEVSTACK_URL = 'http://127.0.0.1:54321';
 
 /**
@@ -168,8 +169,15 @@ const APP_VERSION = (
   }
 ).version;
 
-export default defineConfig(({ mode }) => {
-  const supabaseUrl = loadEnv(mode, process.cwd(), 'VITE_').VITE_SUPABASE_URL || DEVSTACK_URL;
+export default defineConfig(({ command, mode }) => {
+  const env = loadEnv(mode, process.cwd(), 'VITE_');
+  if (command === 'build') {
+    // A production build names its Supabase project (scripts/build-env.ts says why).
+    const check = checkBuildEnv(env, mode);
+    for (const warning of check.warnings) console.warn(`warning: ${warning}`);
+    if (check.errors.length > 0) throw new Error(buildEnvMessage(check));
+  }
+  const supabaseUrl = env.VITE_SUPABASE_URL || DEVSTACK_URL;
   const chunks = appChunks();
   return {
     define: {

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 
 import { TEST_RATE_LIMITS } from './auth/config';
+import { MAIL_VIEWER_PATH } from './auth/mail-viewer';
 import { REPO_ROOT } from './schema-files';
 import { DEFAULT_PORT, startDevstack } from './server';
 
@@ -28,7 +29,12 @@ const stack = await startDevstack({
   dataDir: databaseUrl || inMemory ? undefined : join(dataRoot, 'db'),
   ...(inMemory ? {} : { storageDir: join(dataRoot, 'storage') }),
   seed: process.env.DEVSTACK_SEED !== 'false',
-  ...(testRateLimits ? { auth: { rateLimits: TEST_RATE_LIMITS } } : {}),
+  auth: {
+    // Mail links with no allowed redirect_to lead to the app `npm start` serves (config.toml's
+    // site_url otherwise).
+    ...(process.env.DEVSTACK_SITE_URL ? { siteUrl: process.env.DEVSTACK_SITE_URL } : {}),
+    ...(testRateLimits ? { rateLimits: TEST_RATE_LIMITS } : {}),
+  },
 }).catch((error: unknown) => {
   // A port in use is the usual reason: say so in a sentence, not a stack trace.
   if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
@@ -44,11 +50,24 @@ console.log(`
 Outpost devstack ready in ${Math.round(performance.now() - started)} ms
   API URL:          ${stack.url}
   database:         ${describeDatabase()}
-  anon key:         ${stack.anonKey}
-  service_role key: ${stack.serviceRoleKey}
-  JWT secret:       ${stack.jwtSecret}
+  publishable key:  ${stack.publishableKey}
+  secret key:       ${stack.secretKey}  (servers only: refused from browsers)
+  JWKS:             ${stack.url}/auth/v1/.well-known/jwks.json (sessions are ES256)
+${legacyLines()}
   demo accounts:    alice@example.com / outpost-demo, bob@example.com / outpost-demo
+  mail viewer:      ${stack.url}${MAIL_VIEWER_PATH}/ (every mail auth sends; JSON as Mailpit's under api/v1)
 Ctrl-C to stop.`);
+
+/** The legacy keys, printed only while they are on (DEVSTACK_LEGACY_KEYS=true). */
+function legacyLines(): string {
+  const legacy = stack.legacyKeys;
+  if (!legacy) return '  legacy keys:      off (DEVSTACK_LEGACY_KEYS=true turns them on)';
+  return [
+    `  legacy anon key:  ${legacy.anonKey}`,
+    `  legacy service_role key: ${legacy.serviceRoleKey}`,
+    `  legacy JWT secret (HS256): ${legacy.jwtSecret}`,
+  ].join('\n');
+}
 
 function describeDatabase(): string {
   if (databaseUrl) return databaseUrl.replace(/:[^:@/]*@/, ':***@');

@@ -2,22 +2,26 @@
 // (auth, rest, realtime, storage, functions) over the SQL in supabase/migrations, so
 // unmodified supabase-js talks to it exactly as to a hosted project.
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type Context, type Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 
 import { realClock, type DevstackClock } from './clock';
 import { parseAuthConfig, withAuthOverrides, type AuthConfigOverrides } from './auth/config';
 import { authRoutes, BCRYPT_COST, BCRYPT_MIN_COST } from './auth/routes';
-import type { DevstackContext, DevstackSettings } from './context';
+import { MAIL_VIEWER_PATH, mailViewerRoutes } from './auth/mail-viewer';
+import { secretKeyFromBrowser, type DevstackContext, type DevstackSettings } from './context';
 import { openDevstackDatabase } from './database';
 import { functionsRoutes } from './functions/routes';
-import { createKeys, DEMO_JWT_SECRET } from './keys';
+import { createKeys, type Keys, type LegacyKeys } from './keys';
+import { SECRET_KEY_IN_BROWSER } from './keys-api';
+import { legacyKeysFromEnv, loadSigningKeys } from './keys-config';
 import { attachRealtime } from './realtime/server';
 import { parseApiConfig } from './rest/config';
 import { restRoutes } from './rest/routes';
@@ -76,7 +80,12 @@ export interface DevstackOptions {
    * app's own schema under the sync kit (sync/kit). Default the repository's.
    */
   schema?: SchemaSource;
-  jwtSecret?: string;
+  /**
+   * The legacy key model (anon/service_role JWT keys, HS256 tokens with the shared secret):
+   * off by default, as on a project that has switched it off; true turns it on with the CLI's
+   * demo secret, `{ jwtSecret }` with another. Default: DEVSTACK_LEGACY_KEYS (true/false).
+   */
+  legacyKeys?: boolean | { jwtSecret: string };
   /** Access-token lifetime (s); default config.toml's `auth.jwt_expiry`. Tests only go below 120. */
   accessTokenTtlSec?: number;
   /** The config.toml to honour (default supabase/config.toml). */
@@ -103,9 +112,14 @@ export interface DevstackOptions {
 export interface Devstack {
   readonly url: string;
   readonly port: number;
-  readonly anonKey: string;
-  readonly serviceRoleKey: string;
-  readonly jwtSecret: string;
+  /** The publishable key (`sb_publishable_…`): what an app or a browser sends (role anon). */
+  readonly publishableKey: string;
+  /** The secret key (`sb_secret_…`): servers only (role service_role; refused from browsers). */
+  readonly secretKey: string;
+  /** The legacy anon/service_role keys and JWT secret, or null (off, the default). */
+  readonly legacyKeys: LegacyKeys | null;
+  /** The key model itself: tests sign tokens with it and rotate or revoke signing keys. */
+  readonly keys: Keys;
   readonly db: SqlEngine;
   /** Rows of realtime.messages Realtime has read to broadcast them (tests count reads). */
   realtimeMessagesRead(): number;
@@ -115,6 +129,8 @@ export interface Devstack {
 /** Builds the HTTP app for a context (exported for in-process tests of routing). */
 export function createGatewayApp(ctx: DevstackContext): Hono {
   const app = new Hono();
+  // The mail viewer first, out of CORS's reach: its mails hold sign-in links (mail-viewer.ts).
+  app.route(MAIL_VIEWER_PATH, mailViewerRoutes(ctx));
   app.use(
     '*',
     cors({
@@ -138,6 +154,20 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
   });
   app.use('/rest/v1/*', limit);
   app.use('/auth/v1/*', limit);
+  // The gateway refuses a secret key from a browser before any service sees the request.
+  app.use('*', async (c: Context, next: Next) => {
+    if (c.req.method !== 'OPTIONS' && secretKeyFromBrowser(ctx, c)) {
+      return c.json({ message: SECRET_KEY_IN_BROWSER }, 401);
+    }
+    await next();
+    return undefined;
+  });
+  // The public halves of the signing keys, open to anyone (no apikey), as hosted serves them;
+  // verifiers (supabase-js getClaims) cache the set for 10 minutes.
+  app.get('/auth/v1/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=600');
+    return c.json(ctx.keys.jwks());
+  });
   app.route('/auth/v1', authRoutes(ctx));
   app.route('/rest/v1', restRoutes(ctx));
   app.route('/storage/v1', storageRoutes(ctx));
@@ -157,13 +187,12 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
 /** Starts the whole devstack; `stop()` shuts down every server, process and connection. */
 export async function startDevstack(options: DevstackOptions = {}): Promise<Devstack> {
   // The config first: a bad config.toml fails before anything is started.
-  const configText = readFileSync(
-    options.configPath ?? join(REPO_ROOT, 'supabase', 'config.toml'),
-    'utf8',
-  );
+  const configPath = options.configPath ?? join(REPO_ROOT, 'supabase', 'config.toml');
+  const configText = readFileSync(configPath, 'utf8');
   const auth = withAuthOverrides(parseAuthConfig(configText), options.auth);
   const maxRows = options.maxRows ?? parseApiConfig(configText).maxRows;
-  const jwtSecret = options.jwtSecret ?? DEMO_JWT_SECRET;
+  const signingKeys = loadSigningKeys(configText, configPath);
+  const legacy = options.legacyKeys ?? legacyKeysFromEnv();
   const passwordHashCost = options.passwordHashCost ?? BCRYPT_COST;
   if (
     !Number.isInteger(passwordHashCost) ||
@@ -173,7 +202,7 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     throw new Error(`passwordHashCost must be bcrypt's 4…31, got ${passwordHashCost}`);
   }
   const clock = options.clock ?? realClock;
-  const keys = await createKeys(jwtSecret, clock);
+  const keys = await createKeys({ clock, signingKeys, legacy });
   const ownDatabase = options.database === undefined;
   const db =
     options.database ??
@@ -219,6 +248,15 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
   baseUrl = `http://${hostname}:${port}`;
   const realtime = attachRealtime(ctx, server);
+  // Every socket the server accepted, so stop() can end them all: closeAllConnections() ends
+  // only those its HTTP parser still tracks, and a keep-alive socket it missed stayed open to
+  // a stopped server (a client's next request on it, after a restart on the same port, failed
+  // with 'other side closed').
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
@@ -226,6 +264,19 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
       await realtime.close();
       for (const fn of cleanups.reverse()) await fn();
       server.closeAllConnections();
+      await Promise.all(
+        [...sockets].map(
+          (socket) =>
+            new Promise<void>((resolve) => {
+              socket.once('close', () => resolve());
+              socket.destroy();
+            }),
+        ),
+      );
+      // Two turns of the event loop, so a client in this process (a test's fetch) has read
+      // the end of its sockets before stop() resolves: one poll phase lies between them. A
+      // restart on the same port would otherwise hand the next request an ended socket.
+      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownDatabase) await db.close();
       if (ownStorageDir) rmSync(settings.storageDir, { recursive: true, force: true });
@@ -236,9 +287,10 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
   return {
     url: baseUrl,
     port,
-    anonKey: keys.anonKey,
-    serviceRoleKey: keys.serviceRoleKey,
-    jwtSecret,
+    publishableKey: keys.publishableKey,
+    secretKey: keys.secretKey,
+    legacyKeys: keys.legacy,
+    keys,
     db,
     realtimeMessagesRead: () => realtime.messagesRead(),
     stop,

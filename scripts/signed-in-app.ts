@@ -35,18 +35,26 @@ export async function withSignedInApp(run: (app: SignedInApp) => Promise<void>):
   try {
     execFileSync(
       process.execPath,
-      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', dist],
+      // --mode devstack: a build for the local devstack (scripts/build-env.ts).
+      [
+        join(ROOT, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--mode',
+        'devstack',
+        '--outDir',
+        dist,
+      ],
       {
         cwd: ROOT,
         env: {
           ...process.env,
           VITE_SUPABASE_URL: stack.url,
-          VITE_SUPABASE_ANON_KEY: stack.anonKey,
+          VITE_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
         },
         stdio: 'ignore',
       },
     );
-    const api = createClient(stack.url, stack.anonKey, {
+    const api = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });

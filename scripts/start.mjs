@@ -14,9 +14,8 @@ const PREVIEW_HOST = 'localhost';
 /** Where the devstack listens (devstack/cli.ts); DEVSTACK_PORT overrides the port. */
 const DEVSTACK_HOST = '127.0.0.1';
 const DEFAULT_DEVSTACK_PORT = 54321;
-/** The devstack's well-known local anon key (Supabase CLI demo key, public). */
-const DEVSTACK_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+/** The devstack's well-known local publishable key (the Supabase CLI's, public). */
+const DEVSTACK_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
 /** How long the preview server may take to answer its first request (ms). */
 const PREVIEW_READY_TIMEOUT_MS = 30_000;
 /** Pause between "does it answer yet?" requests (ms). */
@@ -147,9 +146,13 @@ await new Promise((resolve) => {
 const env = {
   ...process.env,
   VITE_SUPABASE_URL: apiUrl,
-  VITE_SUPABASE_ANON_KEY: DEVSTACK_ANON_KEY,
+  VITE_SUPABASE_PUBLISHABLE_KEY: DEVSTACK_PUBLISHABLE_KEY,
 };
-const buildCode = await exitCode(start('build', [viteBin, 'build'], { env, expected: true }));
+// --mode devstack: a build for the local devstack, which the production build refuses
+// (scripts/build-env.ts).
+const buildCode = await exitCode(
+  start('build', [viteBin, 'build', '--mode', 'devstack'], { env, expected: true }),
+);
 if (stopping) await new Promise(() => undefined); // stopAll exits once children are gone
 if (buildCode !== 0) {
   console.error(`\nThe build failed (exit code ${buildCode}), so Outpost is stopping.`);

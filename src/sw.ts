@@ -24,13 +24,17 @@ import {
   keptByAttachmentCache,
 } from '@/lib/pwa/attachment-cache';
 import { API_PATH_DENYLIST } from '@/lib/pwa/navigation-denylist';
+import { ShareBodyError } from '@/lib/pwa/share-body';
 import { keepShare, SHARE_PATH } from '@/lib/pwa/share-inbox';
+import { shareOriginRefusal } from '@/lib/pwa/share-origin';
+import { shareRefusedResponse } from '@/lib/pwa/share-refused';
 
 // The few parts of ServiceWorkerGlobalScope used here (the DOM lib of this project has no
 // worker types, and mixing both libs in one program conflicts).
 declare const self: {
   __WB_MANIFEST: (PrecacheEntry | string)[];
   registration: { active: object | null };
+  location: { origin: string };
   clients: { claim(): Promise<void> };
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
   addEventListener(
@@ -48,16 +52,26 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // The share sheet's POST (manifest share_target): the files are kept on the device, then the
-// browser is sent on to the share screen (303: a GET, so a reload does not post again). With
-// no worker yet (the very first visit) the POST reaches the server, which has no such page.
+// browser is sent on to the share screen (303: a GET, so a reload does not post again). A POST
+// that is not the share sheet's navigation (another site's form: share-origin.ts), or whose
+// body breaks a limit as it is read (share-body.ts), keeps nothing and is answered with a page
+// that says so. With no worker yet (the very first visit) the POST reaches the server, which
+// has no such page.
 registerRoute(
   ({ url }) => url.pathname === SHARE_PATH,
   async ({ request }) => {
+    const refusal = shareOriginRefusal(request, self.location.origin);
+    if (refusal) {
+      // Not read at all: the browser stops sending the rest.
+      await request.body?.cancel().catch(() => undefined);
+      return shareRefusedResponse(refusal);
+    }
     const id = crypto.randomUUID();
     try {
-      await keepShare(await request.formData(), id, caches);
+      await keepShare(request, id, caches);
     } catch (error) {
-      // The share screen says the share is not here (a full device, a malformed form).
+      if (error instanceof ShareBodyError) return shareRefusedResponse(error.code);
+      // The share screen says the share is not here (a full device).
       console.error('[outpost] could not keep a share', error);
     }
     return Response.redirect(`${SHARE_PATH}?id=${id}`, 303);

@@ -3,7 +3,9 @@
 interface ImportMetaEnv {
   /** The Supabase project URL (hosted, or the devstack's). */
   readonly VITE_SUPABASE_URL?: string;
-  /** The project's public anon key. */
+  /** The project's publishable key (`sb_publishable_…`). */
+  readonly VITE_SUPABASE_PUBLISHABLE_KEY?: string;
+  /** The old name of VITE_SUPABASE_PUBLISHABLE_KEY: still read, with a build warning. */
   readonly VITE_SUPABASE_ANON_KEY?: string;
 }
 

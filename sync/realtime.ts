@@ -1,9 +1,12 @@
 // Realtime (architecture.md "Realtime deltas"): joins the signed-in user's topics and the
 // topics of their lists, and applies each row message as a pull would, without moving the
-// cursor. What it cannot apply, or may have missed, it leaves to a pull (`wake`).
+// cursor, when it came on a topic the server sends such a row to. What it cannot apply, or
+// may have missed, it leaves to a pull (`wake`). A change of the user's own memberships
+// renews the realtime token, so the server checks every joined channel again.
 import { OWNER_KEY } from './account';
 import { applyServerRows, listIdOf, markDelivered } from './apply';
 import type { SyncDatabase } from './db';
+import type { TableSpec } from './registry';
 import type { Remote, RowMessage } from './remote';
 
 /** Realtime channels (re)joining in a burst cause one pull after this (ms). */
@@ -11,6 +14,11 @@ export const REALTIME_DEBOUNCE_MS = 100;
 
 /** Thrown to abort a realtime row's transaction: the store or the list is not this user's. */
 const NOT_FOLLOWED = new Error('realtime row not followed');
+
+/** The list of a list topic `list:<id>:<epoch>`; undefined for any other topic. */
+function listOfTopic(topic: string): string | undefined {
+  return /^list:(.+):\d+$/.exec(topic)?.[1];
+}
 
 /** Realtime of one engine; `join(null)` leaves every topic. */
 export interface Realtime {
@@ -57,10 +65,19 @@ export function createRealtime(
   const { scopes, members, memberScope, memberUser } = db.schema.access;
   /** The compound index of a user's membership of a list. */
   const memberKey = `[${memberScope}+${memberUser}]`;
+  /** The user's live memberships at followLists' last look (id → version); none before it. */
+  let ownMemberships: Map<string, number> | undefined;
+  /** The newest version of each of the user's memberships the realtime token was renewed for. */
+  const renewedFor = new Map<string, number>();
+  /** A renewal of the realtime token under way, and whether another was asked for meanwhile. */
+  let renewing: Promise<void> | undefined;
+  let renewAgain = false;
 
   function join(userId: string | null): void {
     if (userId === realtimeUserId) return;
     realtimeUserId = userId;
+    ownMemberships = undefined;
+    renewedFor.clear();
     realtimeOff?.();
     realtimeOff = undefined;
     if (!userId) return;
@@ -102,17 +119,104 @@ export function createRealtime(
   async function followLists(userId: string): Promise<void> {
     const wanted = new Set([`user:${userId}`]);
     const live: string[] = [];
+    const own = new Map<string, number>();
     await db
       .rows(members)
       .where(memberUser)
       .equals(userId)
       .each((m) => {
-        if (!m.deleted_at && m._v > 0) live.push(String(m[memberScope]));
+        if (m.deleted_at || m._v <= 0) return;
+        live.push(String(m[memberScope]));
+        own.set(m.id, m._v);
       });
     for (const list of await db.rows(scopes).bulkGet(live)) {
       if (list) wanted.add(`list:${list.id}:${Number(list.realtime_epoch) || 0}`);
     }
-    if (realtimeUserId === userId && leading()) joinTopics(wanted);
+    if (realtimeUserId !== userId) return;
+    noteOwnMemberships(own);
+    if (leading()) joinTopics(wanted);
+  }
+
+  /**
+   * Renews the realtime token (Remote.refreshRealtimeAuth): the server checks every channel
+   * joined again, and closes those the user may no longer hear (presence the app joined, a
+   * list's topic). One renewal at a time; those asked for meanwhile are one more after it.
+   */
+  function renewRealtimeAuth(): void {
+    if (renewing) {
+      renewAgain = true;
+      return;
+    }
+    renewing = remote
+      .refreshRealtimeAuth?.()
+      .catch((error: unknown) => console.warn('[sync] realtime token not renewed', error))
+      .finally(() => {
+        renewing = undefined;
+        if (renewAgain) renewRealtimeAuth();
+        renewAgain = false;
+      });
+  }
+
+  /**
+   * Whether a change of the user's membership `id` to `version` is news: not yet renewed
+   * for (the server sends one on two topics, and a pull brings it again). Notes it.
+   */
+  function unrenewed(id: string, version: number): boolean {
+    if ((renewedFor.get(id) ?? 0) >= version) return false;
+    renewedFor.set(id, version);
+    return true;
+  }
+
+  /**
+   * The user's live memberships after a sync, against the last look: one changed (a new
+   * role) or gone (removed, left, its list deleted) that no realtime row announced (a pull
+   * brought it) renews the token. One gained renews nothing: what is joined next is checked
+   * at its join.
+   */
+  function noteOwnMemberships(now: Map<string, number>): void {
+    const before = ownMemberships;
+    ownMemberships = now;
+    let news = false;
+    for (const [id, version] of before ?? []) {
+      const next = now.get(id);
+      // Unchanged, or older (two looks that overlapped, noted out of order): nothing new.
+      // Gone (purged with its list): its tombstone's version is not known, only that it is newer.
+      if ((next === undefined || next > version) && unrenewed(id, next ?? version + 1)) {
+        news = true;
+      }
+    }
+    if (news) renewRealtimeAuth();
+  }
+
+  /**
+   * Whether the server sends a row like `row` of `spec`'s table to `topic`
+   * (realtime_send_row, sync/sql/templates.ts), and if so, the list and the users whose live
+   * memberships of it the device must hold for the row to be applied:
+   * - a row of a list: on that list's topic only; the list's own row also on `user:<me>` (an
+   *   epoch move), and a membership of the user's also there;
+   * - a peer's row (a profile, whose id is its user's): on the topic of each list its user is
+   *   a live member of, so only on a list topic where the device holds a live membership of
+   *   that list for both the user and the peer.
+   * Anything else was not sent by the server's rules: undefined, and it is ignored.
+   */
+  function routeOf(
+    spec: TableSpec,
+    row: RowMessage['row'],
+    topic: string,
+    userId: string,
+  ): { list: string; users: string[] } | undefined {
+    const topicList = listOfTopic(topic);
+    if (spec.scope.kind === 'peer') {
+      if (topicList === undefined) return undefined;
+      // (The user's own profile asks the same question twice: no harm.)
+      return { list: topicList, users: [userId, row.id] };
+    }
+    const listId = listIdOf(spec, row);
+    if (listId === undefined) return undefined;
+    const ownTopic =
+      topic === `user:${userId}` &&
+      (spec.name === scopes || (spec.name === members && row[memberUser] === userId));
+    return topicList === listId || ownTopic ? { list: listId, users: [userId] } : undefined;
   }
 
   /**
@@ -123,10 +227,11 @@ export function createRealtime(
    * (a list to backfill or to purge): that is left to a pull, at once. A list's row (on its
    * topic, or on `user:<me>` when the list moved to a new epoch) is followed by a look at the
    * topics. A version more than one above the device's copy means an update was missed:
-   * applied, and a pull fetches the rest. Ignored: tables not in the registry, rows of
-   * another list than the topic's, rows of a list the device holds no live membership of (a
-   * message queued behind the purge must not bring the list back), and messages for a store
-   * that is no longer this user's.
+   * applied, and a pull fetches the rest. Ignored: tables not in the registry, rows on a
+   * topic the server would not send them to (routeOf: another list's, a profile on the
+   * user's own topic), rows of a list the device holds no live membership of (a message
+   * queued behind the purge must not bring the list back), profiles of someone who is not a
+   * member of the topic's list here, and messages for a store that is no longer this user's.
    */
   async function applyRealtimeRow(
     { table, row }: RowMessage,
@@ -135,10 +240,16 @@ export function createRealtime(
   ): Promise<void> {
     const spec = db.registry.find((s) => s.name === table);
     if (!spec || !userId || outdated()) return;
-    if (table === members) return wake();
-    const listId = listIdOf(spec, row);
-    const epochMove = table === scopes && topic === `user:${userId}`;
-    if (listId && !topic.startsWith(`list:${listId}:`) && !epochMove) return;
+    const route = routeOf(spec, row, topic, userId);
+    if (!route) return;
+    if (table === members) {
+      // A change of one the user holds (at the last look) renews the realtime token.
+      const held = row[memberUser] === userId ? ownMemberships?.get(row.id) : undefined;
+      if (held !== undefined && row.version > held && unrenewed(row.id, row.version)) {
+        renewRealtimeAuth();
+      }
+      return wake();
+    }
     try {
       const gap = await db.transaction(
         'rw',
@@ -148,19 +259,21 @@ export function createRealtime(
           // The checks (the store's owner, a resync under way, the membership) and the row's
           // application are asked for together, not one after the other: a round trip to the
           // store less. A check that fails aborts the transaction, taking the write with it.
-          const [[owner, resync], member, [local]] = await Promise.all([
+          const [[owner, resync], memberships, [local]] = await Promise.all([
             db._meta.bulkGet([OWNER_KEY, 'resync']).then((metas) => metas.map((m) => m?.value)),
-            listId
-              ? db
+            Promise.all(
+              route.users.map((user) =>
+                db
                   .rows(members)
                   .where(memberKey)
-                  .equals([listId, userId])
+                  .equals([route.list, user])
                   .filter((m) => !m.deleted_at)
-                  .first()
-              : true,
+                  .first(),
+              ),
+            ),
             applyServerRows(db, table, [row]),
           ]);
-          if (owner !== userId || !member) throw NOT_FOLLOWED;
+          if (owner !== userId || memberships.some((m) => !m)) throw NOT_FOLLOWED;
           // A resync running: the row is on the server, so its sweep must keep it.
           if (typeof resync === 'number') await markDelivered(db, [{ table, row }], resync);
           return row.version > (local?._v ?? 0) + 1;

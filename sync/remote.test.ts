@@ -357,3 +357,34 @@ describe('a client still loading (SupabaseSource: the promise of it)', () => {
     expect(leftIds).toEqual([]);
   });
 });
+
+describe('a renewal of the realtime token (refreshRealtimeAuth)', () => {
+  /** The client and Remote of remoteAnswering, with the client's realtime token in view. */
+  function realtimeAnswering(answers: ScriptedAnswer[]) {
+    const storage = memoryStorage();
+    storage.setItem(STORAGE_KEY, JSON.stringify(session('refresh-1')));
+    const { fetch, requests } = scriptedFetch(answers);
+    const supabase = authTestClient(storage, fetch, STORAGE_KEY);
+    return { supabase, remote: supabaseRemote(supabase), requests };
+  }
+
+  it('renews the session and hands the new access token to realtime', async () => {
+    const { supabase, remote, requests } = realtimeAnswering([refreshed()]);
+    await supabase.realtime.setAuth();
+    expect(supabase.realtime.accessTokenValue).toBe('header.refresh-1.signature');
+    await remote.refreshRealtimeAuth?.();
+    expect(requests.map((r) => r.path)).toEqual([TOKEN_PATH]);
+    // realtime-js sends this on every joined channel as `access_token` (it sends only a change).
+    expect(supabase.realtime.accessTokenValue).toBe('header.refresh-2.signature');
+  });
+
+  it('hands realtime nothing when the session cannot be renewed', async () => {
+    const { supabase, remote } = realtimeAnswering([
+      jsonResponse(400, { code: 'refresh_token_not_found', message: 'Invalid Refresh Token' }),
+    ]);
+    await supabase.realtime.setAuth();
+    const setAuth = vi.spyOn(supabase.realtime, 'setAuth');
+    await remote.refreshRealtimeAuth?.();
+    expect(setAuth).not.toHaveBeenCalled();
+  });
+});

@@ -182,6 +182,15 @@ export interface Remote {
   subscribeTopic(topic: string, listener: TopicListener): () => void;
   /** Realtime messages dropped at the edge as malformed, since this Remote was made. */
   malformed?(): number;
+  /**
+   * Renews the session and hands the new access token to the realtime socket, which sends it
+   * on every joined channel (`access_token`): the server then checks each channel again and
+   * closes those the user may no longer hear. Realtime authorises a channel at its join and
+   * again only on a new token (hosted Supabase, and the devstack alike), so the engine calls
+   * this when a membership of the user changes. Throws a transient SyncError when the network
+   * failed; resolves without a new token when the session cannot be renewed (signed out).
+   */
+  refreshRealtimeAuth?(): Promise<void>;
   /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
   onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   /**
@@ -221,7 +230,10 @@ export type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
  * The app's supabase-js client, or the promise of it: an app that loads supabase-js after
  * its first paint (Outpost's main.tsx imports it then) hands the promise over at once, and
  * nothing that reads or writes the device waits for it. Every request waits for the client
- * first; a subscription made before it has come starts when it comes.
+ * first; a subscription made before it has come starts when it comes. Any app's client:
+ * `SupabaseClient` with its default (untyped) Database takes a `createClient<Database>` one,
+ * so the library needs no app's generated types (sync/rows.types-test.ts holds Outpost's
+ * to the RPCs called here).
  */
 export type SupabaseSource = SupabaseClient | PromiseLike<SupabaseClient>;
 
@@ -349,7 +361,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
     const supabase = loaded ?? (await client);
     const response = await timed(ms, (signal) => supabase.rpc(name, args).abortSignal(signal));
     if (response.error) throw classifyRpcError(response.error, response.status);
-    const data: unknown = response.data; // untyped: no generated database types here
+    const data: unknown = response.data; // untyped: the library knows no app's Database
     return checked(schema, data, name);
   }
 
@@ -415,6 +427,15 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
       };
     },
     malformed: () => malformed,
+    async refreshRealtimeAuth() {
+      const supabase = loaded ?? (await client);
+      // A new access token, not the one held: realtime-js sends `access_token` only when the
+      // token changes. supabase-js hands a refreshed token to realtime itself (on its
+      // TOKEN_REFRESHED event); setAuth() here makes sure it has before this resolves (it
+      // sends nothing a second time for the same token).
+      const renewed = await refresh();
+      if (renewed) await supabase.realtime.setAuth();
+    },
     onAuthChange(onChange) {
       let stopped = false;
       let unsubscribe = (): void => undefined;

@@ -35,7 +35,8 @@ export type Task = ServerColumns &
     list_id: string;
     position: string;
     completed_at: string | null;
-    created_by: string | null;
+    /** NOT NULL on the server (its creator's account deletion deletes the task). */
+    created_by: string;
   };
 
 /** Someone's role on a list. */

@@ -21,9 +21,12 @@ export interface AuthRateLimits {
   readonly tokenRefresh: number;
   /** Anonymous sign-ins per hour per IP. */
   readonly anonymousUsers: number;
-  /** Emails sent per hour (the devstack sends none; kept for completeness). */
+  /**
+   * Emails sent per hour, for the whole project (GoTrue's one global bucket). As in GoTrue it
+   * applies only while confirmations are on (`enable_confirmations`); 0 refuses every mail.
+   */
   readonly emailSent: number;
-  /** OTP / magic-link verifications per 5 minutes per IP (no such endpoint here yet). */
+  /** OTP / magic-link verifications (`/verify`) per 5 minutes per IP. */
   readonly tokenVerifications: number;
 }
 
@@ -42,6 +45,18 @@ export interface AuthConfig {
   readonly refreshTokenReuseIntervalSec: number;
   /** `[auth.email] enable_confirmations`: sign-ups wait for a confirmation (no session). */
   readonly enableConfirmations: boolean;
+  /** `[auth] site_url`: where mail links lead when a request names no allowed redirect. */
+  readonly siteUrl: string;
+  /** `[auth] additional_redirect_urls`: other allowed `redirect_to`s (GoTrue's globs). */
+  readonly additionalRedirectUrls: readonly string[];
+  /** `[auth.email] otp_expiry` (s): how long a mailed link or code stays valid. */
+  readonly emailOtpExpirySec: number;
+  /** `[auth.email] otp_length`: digits of a mailed code. */
+  readonly emailOtpLength: number;
+  /** `[auth.email] max_frequency` (s): least time between two mails of a kind to one user. */
+  readonly emailMaxFrequencySec: number;
+  /** `[auth.email] double_confirm_changes`: an email change mails both addresses. */
+  readonly doubleConfirmChanges: boolean;
   readonly rateLimits: AuthRateLimits;
 }
 
@@ -60,6 +75,13 @@ export const AUTH_DEFAULTS: AuthConfig = {
   refreshTokenRotation: true,
   refreshTokenReuseIntervalSec: 10,
   enableConfirmations: false,
+  siteUrl: 'http://127.0.0.1:3000',
+  additionalRedirectUrls: [],
+  emailOtpExpirySec: 3600,
+  emailOtpLength: 6,
+  // GoTrue's own default (GOTRUE_SMTP_MAX_FREQUENCY); config.toml may set less, e.g. "1s".
+  emailMaxFrequencySec: 60,
+  doubleConfirmChanges: true,
   rateLimits: {
     signInSignUps: 30,
     tokenRefresh: 150,
@@ -78,6 +100,8 @@ export const TEST_RATE_LIMITS: Partial<AuthRateLimits> = {
   signInSignUps: 100_000,
   tokenRefresh: 100_000,
   anonymousUsers: 100_000,
+  emailSent: 100_000,
+  tokenVerifications: 100_000,
 };
 
 /** Shortest access-token lifetime supabase-js copes with (it refreshes 90 s before expiry). */
@@ -114,6 +138,38 @@ function count(table: Record<string, unknown>, key: string, path: string, fallba
   return value;
 }
 
+function text(table: Record<string, unknown>, key: string, path: string, fallback: string) {
+  const value = table[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string') throw new ConfigError(`${path}.${key}`, 'a string', value);
+  return value;
+}
+
+function textList(table: Record<string, unknown>, key: string, path: string) {
+  const value = table[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new ConfigError(`${path}.${key}`, 'a list of strings', value);
+  }
+  return value;
+}
+
+const DURATION_UNITS_SEC: Readonly<Record<string, number>> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+
+/** A Go duration ("1s", "1m30s", "60s") in seconds, as the CLI reads `max_frequency`. */
+function durationSec(table: Record<string, unknown>, key: string, path: string, fallback: number) {
+  const raw = table[key];
+  if (raw === undefined) return fallback;
+  const parts = typeof raw === 'string' ? [...raw.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)] : [];
+  if (typeof raw !== 'string' || parts.map((p) => p[0]).join('') !== raw || raw === '') {
+    throw new ConfigError(`${path}.${key}`, 'a duration like "60s" or "1m"', raw);
+  }
+  return parts.reduce(
+    (sum, [, n, unit]) => sum + Number(n) * (DURATION_UNITS_SEC[unit ?? 's'] ?? 1),
+    0,
+  );
+}
+
 /** Checks a finished config (after overrides) the way the CLI refuses a bad config.toml. */
 export function validateAuthConfig(config: AuthConfig): AuthConfig {
   if (config.jwtExpirySec < MIN_JWT_EXPIRY_SEC || config.jwtExpirySec > MAX_JWT_EXPIRY_SEC) {
@@ -136,6 +192,12 @@ export function validateAuthConfig(config: AuthConfig): AuthConfig {
       PASSWORD_REQUIREMENTS.map((v) => JSON.stringify(v)).join(' | '),
       config.passwordRequirements,
     );
+  }
+  if (config.emailOtpLength < 6 || config.emailOtpLength > 10) {
+    throw new ConfigError('auth.email.otp_length', 'between 6 and 10', config.emailOtpLength);
+  }
+  if (config.emailOtpExpirySec < 1 || config.emailOtpExpirySec > 86_400) {
+    throw new ConfigError('auth.email.otp_expiry', 'between 1 and 86400', config.emailOtpExpirySec);
   }
   return config;
 }
@@ -176,6 +238,17 @@ export function parseAuthConfig(tomlText: string): AuthConfig {
       d.refreshTokenReuseIntervalSec,
     ),
     enableConfirmations: bool(email, 'enable_confirmations', 'auth.email', d.enableConfirmations),
+    siteUrl: text(auth, 'site_url', 'auth', d.siteUrl),
+    additionalRedirectUrls: textList(auth, 'additional_redirect_urls', 'auth'),
+    emailOtpExpirySec: count(email, 'otp_expiry', 'auth.email', d.emailOtpExpirySec),
+    emailOtpLength: count(email, 'otp_length', 'auth.email', d.emailOtpLength),
+    emailMaxFrequencySec: durationSec(email, 'max_frequency', 'auth.email', d.emailMaxFrequencySec),
+    doubleConfirmChanges: bool(
+      email,
+      'double_confirm_changes',
+      'auth.email',
+      d.doubleConfirmChanges,
+    ),
     rateLimits: {
       signInSignUps: count(
         limits,

@@ -8,6 +8,7 @@ import bcrypt from 'bcryptjs';
 import { Hono, type Context, type Next } from 'hono';
 
 import {
+  apiKeyOf,
   bearerToken,
   checkApiKey,
   jsonNestsDeeperThan,
@@ -16,6 +17,14 @@ import {
 } from '../context';
 import { sqlNow } from '../clock';
 import type { AuthConfig } from './config';
+import {
+  registerEmailRoutes,
+  registerVerifyRoutes,
+  requestEmailChange,
+  sendSignupConfirmation,
+  type EmailRouteHelpers,
+} from './email';
+import { withMailFields } from './email-tokens';
 import { sqlState, type SqlRunner } from '../sql-engine';
 import {
   AuthApiError,
@@ -175,13 +184,22 @@ async function passwordMatches(
   }
 }
 
-/** The caller's address as the socket has it (never a header a client can forge). */
-function clientAddress(c: Context): string {
+/**
+ * The key of the caller's rate-limit buckets: their address as the socket has it (never a
+ * header a client can forge), as hosted GoTrue keys its limits by the caller's address. An
+ * IPv4 caller of a dual-stack listener shows as `::ffff:a.b.c.d`: the same caller, one key.
+ * A request with no socket (the gateway app called in process, as some tests do) has no
+ * address; those share one bucket, named so.
+ */
+export function clientAddress(c: Context): string {
+  let address: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    address = getConnInfo(c).remote.address;
   } catch {
-    return 'unknown'; // not served by @hono/node-server (in-process tests)
+    address = undefined; // not served by @hono/node-server
   }
+  if (!address) return 'in-process';
+  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
 function limitOrThrow(limiter: RateLimiter, c: Context): void {
@@ -195,7 +213,10 @@ async function requireUser(
 ): Promise<{ user: UserRow; sessionId: string | undefined }> {
   const token = bearerToken(c);
   if (!token) throw authErrors.noAuthorization();
-  const verified = await ctx.keys.verify(token);
+  // A Bearer equal to the apikey (supabase-js with nobody signed in) is that key's role, as
+  // the gateway hands GoTrue a token of that role: no sub, so missing-sub below.
+  const verified =
+    token === apiKeyOf(c) ? await ctx.keys.verifyCredential(token) : await ctx.keys.verify(token);
   if (!verified.ok) {
     throw authErrors.badJwt(
       verified.reason === 'expired'
@@ -272,6 +293,16 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     if (version) c.header(API_VERSION_HEADER, version);
     await next();
   });
+
+  // The email endpoints (email.ts). /verify comes first: the gateway leaves it open to links.
+  const emailHelpers: EmailRouteHelpers = {
+    clientAddress,
+    readJsonBody,
+    optionalString,
+    optionalObject,
+    validateEmail,
+  };
+  registerVerifyRoutes(app, ctx, emailHelpers);
 
   // The API gateway in front of GoTrue: a request needs the project's anon or service_role
   // key in `apikey`; the Bearer (a user's token on /user and /logout) is GoTrue's business.
@@ -410,6 +441,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
         const user = await requireUserRow(tx, userId);
         // Waiting for a confirmation: the user alone, no session (supabase-js: session null).
         if (!confirmAtOnce) {
+          await sendSignupConfirmation(ctx, tx, userId, c);
           return { ...(await userJson(tx, user)), confirmation_sent_at: at };
         }
         const { sessionId, refreshToken } = await createSession(ctx, tx, userId);
@@ -547,7 +579,12 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
             sessionId ? [user.id, sessionId] : [user.id],
           );
         }
-        if (email && email !== user.email) {
+        // A permanent user's new address waits for its confirmation links (email.ts).
+        if (
+          email &&
+          email !== user.email &&
+          !(await requestEmailChange(ctx, tx, user.id, email, c))
+        ) {
           // Autoconfirm: the new address takes effect at once; an anonymous user becomes
           // a permanent email user.
           await tx.query(
@@ -579,7 +616,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
             );
           }
         }
-        return userJson(tx, await requireUserRow(tx, user.id));
+        return withMailFields(ctx, tx, await userJson(tx, await requireUserRow(tx, user.id)));
       });
     } catch (error) {
       if (isAuthApiError(error)) throw error;
@@ -608,6 +645,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     }
     return c.body(null, 204);
   });
+
+  registerEmailRoutes(app, ctx, emailHelpers);
 
   app.all('*', () => {
     throw authErrors.notFound();

@@ -17,6 +17,24 @@ void (async () => {
   }
 })();
 
+// The devstack's one clock (devstack/clock.ts) is the auth server's time: tests move it to
+// expire sessions. On hosted, a function's clock and auth's are the same wall clock, so here
+// Date.now follows the devstack's: the gateway stamps each request it relays with its time
+// (a header no client can set: the gateway drops any that arrives) and the function's
+// Date.now (what supabase-js getClaims checks `exp` and its JWKS cache age by) moves with it.
+// The stamp stays on the request (incoming headers are immutable, and a rebuilt Request
+// would change the function's request.signal): one extra header, never a client's.
+const CLOCK_HEADER = 'x-devstack-now';
+const realNow = Date.now.bind(Date);
+let offsetMs = 0;
+Date.now = () => realNow() + offsetMs;
+
+/** Takes the devstack clock's time from the gateway's stamp. */
+function followDevstackClock(request) {
+  const stamp = Number(request.headers.get(CLOCK_HEADER));
+  if (request.headers.has(CLOCK_HEADER) && Number.isFinite(stamp)) offsetMs = stamp - realNow();
+}
+
 const serve = Deno.serve.bind(Deno);
 let served = false;
 
@@ -36,7 +54,10 @@ Deno.serve = (...args) => {
         console.log(`__devstack_function_listening__ ${port}`);
       },
     },
-    handler,
+    (request, info) => {
+      followDevstackClock(request);
+      return handler(request, info);
+    },
   );
 };
 

@@ -1,14 +1,17 @@
 // /functions/v1/<name>: the edge functions of supabase/functions, each run by real Deno (the
-// npm `deno` package) in its own worker process. As hosted: the gateway verifies the JWT
-// unless config.toml says `verify_jwt = false`, and the function gets SUPABASE_URL and the
-// keys in its environment.
+// npm `deno` package) in its own worker process. As hosted: the gateway checks the caller's
+// legacy JWT unless config.toml says `verify_jwt = false` (then nothing is checked before the
+// function runs: it verifies its caller itself, as Outpost's all do), and the function gets
+// SUPABASE_URL and the keys in its environment (env.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Hono, type Context } from 'hono';
+import { decodeProtectedHeader } from 'jose';
 
 import type { DevstackContext } from '../context';
 import { readFunctionsConfig } from './config';
+import { functionEnv, type FunctionKeys } from './env';
 import { BootError, FunctionWorkers } from './workers';
 
 /** Hosted's wall-clock limit for one request (s). */
@@ -17,6 +20,8 @@ const REQUEST_TIMEOUT_MS = 150_000;
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** A function's folder name: what `supabase functions new` accepts; `_shared` etc. are not functions. */
 const FUNCTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/** Carries the devstack clock's time to the worker, whose Date.now follows it. */
+const CLOCK_HEADER = 'x-devstack-now';
 /** Hop-by-hop headers and those fetch() rewrites; never forwarded. */
 const DROPPED_HEADERS = new Set([
   'host',
@@ -27,6 +32,8 @@ const DROPPED_HEADERS = new Set([
   'content-encoding',
   'upgrade',
   'expect',
+  // The gateway's own time stamp for the worker (deno-bootstrap.js): never a client's.
+  CLOCK_HEADER,
 ]);
 
 function relayError(
@@ -39,14 +46,35 @@ function relayError(
   return c.json({ code, message }, status);
 }
 
+/**
+ * Whether a token is one the platform's `verify_jwt` check can pass at all: a legacy HS256
+ * JWT ("Edge Function 401" troubleshooting: a session signed with the project's asymmetric
+ * key fails the check with 401 Invalid JWT, whatever its signature). With legacy keys off, no
+ * HS256 token verifies either, so `verify_jwt = true` refuses every call, as on hosted.
+ */
+function isLegacyJwt(token: string): boolean {
+  try {
+    return decodeProtectedHeader(token).alg === 'HS256';
+  } catch {
+    return false;
+  }
+}
+
+/** The keys the devstack hands its functions, from its key model. */
+function functionKeys(ctx: DevstackContext): FunctionKeys {
+  return {
+    publishableKeys: ctx.keys.publishableKeys,
+    secretKeys: ctx.keys.secretKeys,
+    legacy: ctx.keys.legacy ?? undefined,
+    jwks: ctx.keys.jwks(),
+  };
+}
+
 export function functionsRoutes(ctx: DevstackContext): Hono {
   const config = readFunctionsConfig();
-  const workers = new FunctionWorkers(ctx.settings.functionsDir, () => ({
-    SUPABASE_URL: ctx.url(),
-    SUPABASE_ANON_KEY: ctx.keys.anonKey,
-    SUPABASE_SERVICE_ROLE_KEY: ctx.keys.serviceRoleKey,
-    SITE_URL: config.siteUrl,
-  }));
+  const workers = new FunctionWorkers(ctx.settings.functionsDir, () =>
+    functionEnv(ctx.url(), config.siteUrl, functionKeys(ctx)),
+  );
   ctx.onStop(() => workers.stopAll());
 
   const app = new Hono();
@@ -71,7 +99,7 @@ export function functionsRoutes(ctx: DevstackContext): Hono {
           401,
         );
       }
-      const verified = token ? await ctx.keys.verify(token) : undefined;
+      const verified = token && isLegacyJwt(token) ? await ctx.keys.verify(token) : undefined;
       if (!verified?.ok) {
         return c.json(
           {
@@ -108,6 +136,7 @@ export function functionsRoutes(ctx: DevstackContext): Hono {
     for (const [key, value] of c.req.raw.headers) {
       if (!DROPPED_HEADERS.has(key.toLowerCase())) headers.set(key, value);
     }
+    headers.set(CLOCK_HEADER, String(ctx.clock.now()));
     try {
       const response = await fetch(`http://127.0.0.1:${port}${rest}${url.search}`, {
         method: c.req.method,

@@ -22,6 +22,7 @@ import {
   type Extension,
 } from './authorization';
 import { parseJoinPayload, type JoinConfig } from './channel-config';
+import { ListRechecks, listTopicPrefix, membershipChangeOf } from './reauth';
 import { MessageRelay, type DbMessage } from './messages';
 import {
   decodeMessage,
@@ -71,6 +72,14 @@ const PUBLIC_POLICIES: Readonly<Policies> = {
 
 function unauthorized(subTopic: string): string {
   return `Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`;
+}
+
+/** Whether a read the session had is gone (`after` undefined: it may read nothing now). */
+function lostRead(before: Policies, after: Policies | undefined): boolean {
+  return (
+    (before.broadcastRead && after?.broadcastRead !== true) ||
+    (before.presenceRead === true && after?.presenceRead !== true)
+  );
 }
 
 /** Public and private channels of one name are separate streams. */
@@ -170,6 +179,8 @@ export class RealtimeHub {
   private readonly topics = new Map<string, Set<ChannelSession>>();
   readonly capture: ChangeCapture;
   readonly relay: MessageRelay;
+  /** Membership changes re-authorise the channels of their list (reauth.ts). */
+  private readonly rechecks = new ListRechecks((list) => this.recheckList(list));
 
   constructor(private readonly ctx: DevstackContext) {
     this.capture = new ChangeCapture(ctx.db, () => this.changeSubscribers());
@@ -184,7 +195,8 @@ export class RealtimeHub {
 
   /** Verifies a token as hosted Realtime does for a join or an access_token update. */
   async verify(token: string): Promise<Verified> {
-    const verified = await this.ctx.keys.verify(token);
+    // An API key stands for its role here (the socket's apikey, a join without a user token).
+    const verified = await this.ctx.keys.verifyCredential(token);
     if (!verified.ok) {
       if (verified.reason === 'expired') {
         const ago = secondsSinceExpiry(token, this.ctx.clock);
@@ -541,17 +553,17 @@ export class RealtimeHub {
       return;
     }
     if (session.isPrivate) {
-      // Read is checked again under the new token; write goes back to unknown.
+      // Read is checked again under the new token; write goes back to unknown, except a
+      // presence already tracked, whose track is asked again now: one no longer allowed
+      // closes the channel, and leave() takes the presence out of everyone's state.
       const before = session.policies;
-      const presenceEnabled = session.config.presenceEnabled || before.presenceRead !== undefined;
-      const after = await this.readPolicies(
-        { ...session.authContext(), role: verified.role, claims: verified.claims },
-        presenceEnabled,
-      );
+      const after = await this.currentPolicies(session, {
+        ...session.authContext(),
+        role: verified.role,
+        claims: verified.claims,
+      });
       if (session.conn.channels.get(session.topic) !== session) return;
-      const lost =
-        (before.broadcastRead && after?.broadcastRead !== true) ||
-        (before.presenceRead === true && after?.presenceRead !== true);
+      const lost = lostRead(before, after) || (session.presenceMeta !== undefined && !after);
       if (lost) {
         this.shutdown(
           session,
@@ -571,6 +583,75 @@ export class RealtimeHub {
     this.armExpiry(session);
   }
 
+  /**
+   * Every private channel joined to a topic of `list` (data at any epoch, presence),
+   * authorised again as a new join would be; those no longer allowed are shut down with
+   * the refused join's reason (reauth.ts says why the devstack does this and hosted does
+   * not). Their tracked presence leaves first, to everyone still on the topic, the refused
+   * included: no client's last state of a channel that closes keeps someone who was dropped.
+   */
+  private async recheckList(list: string): Promise<void> {
+    const prefix = streamKey(true, listTopicPrefix(list));
+    const sessions: ChannelSession[] = [];
+    for (const [stream, members] of this.topics) {
+      if (stream.startsWith(prefix)) sessions.push(...members);
+    }
+    const refused: ChannelSession[] = [];
+    for (const session of sessions) {
+      if (!(await this.recheck(session))) refused.push(session);
+    }
+    // No await from here on: the verdicts still hold.
+    for (const session of refused) if (this.isJoined(session)) this.dropPresence(session);
+    for (const session of refused) {
+      if (this.isJoined(session)) this.shutdown(session, unauthorized(session.subTopic));
+    }
+  }
+
+  /** Asks again whether `session` may stay; false when it may not (it is left joined). */
+  private async recheck(session: ChannelSession): Promise<boolean> {
+    for (;;) {
+      if (!this.isJoined(session)) return true;
+      const token = session.token;
+      const before = session.policies;
+      const after = await this.currentPolicies(session, session.authContext());
+      if (!this.isJoined(session)) return true;
+      // A new token meanwhile: its own check may predate the change, so ask again under it.
+      if (session.token !== token) continue;
+      if (!after || lostRead(before, after)) return false;
+      session.policies = after;
+      return true;
+    }
+  }
+
+  /**
+   * A private session's permissions asked afresh under `auth` (read as at join, writes
+   * unknown again), or undefined when it may no longer read anything or no longer track
+   * the presence it has tracked.
+   */
+  private async currentPolicies(
+    session: ChannelSession,
+    auth: AuthContext,
+  ): Promise<Policies | undefined> {
+    const presenceEnabled =
+      session.config.presenceEnabled || session.policies.presenceRead !== undefined;
+    const after = await this.readPolicies(auth, presenceEnabled);
+    if (!after || !session.presenceMeta) return after;
+    let mayTrack: boolean;
+    try {
+      mayTrack = await writeAuthorization(this.ctx.db, auth, 'presence');
+    } catch (error) {
+      console.warn(`[realtime] presence write check failed: ${errorReason(error)}`);
+      mayTrack = false;
+    }
+    if (!mayTrack) return undefined;
+    after.presenceWrite = true;
+    return after;
+  }
+
+  private isJoined(session: ChannelSession): boolean {
+    return session.conn.channels.get(session.topic) === session;
+  }
+
   private leave(session: ChannelSession): void {
     this.ctx.clock.clearTimeout(session.expiryTimer);
     session.expiryTimer = undefined;
@@ -580,11 +661,15 @@ export class RealtimeHub {
     const members = this.topics.get(session.stream);
     if (!members?.delete(session)) return;
     if (members.size === 0) this.topics.delete(session.stream);
-    if (session.presenceMeta) {
-      const left = session.presenceMeta;
-      session.presenceMeta = undefined;
-      this.presenceDiff(session.stream, {}, { [session.presenceKey]: { metas: [left] } });
-    }
+    this.dropPresence(session);
+  }
+
+  /** Takes the session's tracked presence out of everyone's state (a leave diff). */
+  private dropPresence(session: ChannelSession): void {
+    const left = session.presenceMeta;
+    if (!left) return;
+    session.presenceMeta = undefined;
+    this.presenceDiff(session.stream, {}, { [session.presenceKey]: { metas: [left] } });
   }
 
   private disconnect(conn: Connection): void {
@@ -650,10 +735,18 @@ export class RealtimeHub {
 
   /**
    * A committed realtime.messages row to every session of its stream that may read
-   * broadcast (the join-time answer: nothing is asked of the database per subscriber). The
-   * frame is encoded once per topic spelling and protocol version.
+   * broadcast (the cached answer: nothing is asked of the database per subscriber). The
+   * frame is encoded once per topic spelling and protocol version. A membership change
+   * then re-authorises its list's channels, and the relay waits for that before the next
+   * message, so nothing committed after the change reaches a channel it shut down.
    */
-  private fanOut(message: DbMessage): void {
+  private fanOut(message: DbMessage): Promise<void> | undefined {
+    this.deliverMessage(message);
+    const change = membershipChangeOf(message.payload);
+    return change === undefined ? undefined : this.rechecks.request(change);
+  }
+
+  private deliverMessage(message: DbMessage): void {
     const members = this.topics.get(streamKey(message.private, message.topic));
     if (!members) return;
     const encoded = new Map<string, string>();

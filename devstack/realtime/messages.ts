@@ -85,7 +85,8 @@ export class MessageRelay {
   constructor(
     private readonly db: SqlEngine,
     private readonly clock: DevstackClock,
-    private readonly deliver: (message: DbMessage) => void,
+    /** May return a promise (a membership change's re-check), awaited before the next. */
+    private readonly deliver: (message: DbMessage) => void | Promise<void>,
   ) {
     this.ready = this.start();
   }
@@ -158,7 +159,7 @@ export class MessageRelay {
       const message = typeof item === 'string' ? read.get(item.toLowerCase()) : item;
       if (!message || this.closed) continue;
       this.messagesRead += 1;
-      this.deliver(message);
+      await this.deliver(message);
     }
   }
 

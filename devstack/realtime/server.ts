@@ -5,7 +5,8 @@ import type { Duplex } from 'node:stream';
 
 import { WebSocketServer } from 'ws';
 
-import type { DevstackContext } from '../context';
+import { isSecretApiKey, type DevstackContext } from '../context';
+import { isBrowserUserAgent, SECRET_KEY_IN_BROWSER } from '../keys-api';
 import { RealtimeHub } from './hub';
 import type { Vsn } from './protocol';
 
@@ -59,6 +60,10 @@ export function attachRealtime(ctx: DevstackContext, server: Server): RealtimeSe
     const header = req.headers['x-api-key'];
     const apikey = url.searchParams.get('apikey') ?? (typeof header === 'string' ? header : null);
     if (!apikey) return refuse(socket, 401, 'Unauthorized', 'No API key found in request');
+    // The gateway's browser rule holds for the socket too.
+    if (isBrowserUserAgent(req.headers['user-agent']) && isSecretApiKey(ctx, apikey)) {
+      return refuse(socket, 401, 'Unauthorized', SECRET_KEY_IN_BROWSER);
+    }
     const vsn = vsnOf(url.searchParams.get('vsn'));
     if (!vsn) return refuse(socket, 400, 'Bad Request', 'Unsupported serializer version');
     const verified = await hub.verify(apikey);

@@ -9,6 +9,7 @@ import {
   jsonNestsDeeperThan,
   MAX_JSON_DEPTH,
   resolveCaller,
+  type Caller,
   type DevstackContext,
 } from '../context';
 import type { Claims } from '../keys';
@@ -520,6 +521,46 @@ function errorReply(error: PgrstError): Reply {
 
 type Handler = (tx: SqlRunner, catalog: Catalog) => Promise<Reply>;
 
+/** PostgREST's answer (13+, as hosted runs it) to a token it cannot accept: code, words, details. */
+function postgrestJwtError(caller: Extract<Caller, { ok: false }>): {
+  code: string;
+  message: string;
+  details: string | null;
+} {
+  switch (caller.kind) {
+    case 'expired':
+      return { code: 'PGRST303', message: 'JWT expired', details: null };
+    case 'claims':
+      return { code: 'PGRST303', message: 'JWT not yet valid', details: null };
+    case 'malformed':
+      return caller.parts !== undefined && caller.parts !== 3
+        ? {
+            code: 'PGRST301',
+            message: `Expected 3 parts in JWT; got ${caller.parts}`,
+            details: null,
+          }
+        : { code: 'PGRST301', message: 'JWT cryptographic operation failed', details: null };
+    case 'unsecured':
+      return {
+        code: 'PGRST301',
+        message: 'Wrong or unsupported encoding algorithm',
+        details: "JWT is unsecured but expected 'alg' was not 'none'",
+      };
+    case 'no-key':
+    case 'algorithm':
+      return {
+        code: 'PGRST301',
+        message: 'No suitable key or wrong key type',
+        details: 'No suitable key was found to decode the JWT',
+      };
+    case 'signature':
+      return { code: 'PGRST301', message: 'JWT cryptographic operation failed', details: null };
+    default:
+      // A verified token whose role is no database role.
+      return { code: 'PGRST301', message: caller.message, details: null };
+  }
+}
+
 async function serve(
   ctx: DevstackContext,
   schema: SchemaCache,
@@ -541,14 +582,8 @@ async function serve(
         headers: {},
       });
     }
-    const code = caller.reason === 'expired' ? 'PGRST303' : 'PGRST301';
-    const message =
-      caller.reason === 'expired'
-        ? 'JWT expired'
-        : /signature/i.test(caller.message)
-          ? 'JWSError JWSInvalidSignature'
-          : caller.message;
-    const error = pgrstError(401, code, message);
+    const { code, message, details } = postgrestJwtError(caller);
+    const error = pgrstError(401, code, message, details);
     return send(c, {
       ...errorReply(error),
       headers: {

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 
 import { resolveCaller, type DevstackContext } from '../context';
-import type { Claims } from '../keys';
+import type { Claims, VerifyFailure } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import type { SqlParam, SqlRunner } from '../sql-engine';
 import {
@@ -128,6 +128,25 @@ function parseSize(value: unknown): number | null | undefined {
   return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
+/** Storage's words (it verifies with jose against the project's JWKS) for a refused token. */
+function storageJwtMessage(kind: VerifyFailure | undefined, fallback: string): string {
+  switch (kind) {
+    case 'expired':
+      return 'jwt expired';
+    case 'no-key':
+      return 'no applicable key found in the JSON Web Key Set';
+    case 'unsecured':
+    case 'algorithm':
+      return '"alg" (Algorithm) Header Parameter value not allowed';
+    case 'signature':
+      return 'signature verification failed';
+    case 'malformed':
+      return 'Invalid Compact JWS';
+    default:
+      return fallback;
+  }
+}
+
 export function storageRoutes(ctx: DevstackContext): Hono {
   const app = new Hono();
 
@@ -136,7 +155,7 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     if (caller.ok) return { role: caller.role, claims: caller.claims };
     if (caller.reason === 'missing') throw invalidJwt(caller.message);
     // Hosted storage answers a JWT it cannot verify with AccessDenied (403), not InvalidJWT.
-    const message = caller.reason === 'expired' ? 'jwt expired' : caller.message;
+    const message = storageJwtMessage(caller.kind, caller.message);
     throw new StorageError('403', 'AccessDenied', 'Unauthorized', message);
   }
 
@@ -562,7 +581,7 @@ export function storageRoutes(ctx: DevstackContext): Hono {
     if (!token) throw invalidRequest("querystring must have required property 'token'");
     const verified = await ctx.keys.verify(token);
     if (!verified.ok) {
-      throw invalidJwt(verified.reason === 'expired' ? 'jwt expired' : verified.message);
+      throw invalidJwt(storageJwtMessage(verified.kind, verified.message));
     }
     if (verified.claims.url !== `${bucketId}/${name}`) {
       throw new StorageError(

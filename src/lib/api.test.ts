@@ -28,8 +28,8 @@ const LIST = '11570000-0000-4000-8000-000000000001';
  * environment exposes is undici's, which throws on jsdom's Event when a socket opens.
  */
 function client() {
-  const { url, anonKey } = inject('devstack');
-  return createClient(url, anonKey, {
+  const { url, publishableKey } = inject('devstack');
+  return createClient(url, publishableKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
   });
@@ -363,8 +363,8 @@ describe('uploading a profile picture', () => {
     const paths: string[] = [];
     let refuseUploads = 1;
     let refuseRefresh = false;
-    const { url, anonKey } = inject('devstack');
-    const me = createClient(url, anonKey, {
+    const { url, publishableKey } = inject('devstack');
+    const me = createClient(url, publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       global: {
         fetch: (input, init) => {

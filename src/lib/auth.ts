@@ -179,8 +179,12 @@ export async function signUp(
     ).auth.signUp({
       email: address,
       password: input.password,
-      // The database makes the profile from this (auth.users trigger).
-      options: { data: { display_name: input.name.trim() } },
+      // The database makes the profile from this (auth.users trigger). Where the project
+      // confirms emails first, the mailed link leads back to the app (auth-email.ts).
+      options: {
+        data: { display_name: input.name.trim() },
+        emailRedirectTo: new URL('/email-confirmed', window.location.origin).toString(),
+      },
     });
     if (error) return describeAuthError(error);
     // With email confirmation on, GoTrue answers an existing address with a stand-in user

@@ -1,12 +1,19 @@
 // How a presence join's failure is told (refused by the server, or no answer), over a stand-in
 // channel that reports what realtime-js reports: a refused join's error carries the server's
 // reply `{ reason }` as its cause; a lost socket's carries the socket's event, or nothing.
-// The words of either are never read. And what a presence payload may claim. The real
-// server's refusal is in tests/integration/presence.test.ts.
+// The words of either are never read. What a presence payload may claim, and which topic a
+// list's presence is at (its realtime epoch). The real server's refusal is in
+// tests/integration/presence.test.ts; the move to a new epoch in presence-avatars.test.tsx.
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 import { describe, expect, it, vi } from 'vitest';
 
-import { joinListPresence, peersOf, type PresenceStatus } from './presence';
+import {
+  joinListPresence,
+  peersOf,
+  presenceTopic,
+  realtimeEpochOf,
+  type PresenceStatus,
+} from './presence';
 
 const LIST = '11570000-0000-4000-8000-000000000001';
 const ME = '0b7d4c57-0000-4000-8000-000000000001';
@@ -14,6 +21,8 @@ const ME = '0b7d4c57-0000-4000-8000-000000000001';
 /** A client whose one channel reports the subscribe states a test tells it to. */
 function standInClient() {
   let report: ((state: REALTIME_SUBSCRIBE_STATES, error?: Error) => void) | undefined;
+  /** The topics channels were asked for. */
+  const topics: string[] = [];
   const channel = {
     on: () => channel,
     subscribe(callback: typeof report) {
@@ -25,11 +34,15 @@ function standInClient() {
   };
   const client = {
     realtime: { setAuth: () => Promise.resolve() },
-    channel: () => channel,
+    channel: (topic: string) => {
+      topics.push(topic);
+      return channel;
+    },
     removeChannel: () => Promise.resolve('ok'),
   };
   return {
     supabase: client as unknown as SupabaseClient,
+    topics,
     report: async (state: REALTIME_SUBSCRIBE_STATES, error?: Error) => {
       await vi.waitFor(() => expect(report).toBeDefined());
       report?.(state, error);
@@ -44,9 +57,15 @@ async function statusAfter(
 ): Promise<PresenceStatus[]> {
   const { supabase, report } = standInClient();
   const statuses: PresenceStatus[] = [];
-  const leave = joinListPresence(supabase, LIST, { userId: ME }, () => undefined, {
-    onStatus: (status) => statuses.push(status),
-  });
+  const leave = joinListPresence(
+    supabase,
+    presenceTopic(LIST, 0),
+    { userId: ME },
+    () => undefined,
+    {
+      onStatus: (status) => statuses.push(status),
+    },
+  );
   await report(state, error);
   leave();
   return statuses;
@@ -127,5 +146,25 @@ describe('what a presence payload claims', () => {
       { userId: 'c', since: 60, taskIds: [] },
       { userId: 'a', since: 100, taskIds: [task, other] },
     ]);
+  });
+});
+
+describe("a list's presence topic", () => {
+  it('is the list at its realtime epoch: list:<id>:<epoch>:presence', async () => {
+    expect(presenceTopic(LIST, 0)).toBe(`list:${LIST}:0:presence`);
+    expect(presenceTopic(LIST, 7)).toBe(`list:${LIST}:7:presence`);
+    const { supabase, topics, report } = standInClient();
+    const leave = joinListPresence(supabase, presenceTopic(LIST, 2), { userId: ME }, () => {});
+    await report(REALTIME_SUBSCRIBE_STATES.SUBSCRIBED);
+    leave();
+    expect(topics).toEqual([`list:${LIST}:2:presence`]);
+  });
+
+  it("takes the epoch from the device's list row; a row without one (not on the server yet) is at 0", () => {
+    expect(realtimeEpochOf({ id: LIST, realtime_epoch: 3 })).toBe(3);
+    expect(realtimeEpochOf({ id: LIST })).toBe(0);
+    for (const odd of [-1, 1.5, Number.NaN, '2', null]) {
+      expect(realtimeEpochOf({ id: LIST, realtime_epoch: odd })).toBe(0);
+    }
   });
 });

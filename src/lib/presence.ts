@@ -1,12 +1,15 @@
 // Who else is looking at a list (product.md §7): a thin wrapper over supabase-js realtime
-// presence on the list's private channel `list:<id>:presence`, so screens never touch channels
-// themselves. Presence is ephemeral and never stored: it is not data, so it lives with the app,
-// not in the sync library, and it is empty while offline.
+// presence on the list's private channel `list:<id>:<epoch>:presence`, so screens never touch
+// channels themselves. Presence is ephemeral and never stored: it is not data, so it lives with
+// the app, not in the sync library, and it is empty while offline.
 //
 // The channel is private: RLS on `realtime.messages` lets only the list's live members join and
-// track, so anon and strangers are refused. Even so a payload is only a claim (any member can
-// track any user id), so it carries no names at all, and screens show only people who are live
-// members by the device's own copy of their profile (presence-avatars.tsx).
+// track, and only at the list's current epoch (lists.realtime_epoch, moved by the server when a
+// member leaves or is removed): those who stay move to the new epoch's topic, and a removed
+// member is left alone on the old one (the server also closes it). So anon and strangers are
+// refused, and a removed member neither sees nor is seen. Even so a payload is only a claim (any
+// member can track any user id), so it carries no names at all, and screens show only people
+// who are live members by the device's own copy of their profile (presence-avatars.tsx).
 // Types only: the list's screen is drawn before supabase-js has loaded (main.tsx), and joins
 // once it has; realtime-js's REALTIME_SUBSCRIBE_STATES are compared by their values.
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
@@ -38,9 +41,22 @@ export interface PresencePeer {
 export type PresenceStatus =
   { state: 'joined' } | { state: 'refused'; error: Error } | { state: 'failed'; error: Error };
 
-/** The topic of a list's presence (`list:<id>` is the sync engine's data channel). */
-export function presenceTopic(listId: string): string {
-  return `list:${listId}:presence`;
+/**
+ * The topic of a list's presence at `epoch`, the list's `realtime_epoch` as the device holds it
+ * (`list:<id>:<epoch>` is the sync engine's data channel).
+ */
+export function presenceTopic(listId: string, epoch: number): string {
+  return `list:${listId}:${epoch}:presence`;
+}
+
+/** A list row's realtime epoch (`realtime_epoch`: a whole number from 0; anything else is 0). */
+const RealtimeEpoch = v.object({
+  realtime_epoch: v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
+});
+
+/** The realtime epoch of a list row as the device holds it (0 before the server's first). */
+export function realtimeEpochOf(list: object): number {
+  return v.parse(RealtimeEpoch, list).realtime_epoch;
 }
 
 /**
@@ -90,13 +106,14 @@ function asError(error: unknown, fallback: string): Error {
 }
 
 /**
- * Joins the presence of a list as `me` and reports everyone there (including `me`, for the
- * caller to filter) on every change, and `[]` whenever the join is refused or lost. `onStatus`
- * hears how the join went. Returns a function that leaves.
+ * Joins a list's presence `topic` (presenceTopic: the list at its current epoch) as `me` and
+ * reports everyone there (including `me`, for the caller to filter) on every change, and `[]`
+ * whenever the join is refused or lost. `onStatus` hears how the join went. Returns a function
+ * that leaves. When the list's epoch moves, the caller leaves and joins the new topic.
  */
 export function joinListPresence(
   supabase: SupabaseClient,
-  listId: string,
+  topic: string,
   me: PresenceMeta,
   onChange: (peers: PresencePeer[]) => void,
   options: { now?: () => number; onStatus?: (status: PresenceStatus) => void } = {},
@@ -118,7 +135,7 @@ export function joinListPresence(
     // One key per tab, not per person: realtime-js keeps one presence id per key, so when two
     // tabs of a person shared a key, the first tab's leave never matched and the person stayed
     // "viewing" after closing both. peersOf merges the tabs back into one person.
-    const joined = supabase.channel(presenceTopic(listId), {
+    const joined = supabase.channel(topic, {
       config: { private: true, presence: { key: `${me.userId}:${crypto.randomUUID()}` } },
     });
     channel = joined;

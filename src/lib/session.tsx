@@ -21,6 +21,17 @@ import { AUTH_STORAGE_KEY } from './auth-storage';
 /** localStorage flag: the person chose "use without an account" on this device. */
 export const LOCAL_ONLY_KEY = 'outpost:local-only';
 
+/** The channel on which a tab that signed out (or deleted local data) tells the others. */
+const SIGNED_OUT_CHANNEL = 'outpost:signed-out';
+
+/** Tells the other tabs that this one signed out or deleted the device's local data. */
+export function announceSignOut(): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(SIGNED_OUT_CHANNEL);
+  channel.postMessage('signed-out');
+  channel.close();
+}
+
 export interface SessionUser {
   id: string;
   email: string | null;
@@ -114,6 +125,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (user) localStorage.removeItem(LOCAL_ONLY_KEY);
   }, [user]);
 
+  // Local data deleted in another tab: this one leaves local-only use too (an account's
+  // sign-out reaches every tab through supabase-js and the device's owner).
+  useEffect(() => {
+    if (typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(SIGNED_OUT_CHANNEL);
+    channel.onmessage = () => setLocalOnlyState(localStorage.getItem(LOCAL_ONLY_KEY) === '1');
+    return () => channel.close();
+  }, []);
+
   const setLocalOnly = useCallback((next: boolean) => {
     if (next) localStorage.setItem(LOCAL_ONLY_KEY, '1');
     else localStorage.removeItem(LOCAL_ONLY_KEY);
@@ -137,6 +157,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setLocalOnly,
     };
   }, [owner, user, localOnly, setLocalOnly]);
+
+  // Whose this tab is now (null: nobody's): when another person than before, what the tab
+  // and the device keep of the previous one goes (forget-account.ts, its own chunk).
+  const tabUser = !value.ready ? undefined : value.mode === 'none' ? null : value.userId;
+  useEffect(() => {
+    if (tabUser === undefined) return;
+    void import('./forget-account').then(
+      ({ followTabUser }) => followTabUser(tabUser),
+      (error: unknown) => console.error('[outpost] could not clear the last account', error),
+    );
+  }, [tabUser]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

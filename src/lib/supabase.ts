@@ -1,23 +1,28 @@
 // The app's one supabase-js client. Its session (in localStorage) is the sync engine's
 // session. Without VITE_SUPABASE_* (a bare `npm run dev`), it points at the local devstack
-// with the Supabase CLI's well-known public demo anon key. main.tsx imports this module
+// with the Supabase CLI's well-known local publishable key; a production build cannot be made
+// without them (scripts/build-env.ts). main.tsx imports this module
 // dynamically, right after start-up: supabase-js is not part of the app shell (issue 16).
 import { createClient } from '@supabase/supabase-js';
 
+import type { Database } from '../../supabase/database.types';
 import { AUTH_STORAGE_KEY } from './auth-storage';
 
 export { AUTH_STORAGE_KEY };
 
-/** The devstack's address and public demo anon key (see devstack/keys.ts). */
+/** The devstack's address and well-known local publishable key (see devstack/keys-api.ts). */
 const DEVSTACK_URL = 'http://127.0.0.1:54321';
-const DEVSTACK_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+const DEVSTACK_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
 
 export function createAppSupabase(
-  url: string = import.meta.env.VITE_SUPABASE_URL ?? DEVSTACK_URL,
-  anonKey: string = import.meta.env.VITE_SUPABASE_ANON_KEY ?? DEVSTACK_ANON_KEY,
+  url: string = import.meta.env.VITE_SUPABASE_URL || DEVSTACK_URL,
+  // VITE_SUPABASE_ANON_KEY is the variable's old name, still read (the build warns about it).
+  publishableKey: string = import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY ||
+    import.meta.env.VITE_SUPABASE_ANON_KEY ||
+    DEVSTACK_PUBLISHABLE_KEY,
 ) {
-  return createClient(url, anonKey, {
+  // Typed by the schema the migrations make (`npm run types`: supabase/database.types.ts).
+  return createClient<Database>(url, publishableKey, {
     auth: {
       persistSession: true,
       autoRefreshToken: true,

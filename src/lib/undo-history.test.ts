@@ -15,6 +15,7 @@ function memoryStorage(initial?: string): HistoryStorage & { text: () => string 
   return {
     getItem: (key) => items.get(key) ?? null,
     setItem: (key, value) => void items.set(key, value),
+    removeItem: (key) => void items.delete(key),
     text: () => items.get(UNDO_STORAGE_KEY) ?? null,
   };
 }
@@ -181,16 +182,37 @@ describe('the undo history', () => {
       setItem: () => {
         throw new DOMException('full', 'QuotaExceededError');
       },
+      removeItem: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
     };
     const history = createUndoHistory(throwing);
     history.push(edit(1));
     expect(history.take('done')?.label).toBe('edit 1');
+    history.push(edit(2));
+    history.clear();
+    expect(history.size('done')).toBe(0);
   });
 
   it('works with no storage at all', () => {
     const history = createUndoHistory(undefined);
     history.push(edit(1));
     expect(history.size('done')).toBe(1);
+  });
+
+  it('forgets every edit, in memory and in storage, when cleared (sign-out)', () => {
+    const storage = memoryStorage();
+    const history = createUndoHistory(storage);
+    history.push(edit(1));
+    history.push(edit(2));
+    history.put('undone', history.take('done')!);
+    history.clear();
+    expect(history.size('done')).toBe(0);
+    expect(history.size('undone')).toBe(0);
+    expect(history.take('done')).toBeUndefined();
+    expect(storage.text()).toBeNull();
+    // A history read afresh from that storage (a reload) finds nothing either.
+    expect(createUndoHistory(storage).size('done')).toBe(0);
   });
 
   it('stores what it holds as it changes', () => {

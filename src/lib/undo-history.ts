@@ -121,7 +121,7 @@ export interface UndoEntry {
 export type Stack = 'done' | 'undone';
 
 /** The part of Storage the history uses (sessionStorage; a stand-in in tests). */
-export type HistoryStorage = Pick<Storage, 'getItem' | 'setItem'>;
+export type HistoryStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 export interface UndoHistory {
   /** Notes a new edit and returns its id; what was undone can no longer be redone. */
@@ -134,6 +134,11 @@ export interface UndoHistory {
   settle(from: Stack, matches: (entry: UndoEntry) => boolean): void;
   /** How many edits a stack holds. */
   size(stack: Stack): number;
+  /**
+   * Forgets every edit, in memory and in storage (sign-out, another account): the next
+   * person must not undo into, or read, the previous one's values and deleted rows.
+   */
+  clear(): void;
 }
 
 /** The session's sessionStorage; undefined where reaching it throws (sandboxed frames). */
@@ -142,6 +147,15 @@ export function sessionStore(): HistoryStorage | undefined {
     return globalThis.sessionStorage;
   } catch {
     return undefined;
+  }
+}
+
+/** Removes the stored history (a storage that refuses has nothing to remove). */
+export function forgetStoredHistory(storage: HistoryStorage | undefined = sessionStore()): void {
+  try {
+    storage?.removeItem(UNDO_STORAGE_KEY);
+  } catch {
+    // Refused: nothing could have been stored either.
   }
 }
 
@@ -221,5 +235,10 @@ export function createUndoHistory(
       }
     },
     size: (stack) => stacks[stack].length,
+    clear() {
+      stacks.done = [];
+      stacks.undone = [];
+      forgetStoredHistory(storage);
+    },
   };
 }

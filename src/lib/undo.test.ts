@@ -27,7 +27,11 @@ afterEach(async () => {
 
 function memoryStorage(): HistoryStorage {
   const items = new Map<string, string>();
-  return { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v) };
+  return {
+    getItem: (k) => items.get(k) ?? null,
+    setItem: (k, v) => void items.set(k, v),
+    removeItem: (k) => void items.delete(k),
+  };
 }
 
 /** A list with three tasks, nothing queued; the undoer over a fresh history. */

@@ -15,6 +15,7 @@ import {
 import { showToast, useToasts } from './toasts';
 import {
   createUndoHistory,
+  forgetStoredHistory,
   isFieldName,
   type Change,
   type Fields,
@@ -427,6 +428,8 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
 }
 
 const undoers = new WeakMap<OutpostSync, Undoer>();
+/** The histories of those undoers (one per sync library: one in the app), for a sign-out. */
+const histories = new Set<UndoHistory>();
 
 /**
  * The one undoer of a sync library (not the recording sync the screens get: see
@@ -435,8 +438,20 @@ const undoers = new WeakMap<OutpostSync, Undoer>();
 export function undoerOf(sync: OutpostSync, history?: UndoHistory): Undoer {
   let undoer = undoers.get(sync);
   if (!undoer) {
-    undoer = createUndoer(sync, history ?? createUndoHistory());
+    const made = history ?? createUndoHistory();
+    histories.add(made);
+    undoer = createUndoer(sync, made);
     undoers.set(sync, undoer);
   }
   return undoer;
+}
+
+/**
+ * Forgets this tab's edits, in memory and in sessionStorage (forget-account.ts, at sign-out
+ * and when another account signs in): nothing of the previous person's to undo or read.
+ */
+export function forgetUndoHistory(): void {
+  for (const history of histories) history.clear();
+  // Also when no undoer was made yet in this page: a reload keeps sessionStorage.
+  forgetStoredHistory();
 }

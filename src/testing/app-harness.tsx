@@ -39,8 +39,8 @@ export const SEEDED_LIST_NAME = 'Site inspection — Block C';
  * jsdom events into Node's EventTarget and throws.
  */
 export function devstackClient(options: { side?: boolean } = {}) {
-  const { url, anonKey } = inject('devstack');
-  return createClient(url, anonKey, {
+  const { url, publishableKey } = inject('devstack');
+  return createClient(url, publishableKey, {
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     auth: {
       persistSession: !options.side,

@@ -8,7 +8,7 @@ import { startDevstack } from '../../devstack/server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    devstack: { url: string; anonKey: string; serviceRoleKey: string };
+    devstack: { url: string; publishableKey: string; secretKey: string };
   }
 }
 
@@ -17,8 +17,8 @@ export default async function setup(project: TestProject) {
   const stack = await startDevstack({ port: 0, auth: { rateLimits: TEST_RATE_LIMITS } });
   project.provide('devstack', {
     url: stack.url,
-    anonKey: stack.anonKey,
-    serviceRoleKey: stack.serviceRoleKey,
+    publishableKey: stack.publishableKey,
+    secretKey: stack.secretKey,
   });
   return async () => {
     await stack.stop();

@@ -50,10 +50,10 @@ export interface User {
 export interface Backend {
   /** The API's base URL (http://127.0.0.1:port), for supabase-js. */
   readonly url: string;
-  /** The anon key (what an app ships). */
-  readonly anonKey: string;
-  /** The service-role key (bypasses row-level security). */
-  readonly serviceRoleKey: string;
+  /** The publishable key (what an app ships; role anon). */
+  readonly publishableKey: string;
+  /** The secret key (role service_role: bypasses row-level security; servers only). */
+  readonly secretKey: string;
   /** The database, as the superuser (the kit's SQL helpers take it). */
   readonly db: SqlEngine;
   /** Runs `text` as the superuser (no RLS) and returns its rows; `$1`… are `params`. */
@@ -73,7 +73,7 @@ export interface Backend {
 
 /** How `Backend.client` makes a supabase-js client. */
 export interface ClientOptions {
-  /** The API key (default the anon key). */
+  /** The API key (default the publishable key). */
   key?: string;
   /** Every HTTP request goes through this (a FaultyNetwork's `fetch`). */
   fetch?: typeof fetch;
@@ -87,14 +87,16 @@ export interface ClientOptions {
 
 /**
  * A supabase-js client of a test backend at `url`: no session in the URL, no auto-refresh
- * (tests refresh when they mean to), `ws` (or `options.transport`) for realtime.
+ * (tests refresh when they mean to), `ws` (or `options.transport`) for realtime. `DB` is the
+ * app's generated `Database` type (`supabase gen types typescript`), as `createClient<DB>`
+ * takes it; the kit itself knows no app's schema, so it is untyped by default.
  */
-export function supabaseClient(
+export function supabaseClient<DB = unknown>(
   url: string,
-  anonKey: string,
+  publishableKey: string,
   options: ClientOptions = {},
-): SupabaseClient {
-  return createClient<unknown>(url, options.key ?? anonKey, {
+): SupabaseClient<DB> {
+  return createClient<DB>(url, options.key ?? publishableKey, {
     auth: {
       persistSession: options.persistSession ?? false,
       autoRefreshToken: false,
@@ -160,8 +162,8 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
   let stopped: Promise<void> | undefined;
   const backend: Backend = {
     url: stack.url,
-    anonKey: stack.anonKey,
-    serviceRoleKey: stack.serviceRoleKey,
+    publishableKey: stack.publishableKey,
+    secretKey: stack.secretKey,
     db,
     async sql<R extends Row = Row>(text: string, params: readonly SqlParam[] = []) {
       return (await db.query<R>(text, params)).rows;
@@ -176,7 +178,7 @@ export async function startBackend(options: BackendOptions = {}): Promise<Backen
       return { id: data.user.id, email: address, password };
     },
     client(clientOptions = {}) {
-      const client = supabaseClient(stack.url, stack.anonKey, clientOptions);
+      const client = supabaseClient(stack.url, stack.publishableKey, clientOptions);
       clients.push(client);
       return client;
     },

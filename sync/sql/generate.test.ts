@@ -88,7 +88,7 @@ describe.each(ENGINE_KINDS)('syncSql on %s', (kind) => {
     expect(defined).toEqual(
       expect.arrayContaining(['public.sync_push', 'public.sync_pull', 'private.sync_scope']),
     );
-    expect(defined).toHaveLength(22);
+    expect(defined).toHaveLength(23);
 
     const before = await snapshot(db);
     // Every function it defines is one Outpost's migrations define already.

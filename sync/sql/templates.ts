@@ -616,6 +616,33 @@ $$;
 `;
 }
 
+// Whether the caller may join a data topic (`list:<id>:<epoch>`, an epoch the container has
+// reached) or a presence topic (`list:<id>:<epoch>:presence`, its current epoch only): the
+// realtime policies' one decision (issue 35). The topic is matched whole before any cast.
+function mayJoinListTopic(n: Names): string {
+  return `create or replace function private.may_join_list_topic(topic text, presence boolean) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  parts text[] := regexp_match(topic,
+    '^list:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(0|[1-9][0-9]{0,8})(:presence)?$');
+begin
+  if parts is null or presence is null or (parts[3] is not null) <> presence then
+    return false;
+  end if;
+  return exists (
+    select 1
+    from public.${n.members} m
+    join public.${n.scopes} l on l.id = m.${n.memberScope}
+    where m.${n.memberScope} = parts[1]::uuid
+      and m.${n.memberUser} = auth.uid()
+      and m.deleted_at is null
+      and case when presence then parts[2]::integer = l.realtime_epoch
+               else parts[2]::integer <= l.realtime_epoch end);
+end
+$$;
+`;
+}
+
 function epochGuard(n: Names): string {
   return `create or replace function private.${n.scopesEpochGuard}() returns trigger
 language plpgsql set search_path = '' as $$
@@ -950,30 +977,31 @@ create trigger z_realtime_send after insert or update on public.${table}
   for each row execute function private.realtime_send_row();
 `,
 )}
--- Who may join: live members their ${n.scopes} topics (any epoch), users their own topic;
--- no broadcast INSERT policy (only the database sends). Presence: \`list:<id>:presence\`.
+-- Who may join: live members their ${n.scopes} data topics \`list:<id>:<epoch>\` at epochs it
+-- has reached, and its presence topic \`list:<id>:<epoch>:presence\` at its current epoch only;
+-- users their own topic; no broadcast INSERT policy (only the database sends).
+${mayJoinListTopic(n)}
+revoke execute on function private.may_join_list_topic(text, boolean) from public, anon;
+grant execute on function private.may_join_list_topic(text, boolean) to authenticated;
+
 drop policy if exists "${n.app}: members hear their ${n.scopes}, users their own topic"
   on realtime.messages;
 create policy "${n.app}: members hear their ${n.scopes}, users their own topic" on realtime.messages
   for select to authenticated
   using (realtime.messages.extension = 'broadcast'
-         and (((select realtime.topic()) ~ '^list:[0-9a-f-]{36}:(0|[1-9][0-9]{0,8})$'
-               and split_part((select realtime.topic()), ':', 2) in
-                   (select l::text from private.my_list_ids() l))
+         and ((select private.may_join_list_topic((select realtime.topic()), false))
               or (select realtime.topic()) = 'user:' || (select auth.uid())::text));
 
 drop policy if exists "${n.app}: members see presence on their ${n.scopes}" on realtime.messages;
 create policy "${n.app}: members see presence on their ${n.scopes}" on realtime.messages
   for select to authenticated
   using (realtime.messages.extension = 'presence'
-         and (select realtime.topic()) in
-             (select 'list:' || l::text || ':presence' from private.my_list_ids() l));
+         and (select private.may_join_list_topic((select realtime.topic()), true)));
 
 drop policy if exists "${n.app}: members track presence on their ${n.scopes}" on realtime.messages;
 create policy "${n.app}: members track presence on their ${n.scopes}" on realtime.messages
   for insert to authenticated
   with check (realtime.messages.extension = 'presence'
-              and (select realtime.topic()) in
-                  (select 'list:' || l::text || ':presence' from private.my_list_ids() l));
+              and (select private.may_join_list_topic((select realtime.topic()), true)));
 `;
 }

@@ -882,8 +882,8 @@ export async function benchBrowser({
     );
     const counts = await seed(stack, { huge: !newTabsOnly });
     progress('building the app and the bench page');
-    buildApp(stack.url, stack.anonKey, outDir);
-    if (compareWith && otherDir) buildApp(stack.url, stack.anonKey, otherDir, compareWith);
+    buildApp(stack.url, stack.publishableKey, outDir);
+    if (compareWith && otherDir) buildApp(stack.url, stack.publishableKey, otherDir, compareWith);
     await buildBenchPage(outDir);
     const appUrl = server.url;
     const aliceSession = await sessionOf(stack, 'alice@example.com');
@@ -952,7 +952,7 @@ export async function benchBrowser({
     );
     const options: SyncPageOptions = {
       url: stack.url,
-      anonKey: stack.anonKey,
+      publishableKey: stack.publishableKey,
       email: 'bob@example.com',
       password: 'outpost-demo',
       storageKey: AUTH_STORAGE_KEY,

@@ -46,8 +46,8 @@ export async function benchServing(kind: EngineKind): Promise<ServingFigures> {
     // Small RPC, 50 clients in parallel, each sending back-to-back.
     const url = `${stack.url}/rest/v1/rpc/sync_schema_version`;
     const headers = {
-      apikey: stack.anonKey,
-      authorization: `Bearer ${stack.anonKey}`,
+      apikey: stack.publishableKey,
+      authorization: `Bearer ${stack.publishableKey}`,
       'content-type': 'application/json',
     };
     let requests = 0;

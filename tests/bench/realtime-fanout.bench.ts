@@ -3,7 +3,7 @@
 // signed-in users each joined to their own private `user:<id>` topic (as the sync engine
 // joins it), side by side. Under the previous design every change was read once per
 // subscriber; broadcast from the database reads it once.
-import { SignJWT } from 'jose';
+import type { Keys } from '../../devstack/keys';
 import WebSocket from 'ws';
 
 import { signedInDemoClient, SEED, startTestDevstack } from '../support/devstack';
@@ -24,17 +24,15 @@ export interface FanoutFigures {
 
 /** A bare socket (tests/support/realtime.ts) joined to `user:<id>` as that user. */
 async function idleSubscriber(
-  stack: { url: string; anonKey: string },
-  secret: Uint8Array,
+  stack: { url: string; publishableKey: string; keys: Keys },
   sockets: WebSocket[],
 ): Promise<boolean> {
   const id = crypto.randomUUID();
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ sub: id, role: 'authenticated', aud: 'authenticated' })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(secret);
+  // Signed by the devstack's current signing key, as its own sessions are.
+  const token = await stack.keys.sign(
+    { sub: id, role: 'authenticated', aud: 'authenticated' },
+    3600,
+  );
   const socket = await rawSocket(stack, sockets);
   const reply = await socket.push(`user:${id}`, 'phx_join', {
     config: {
@@ -92,13 +90,12 @@ export async function benchRealtimeFanout(): Promise<FanoutFigures> {
     };
 
     const without = await sample();
-    const secret = new TextEncoder().encode(stack.jwtSecret);
     let joined = 0;
     // Joined 50 at a time (each join is an authorisation check in the database).
     for (let start = 0; start < IDLE_USERS; start += 50) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, IDLE_USERS - start) }, () =>
-          idleSubscriber(stack, secret, sockets),
+          idleSubscriber(stack, sockets),
         ),
       );
       joined += batch.filter(Boolean).length;

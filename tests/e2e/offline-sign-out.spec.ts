@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { contextFor, newAccount } from './support/accounts';
 import { addTasks, controlledByWorker, createList, expectSynced } from './support/app';
-import { E2E_ANON_KEY, E2E_API_URL } from './support/env';
+import { E2E_PUBLISHABLE_KEY, E2E_API_URL } from './support/env';
 
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts AUTH_STORAGE_KEY). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
@@ -91,7 +91,7 @@ test('signing out offline signs out every tab for good, and the session is revok
 
   const answer = await fetch(`${E2E_API_URL}/auth/v1/token?grant_type=refresh_token`, {
     method: 'POST',
-    headers: { apikey: E2E_ANON_KEY, 'Content-Type': 'application/json' },
+    headers: { apikey: E2E_PUBLISHABLE_KEY, 'Content-Type': 'application/json' },
     body: JSON.stringify({ refresh_token: refreshToken }),
   });
   expect(answer.status).toBe(400);

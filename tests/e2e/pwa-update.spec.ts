@@ -4,33 +4,47 @@
 // waits in the outbox when "Reload" is pressed (it must still be there in B and reach the
 // server later), or its push is on the wire when "Reload" is pressed (the page must wait for
 // the answer, so the push reaches the server once and B starts with it synced).
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { expect, test, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, type Account } from './support/accounts';
 import { submitNewList } from './support/app';
-import { E2E_ANON_KEY, E2E_API_URL, E2E_UPDATE_PORT } from './support/env';
+import { E2E_PUBLISHABLE_KEY, E2E_API_URL, E2E_UPDATE_PORT } from './support/env';
 import { startStaticServer, type SwitchableServer } from '../support/static-server';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUILDS = join(ROOT, '.tmp', 'e2e-update');
+const execFileAsync = promisify(execFile);
 
-function build(label: 'A' | 'B'): string {
+// Built without blocking this worker's event loop: an execFileSync of a minute left the
+// keep-alive sockets of earlier specs' API calls unread while the devstack closed them, and
+// the next request went out on an ended one ('other side closed').
+async function build(label: 'A' | 'B'): Promise<string> {
   const outDir = join(BUILDS, label);
-  execFileSync(
+  await execFileAsync(
     process.execPath,
-    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
+    // --mode devstack: a build for the local devstack (scripts/build-env.ts).
+    [
+      join(ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--mode',
+      'devstack',
+      '--outDir',
+      outDir,
+      '--emptyOutDir',
+    ],
     {
       cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
       env: {
         ...process.env,
         OUTPOST_APP_VERSION: `0.1.0-${label}`,
         VITE_SUPABASE_URL: E2E_API_URL,
-        VITE_SUPABASE_ANON_KEY: E2E_ANON_KEY,
+        VITE_SUPABASE_PUBLISHABLE_KEY: E2E_PUBLISHABLE_KEY,
       },
-      stdio: 'ignore',
     },
   );
   return outDir;
@@ -42,8 +56,8 @@ let buildB: string;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  buildA = build('A');
-  buildB = build('B');
+  buildA = await build('A');
+  buildB = await build('B');
   server = await startStaticServer(E2E_UPDATE_PORT, buildA);
 });
 

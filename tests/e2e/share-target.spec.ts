@@ -1,11 +1,14 @@
 // "Share to Outpost" (issue 17): the manifest's share_target, and a photo shared from another
 // app the way the phone's share sheet sends it (a multipart POST to /share, taken by the
 // service worker) arriving as an attachment of the task picked by keyboard, online and with
-// no connection at all (then uploaded once back online).
+// no connection at all (then uploaded once back online). Another site's form posted to /share
+// keeps nothing (issue 35).
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, type Account } from './support/accounts';
 import { expectNoSeriousViolations } from './support/axe';
+import { E2E_APP_URL } from './support/env';
+import { startOtherSite } from './support/other-site';
 import {
   addTasks,
   controlledByWorker,
@@ -30,7 +33,12 @@ const VIDEO: SharedFile = {
 
 /**
  * Shares files to the app as the share sheet does: a navigation that POSTs the manifest's
- * params (title, text, files) as multipart/form-data to its action.
+ * params (title, text, files) as multipart/form-data to its action. The real share sheet
+ * cannot be driven here (desktop Chromium on Linux has none, and no DevTools command makes a
+ * POST navigation), so a form of the app's own page stands in for it: to the worker the two
+ * differ only in the Origin header (the app's here, "null" for the share sheet, which has no
+ * initiator), and both are taken (src/lib/pwa/share-origin.ts, whose unit test covers the
+ * share sheet's exact signals).
  */
 async function shareToOutpost(
   page: Page,
@@ -212,6 +220,49 @@ test('with no connection, a shared photo goes on a new task and uploads once bac
   await context.setOffline(false);
   await expect(page.getByText('Waiting to upload')).toHaveCount(0, { timeout: 30_000 });
   await expectUploaded(account, page, newTask);
+});
+
+/** The URLs kept in the share inbox (the worker's CacheStorage). */
+function sharesKept(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!(await caches.has('outpost-shares'))) return [];
+    const cache = await caches.open('outpost-shares');
+    return (await cache.keys()).map((request) => new URL(request.url).pathname).sort();
+  });
+}
+
+test('a form of another site posted to /share keeps nothing and says so', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { page } = await signedInWithLists(browser);
+  // A real share first: the other site's post must not touch it either.
+  await shareToOutpost(page, { files: [PHOTO] });
+  const realShare = page.url();
+  const before = await sharesKept(page);
+  expect(before).toHaveLength(2);
+
+  const otherSite = await startOtherSite(`${E2E_APP_URL}/share`);
+  try {
+    await page.goto(otherSite.url);
+    await page.getByLabel('Files').setInputFiles([PHOTO]);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page).toHaveURL(`${E2E_APP_URL}/share`);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Not added to Outpost' }),
+    ).toBeVisible();
+    await expect(page.getByText('This was sent by another website')).toBeVisible();
+    await expect(page.getByText('Nothing of it was kept on this device.')).toBeVisible();
+    expect(await sharesKept(page)).toEqual(before);
+    await page.getByRole('link', { name: 'Go to your lists' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${E2E_APP_URL}/lists`));
+  } finally {
+    await otherSite.close();
+  }
+
+  // The real share is still there, untouched.
+  await page.goto(realShare);
+  await expect(page.getByRole('heading', { level: 1, name: 'Add to Outpost' })).toBeVisible();
+  await expect(page.getByText(PHOTO.name)).toBeVisible();
+  await expect(page.getByText('Planted')).toHaveCount(0);
 });
 
 test('signing out forgets an unfinished share; signed out, a share opens after signing in', async ({

@@ -20,7 +20,7 @@ let stack: TestDevstack;
 let service: SupabaseClient;
 const { devices } = deviceSuite((started) => {
   stack = started;
-  service = stack.client({ key: stack.serviceRoleKey });
+  service = stack.client({ key: stack.secretKey });
 });
 
 /** A device whose engine never pokes the function, so a test decides when it runs. */

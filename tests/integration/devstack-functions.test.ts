@@ -16,7 +16,8 @@ import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
 import { realClock } from '../../devstack/clock';
 import type { DevstackContext } from '../../devstack/context';
 import { functionsRoutes } from '../../devstack/functions/routes';
-import { createKeys, DEMO_JWT_SECRET, type Keys } from '../../devstack/keys';
+import { LOCAL_PUBLISHABLE_KEY, type Keys, type LegacyKeys } from '../../devstack/keys';
+import { createProjectKeys } from '../../devstack/keys-config';
 import { REPO_ROOT } from '../../devstack/schema-files';
 
 import { ENGINE_KINDS } from '../support/database';
@@ -27,6 +28,12 @@ import {
   TestClock,
   type TestDevstack,
 } from '../support/devstack';
+
+/** The legacy keys of a key model made with them on. */
+function legacyKeys(keys: Keys): LegacyKeys {
+  if (!keys.legacy) throw new Error('legacy keys should be on');
+  return keys.legacy;
+}
 
 /** expect.stringContaining, typed (vitest declares it as returning any). */
 const stringContaining = (text: string): unknown => expect.stringContaining(text) as unknown;
@@ -118,7 +125,7 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
 
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
-    keys = await createKeys(stack.jwtSecret, clock);
+    keys = stack.keys;
     [alice, bob] = await Promise.all([
       signedInDemoClient(stack, 'alice'),
       signedInDemoClient(stack, 'bob'),
@@ -286,83 +293,56 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     });
   });
 
-  it('refuses calls without a valid JWT at the gateway, before the function runs', async () => {
+  it('refuses callers without a valid session in the function itself (verify_jwt = false)', async () => {
+    // No gateway check runs for these functions (config.toml): each answers its own 401
+    // AUTH_EXPIRED (supabase/functions/_shared/auth.ts; tests/integration/functions-auth.test.ts
+    // goes through every kind of bad token).
     const url = `${stack.url}/functions/v1/export-list`;
-    const none = await fetch(url, { method: 'POST', headers: { apikey: stack.anonKey } });
-    expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({
-      code: 'UNAUTHORIZED_NO_AUTH_HEADER',
-      message: 'Missing authorization header',
-    });
-    const garbage = await fetch(url, {
-      method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: 'Bearer not.a.jwt' },
-    });
-    expect(garbage.status).toBe(401);
-    expect(await garbage.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT' });
-    const notBearer = await fetch(url, {
-      method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: 'Basic YWxpY2U6c2VjcmV0' },
-    });
-    expect(notBearer.status).toBe(401);
-    expect(await notBearer.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT_FORMAT' });
+    const refused = { status: 401, body: { error: { code: 'AUTH_EXPIRED' } } };
+    const post = async (headers: Record<string, string>) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { apikey: stack.publishableKey, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify({ list_id: SEED.list }),
+      });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    expect(await post({})).toMatchObject(refused);
+    expect(await post({ Authorization: 'Bearer not.a.jwt' })).toMatchObject(refused);
+    expect(await post({ Authorization: 'Basic YWxpY2U6c2VjcmV0' })).toMatchObject(refused);
     const nowSec = Math.floor(clock.now() / 1000);
-    const expiredToken = await new SignJWT({ role: 'authenticated', sub: SEED.alice })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(nowSec - 7200)
-      .setExpirationTime(nowSec - 3600)
-      .sign(new TextEncoder().encode(DEMO_JWT_SECRET));
-    const expired = await fetch(url, {
-      method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: `Bearer ${expiredToken}` },
+    const expiredToken = await keys.sign({
+      role: 'authenticated',
+      aud: 'authenticated',
+      sub: SEED.alice,
+      iat: nowSec - 7200,
+      exp: nowSec - 3600,
     });
-    expect(expired.status).toBe(401);
-    expect(await expired.json()).toEqual({
-      code: 'UNAUTHORIZED_INVALID_JWT',
-      message: 'JWT expired',
-    });
+    expect(await post({ Authorization: `Bearer ${expiredToken}` })).toMatchObject(refused);
 
-    // Expiry is on the devstack's clock: good a second before exp, refused at exp.
+    // Expiry is on the devstack's clock (the worker's Date.now follows it): good a second
+    // before exp, refused at exp.
     const expiring = await keys.sign(
       { role: 'authenticated', aud: 'authenticated', sub: SEED.alice },
       60,
     );
-    const exportAs = (token: string) =>
-      fetch(url, {
-        method: 'POST',
-        headers: {
-          apikey: stack.anonKey,
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ list_id: SEED.list }),
-      });
     clock.advance(59_000);
-    const fresh = await exportAs(expiring);
+    const fresh = await post({ Authorization: `Bearer ${expiring}` });
     expect(fresh.status).toBe(200);
-    expect(await fresh.json()).toMatchObject({ list: { id: SEED.list } });
+    expect(fresh.body).toMatchObject({ list: { id: SEED.list } });
     clock.advance(1_000);
-    const stale = await exportAs(expiring);
-    expect(stale.status).toBe(401);
-    expect(await stale.json()).toEqual({
-      code: 'UNAUTHORIZED_INVALID_JWT',
-      message: 'JWT expired',
-    });
+    expect(await post({ Authorization: `Bearer ${expiring}` })).toMatchObject(refused);
 
-    // The anon key is a valid JWT: the gateway lets it through and the function says who is
-    // missing (no user), as on hosted.
+    // A signed-out client sends the publishable key as its Bearer: it names nobody.
     const anon = stack.client();
-    expect(await call(anon, 'export-list', { list_id: SEED.list })).toMatchObject({
-      status: 401,
-      body: { error: { code: 'AUTH_EXPIRED' } },
-    });
+    expect(await call(anon, 'export-list', { list_id: SEED.list })).toMatchObject(refused);
   });
 
   it('answers unknown functions and shared folders with 404', async () => {
     for (const name of ['nope', '_shared', '..%2f..', 'create-invite%zz']) {
       const res = await fetch(`${stack.url}/functions/v1/${name}`, {
         method: 'POST',
-        headers: { apikey: stack.anonKey, Authorization: `Bearer ${stack.anonKey}` },
+        headers: { apikey: stack.publishableKey, Authorization: `Bearer ${stack.publishableKey}` },
       });
       expect(res.status, name).toBe(404);
       expect(await res.json()).toEqual({
@@ -392,6 +372,7 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
   const stops: (() => Promise<void> | void)[] = [];
   let app: Hono;
   let auth: Record<string, string>;
+  let keys: Keys;
 
   function writeFunction(name: string, source: string): void {
     mkdirSync(join(dir, name), { recursive: true });
@@ -399,7 +380,9 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
   }
 
   beforeAll(async () => {
-    const keys = await createKeys();
+    // Legacy keys on: the throwaway functions are not in config.toml, so the gateway checks
+    // their caller (verify_jwt defaults to true), and that check passes legacy JWTs only.
+    keys = await createProjectKeys({ legacy: true });
     const ctx: DevstackContext = {
       db: undefined as never, // the functions service never touches the database
       keys,
@@ -416,7 +399,7 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
       onStop: (fn) => stops.push(fn),
     };
     app = new Hono().route('/functions/v1', functionsRoutes(ctx));
-    auth = { Authorization: `Bearer ${keys.anonKey}` };
+    auth = { Authorization: `Bearer ${legacyKeys(keys).anonKey}` };
     writeFunction(
       'echo',
       `Deno.serve(async (req) => {
@@ -430,6 +413,13 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
           header: req.headers.get('x-test'),
           pid: Deno.pid,
           url: Deno.env.get('SUPABASE_URL'),
+          env: Object.fromEntries(
+            ['SUPABASE_PUBLISHABLE_KEYS', 'SUPABASE_SECRET_KEYS', 'SUPABASE_JWKS',
+             'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SITE_URL']
+              .map((name) => [name, Deno.env.get(name) ?? null]),
+          ),
+          now: Date.now(),
+          clockHeader: req.headers.get('x-devstack-now'),
         });
       });`,
     );
@@ -455,6 +445,99 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
       header: 'yes',
       url: 'http://127.0.0.1:1',
     });
+  });
+
+  it("hands a function hosted's variables: key dictionaries, the JWKS, legacy keys while on", async () => {
+    const res = await app.request('/functions/v1/echo', { headers: auth });
+    const { env } = (await res.json()) as { env: Record<string, string | null> };
+    expect(JSON.parse(env.SUPABASE_PUBLISHABLE_KEYS ?? 'null')).toEqual({
+      default: keys.publishableKey,
+    });
+    expect(JSON.parse(env.SUPABASE_SECRET_KEYS ?? 'null')).toEqual({ default: keys.secretKey });
+    expect(JSON.parse(env.SUPABASE_JWKS ?? 'null')).toEqual(keys.jwks());
+    expect(env.SUPABASE_ANON_KEY).toBe(legacyKeys(keys).anonKey);
+    expect(env.SUPABASE_SERVICE_ROLE_KEY).toBe(legacyKeys(keys).serviceRoleKey);
+  });
+
+  it("verify_jwt's gateway check passes legacy JWTs only, as on hosted", async () => {
+    const echo = (headers: Record<string, string>) =>
+      app.request('/functions/v1/echo', { headers });
+    expect((await echo(auth)).status).toBe(200);
+    const none = await echo({});
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({
+      code: 'UNAUTHORIZED_NO_AUTH_HEADER',
+      message: 'Missing authorization header',
+    });
+    // A session signed with the project's asymmetric key fails the check ("Edge Function
+    // 401" troubleshooting), valid as it is: why Outpost's functions turn it off.
+    const es256 = await keys.sign({ role: 'authenticated', sub: SEED.alice }, 3600);
+    for (const token of [es256, keys.publishableKey, keys.secretKey, 'not.a.jwt']) {
+      const res = await echo({ Authorization: `Bearer ${token}` });
+      expect(res.status, token).toBe(401);
+      expect(await res.json()).toEqual({
+        code: 'UNAUTHORIZED_INVALID_JWT',
+        message: 'Invalid JWT',
+      });
+    }
+    const basic = await echo({ Authorization: 'Basic YWxpY2U6c2VjcmV0' });
+    expect(await basic.json()).toMatchObject({ code: 'UNAUTHORIZED_INVALID_JWT_FORMAT' });
+    const nowSec = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({ role: 'authenticated', sub: SEED.alice })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(nowSec - 7200)
+      .setExpirationTime(nowSec - 3600)
+      .sign(new TextEncoder().encode(legacyKeys(keys).jwtSecret));
+    const stale = await echo({ Authorization: `Bearer ${expired}` });
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toEqual({
+      code: 'UNAUTHORIZED_INVALID_JWT',
+      message: 'JWT expired',
+    });
+  });
+
+  it('with legacy keys off, verify_jwt refuses every call: no token can pass it', async () => {
+    const projectKeys = await createProjectKeys();
+    const off = new Hono().route(
+      '/functions/v1',
+      functionsRoutes({
+        db: undefined as never,
+        keys: projectKeys,
+        settings: {
+          accessTokenTtlSec: 3600,
+          storageDir: dir,
+          functionsDir: dir,
+          auth: AUTH_DEFAULTS,
+          maxRows: 1000,
+          passwordHashCost: BCRYPT_MIN_COST,
+        },
+        url: () => 'http://127.0.0.1:1',
+        clock: realClock,
+        onStop: (fn) => stops.push(fn),
+      }),
+    );
+    const session = await projectKeys.sign({ role: 'authenticated', sub: SEED.alice }, 3600);
+    for (const token of [session, legacyKeys(keys).anonKey, legacyKeys(keys).serviceRoleKey]) {
+      const res = await off.request('/functions/v1/echo', {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        code: 'UNAUTHORIZED_INVALID_JWT',
+        message: 'Invalid JWT',
+      });
+    }
+  });
+
+  it("gives the worker the devstack's time, never a client's", async () => {
+    const res = await app.request('/functions/v1/echo', {
+      headers: { ...auth, 'x-devstack-now': '0' },
+    });
+    const seen = (await res.json()) as { now: number; clockHeader: string | null };
+    // The gateway's own stamp replaced the forged one; realClock here, so the worker's
+    // Date.now is the wall clock, not the forged epoch.
+    expect(Math.abs(Number(seen.clockHeader) - Date.now())).toBeLessThan(60_000);
+    expect(Math.abs(seen.now - Date.now())).toBeLessThan(60_000);
   });
 
   it('answers a crash mid-request with a relay error; the next call runs a fresh worker', async () => {
@@ -546,11 +629,13 @@ describe('edge function workers outlive no devstack', () => {
         });
         cli.once('exit', (code) => reject(new Error(`devstack exited (${code}): ${output}`)));
       });
-      const keys = await createKeys();
       // Any answer from the function means its worker is up.
       const res = await fetch(`${url}/functions/v1/export-list`, {
         method: 'POST',
-        headers: { apikey: keys.anonKey, Authorization: `Bearer ${keys.anonKey}` },
+        headers: {
+          apikey: LOCAL_PUBLISHABLE_KEY,
+          Authorization: `Bearer ${LOCAL_PUBLISHABLE_KEY}`,
+        },
         body: '{}',
       });
       await res.arrayBuffer();

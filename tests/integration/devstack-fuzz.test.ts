@@ -205,8 +205,8 @@ describe.each(ENGINE_KINDS)('devstack under random malformed input on %s', (kind
       console.info(`[fuzz ${kind}] HTTP cases from seed ${seed} (replay: ${replay})`);
       const r = rng(seed);
       const keys = [
-        stack.anonKey,
-        stack.serviceRoleKey,
+        stack.publishableKey,
+        stack.secretKey,
         'garbage',
         '',
         'eyJhbGciOiJIUzI1NiJ9.e30.x',
@@ -299,7 +299,7 @@ describe.each(ENGINE_KINDS)('devstack under random malformed input on %s', (kind
       failures.sort((a, b) => Number(/^#(\d+)/.exec(a)?.[1]) - Number(/^#(\d+)/.exec(b)?.[1]));
       expect(failures, `seed ${seed}; replay: ${replay}`).toEqual([]);
       const alive = await fetch(`${stack.url}/rest/v1/tasks?select=id&limit=1`, {
-        headers: { apikey: stack.anonKey },
+        headers: { apikey: stack.publishableKey },
       });
       expect(alive.status).toBe(200);
     },
@@ -350,7 +350,7 @@ describe.each(ENGINE_KINDS)('devstack under random malformed input on %s', (kind
     while (sent < WS_FRAMES) {
       const vsn = r.pick(['1.0.0', '2.0.0']);
       const socket = new WebSocket(
-        `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=${vsn}`,
+        `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.publishableKey}&vsn=${vsn}`,
       );
       const opened = await new Promise<boolean>((resolve) => {
         socket.once('open', () => resolve(true));
@@ -392,7 +392,7 @@ describe.each(ENGINE_KINDS)('devstack under random malformed input on %s', (kind
     }
     expect(sent).toBeGreaterThanOrEqual(WS_FRAMES);
     const alive = await fetch(`${stack.url}/rest/v1/tasks?select=id&limit=1`, {
-      headers: { apikey: stack.anonKey },
+      headers: { apikey: stack.publishableKey },
     });
     expect(alive.status).toBe(200);
   });

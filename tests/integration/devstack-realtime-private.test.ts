@@ -13,7 +13,7 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys, type Keys } from '../../devstack/keys';
+import type { Keys } from '../../devstack/keys';
 import { ENGINE_KINDS } from '../support/database';
 import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
 import {
@@ -39,7 +39,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
 
   /** A supabase-js client whose realtime connection carries `jwt` (the anon key if none). */
   async function realtimeClient(jwt?: string): Promise<SupabaseClient> {
-    const client = createClient(stack.url, stack.anonKey, {
+    const client = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
@@ -116,7 +116,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
 
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
-    keys = await createKeys(stack.jwtSecret, clock);
+    keys = stack.keys;
     // The suite's authorisation rule, as a project would write it (authorization.mdx): a
     // member table, SELECT for read and INSERT for write, per extension.
     await stack.db.exec(`
@@ -185,7 +185,7 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     await member(alice.id, topic);
     await subscribed(alice.client.channel(topic, { config: { private: true } }));
 
-    const service = await realtimeClient(stack.serviceRoleKey);
+    const service = await realtimeClient(stack.secretKey);
     await subscribed(service.channel(topic, { config: { private: true } }));
 
     // The same stranger may join the public channel of that name.
@@ -458,6 +458,53 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
         message: `You no longer have permission to read from this Channel topic: ${topic}`,
       }),
     );
+  });
+
+  // Issue 35: a tracked presence was kept on a new token that may still read but no longer
+  // track, shown to everyone under the name it had.
+  it('asks a tracked presence again on a new access token: no longer allowed, it leaves and the channel closes', async () => {
+    const topic = 'room-track-token';
+    const frank = await user();
+    const watcher = await user();
+    await member(frank.id, topic, { write: true, presence: true });
+    await member(watcher.id, topic, { presence: true });
+    const statuses: string[] = [];
+    const f = listener(frank.client, topic, {
+      private: true,
+      presenceKey: 'frank',
+      presence: true,
+    });
+    const w = listener(watcher.client, topic, {
+      private: true,
+      presenceKey: 'watcher',
+      presence: true,
+    });
+    const watcherStatuses: string[] = [];
+    await subscribed(f.channel, statuses);
+    await subscribed(w.channel, watcherStatuses);
+    expect(await f.channel.track({ who: 'frank' })).toBe('ok');
+    await waitFor(() => 'frank' in w.channel.presenceState(), REALTIME_WAIT_MS, 'frank seen');
+
+    // Track revoked (read kept), then a new token: frank leaves everyone's state and his
+    // channel closes.
+    await stack.db.query(`update public.rt_members set can_write = false where user_id = $1`, [
+      frank.id,
+    ]);
+    await frank.client.realtime.setAuth(await userJwt(frank.id, 3000));
+    await waitFor(() => statuses.includes('CLOSED'), REALTIME_WAIT_MS, 'channel closed');
+    expect(f.system).toContainEqual(
+      expect.objectContaining({
+        status: 'error',
+        message: `You no longer have permission to read from this Channel topic: ${topic}`,
+      }),
+    );
+    await waitFor(() => !('frank' in w.channel.presenceState()), REALTIME_WAIT_MS, 'frank gone');
+
+    // One who never tracked keeps his channel on a new token without write: it reads on.
+    await watcher.client.realtime.setAuth(await userJwt(watcher.id, 3000));
+    await roundTrip(watcher.client);
+    await fence(topic, true, w);
+    expect(watcherStatuses).not.toContain('CLOSED');
   });
 
   // Last: it moves the shared clock on by hours.

@@ -16,7 +16,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys, type Keys } from '../../devstack/keys';
+import type { Keys } from '../../devstack/keys';
 import { runAsCaller } from '../../devstack/request-db';
 import type { SqlEngine } from '../../devstack/sql-engine';
 import { ENGINE_KINDS, testId } from '../support/database';
@@ -67,7 +67,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
 
   /** A supabase-js client whose realtime connection carries `jwt`. */
   async function realtimeClient(jwt: string, vsn?: '1.0.0'): Promise<SupabaseClient> {
-    const client = createClient(stack.url, stack.anonKey, {
+    const client = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       realtime: {
         transport: WebSocket as unknown as typeof globalThis.WebSocket,
@@ -122,7 +122,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
 
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
-    keys = await createKeys(stack.jwtSecret, clock);
+    keys = stack.keys;
     // The probe table quiet() writes to: published, no RLS, readable by every role.
     await stack.db.exec(
       `create table public.realtime_probe (id int primary key);
@@ -168,7 +168,7 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
       `list_id=eq.${SEED.list}`,
     );
     const stranger = await taskListener(await realtimeClient(await userJwt(STRANGER)), 'str');
-    const anon = await taskListener(await realtimeClient(stack.anonKey), 'anon-tasks');
+    const anon = await taskListener(await realtimeClient(stack.publishableKey), 'anon-tasks');
     const otherList = await taskListener(
       await realtimeClient(await userJwt(SEED.alice)),
       'alice-other',
@@ -345,11 +345,14 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     const b = listen('b', (await realtimeClient(await userJwt(SEED.bob))).channel('room-b'));
     const c = listen(
       'c',
-      (await realtimeClient(stack.anonKey)).channel('room-b', {
+      (await realtimeClient(stack.publishableKey)).channel('room-b', {
         config: { broadcast: { self: true, ack: true } },
       }),
     );
-    const v1 = listen('v1', (await realtimeClient(stack.anonKey, '1.0.0')).channel('room-b'));
+    const v1 = listen(
+      'v1',
+      (await realtimeClient(stack.publishableKey, '1.0.0')).channel('room-b'),
+    );
     await Promise.all([a, b, c, v1].map((ch) => subscribed(ch)));
 
     expect(await a.send({ type: 'broadcast', event: 'cursor', payload: { x: 1 } })).toBe('ok');
@@ -480,16 +483,18 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
       });
     expect(await status(`${wsUrl}/realtime/v1/websocket?vsn=2.0.0`)).toBe(401);
     expect(await status(`${wsUrl}/realtime/v1/websocket?apikey=nope&vsn=2.0.0`)).toBe(403);
-    expect(await status(`${wsUrl}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=9`)).toBe(400);
-    expect(await status(`${wsUrl}/elsewhere?apikey=${stack.anonKey}`)).toBe(-1);
-    expect(await status(`${wsUrl}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=2.0.0`)).toBe(
-      101,
-    );
+    expect(
+      await status(`${wsUrl}/realtime/v1/websocket?apikey=${stack.publishableKey}&vsn=9`),
+    ).toBe(400);
+    expect(await status(`${wsUrl}/elsewhere?apikey=${stack.publishableKey}`)).toBe(-1);
+    expect(
+      await status(`${wsUrl}/realtime/v1/websocket?apikey=${stack.publishableKey}&vsn=2.0.0`),
+    ).toBe(101);
   });
 
   it('survives malformed frames and answers heartbeats and unmatched topics', async () => {
     const ws = new WebSocket(
-      `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=2.0.0`,
+      `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${stack.publishableKey}&vsn=2.0.0`,
     );
     const frames: unknown[] = [];
     ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString()) as unknown));

@@ -7,9 +7,9 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys, type Keys } from '../../devstack/keys';
+import type { Keys } from '../../devstack/keys';
 import { ENGINE_KINDS } from '../support/database';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import { forgedKeys, SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 
 const STRANGER = 'c0ffee00-0000-4000-8000-00000000000c';
 
@@ -26,7 +26,7 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
   }
 
   function userClient(jwt: string) {
-    const client = createClient(stack.url, stack.anonKey, {
+    const client = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       global: { headers: { Authorization: `Bearer ${jwt}` } },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
@@ -40,7 +40,11 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
   ): Promise<{ status: number; json: unknown; headers: Headers }> {
     const res = await fetch(`${stack.url}/rest/v1/${path}`, {
       method: init.method ?? 'GET',
-      headers: { apikey: stack.anonKey, 'Content-Type': 'application/json', ...init.headers },
+      headers: {
+        apikey: stack.publishableKey,
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
       ...(init.body === undefined ? {} : { body: init.body }),
     });
     const text = await res.text();
@@ -53,11 +57,11 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
 
   beforeAll(async () => {
     stack = await startTestDevstack(kind);
-    keys = await createKeys(stack.jwtSecret);
+    keys = stack.keys;
     alice = userClient(await userJwt(SEED.alice, 'alice@example.com'));
     bob = userClient(await userJwt(SEED.bob, 'bob@example.com'));
     stranger = userClient(await userJwt(STRANGER, 'stranger@example.com'));
-    service = stack.client({ key: stack.serviceRoleKey });
+    service = stack.client({ key: stack.secretKey });
     await stack.db.exec(
       `create function public.test_void() returns void language sql as 'select';
        create function public.test_add(a integer, b integer default 1) returns integer
@@ -275,7 +279,7 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
   });
 
   it('keeps every digit of big integers and upserts on a named conflict column', async () => {
-    const auth = { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}` };
+    const auth = { apikey: stack.secretKey, Authorization: `Bearer ${stack.secretKey}` };
     const inserted = await raw('test_big?select=id', {
       method: 'POST',
       body: '{"id": 9007199254740993, "note": "a"}',
@@ -444,7 +448,7 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
     // A query string too long for Node's HTTP parser is refused before it reaches us.
     const manyValues = Array.from({ length: 40_000 }, (_, i) => i).join(',');
     const huge = await fetch(`${stack.url}/rest/v1/tasks?id=in.(${manyValues})`, {
-      headers: { apikey: stack.anonKey, ...auth },
+      headers: { apikey: stack.publishableKey, ...auth },
     });
     expect(huge.status).toBe(431);
 
@@ -483,7 +487,7 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
       message: 'JWT expired',
     });
 
-    const forged = await createKeys('another-secret-that-is-at-least-32-characters');
+    const forged = await forgedKeys(stack);
     const bad = await forged.sign({ sub: SEED.alice, role: 'authenticated' }, 3600);
     const inv = await raw('tasks', { headers: { Authorization: `Bearer ${bad}` } });
     expect(inv.status).toBe(401);

@@ -11,7 +11,6 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys } from '../../devstack/keys';
 import { ENGINE_KINDS } from '../support/database';
 import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
 
@@ -76,9 +75,9 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
   let aliceJwt: string;
 
   async function userClient(sub: string): Promise<{ client: SupabaseClient; jwt: string }> {
-    const keys = await createKeys(stack.jwtSecret, clock);
+    const keys = stack.keys;
     const jwt = await keys.sign({ sub, role: 'authenticated', aud: 'authenticated' }, 3600);
-    const client = createClient(stack.url, stack.anonKey, {
+    const client = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       global: { headers: { Authorization: `Bearer ${jwt}` } },
       // Node 20 has no WebSocket; supabase-js refuses to start its realtime client without one.
@@ -100,7 +99,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     aliceJwt = a.jwt;
     bob = (await userClient(SEED.bob)).client;
     stranger = (await userClient(STRANGER)).client;
-    service = stack.client({ key: stack.serviceRoleKey });
+    service = stack.client({ key: stack.secretKey });
   });
 
   afterAll(async () => {
@@ -522,7 +521,7 @@ describe.each(ENGINE_KINDS)('devstack storage on %s', (kind) => {
     expect(noKey.status).toBe(400);
     expect(await noKey.json()).toMatchObject({ statusCode: '400', code: 'InvalidJWT' });
 
-    const keys = await createKeys(stack.jwtSecret, clock);
+    const keys = stack.keys;
     const expiredJwt = await keys.sign({ sub: SEED.alice, role: 'authenticated' }, -10);
     const expiredRes = await fetch(`${base}/object/attachments/${attachmentPath()}`, {
       headers: { authorization: `Bearer ${expiredJwt}` },

@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys, type Keys } from '../../devstack/keys';
+import type { Keys } from '../../devstack/keys';
 import type { PgCluster } from '../../devstack/pg-cluster';
 import { MAX_API_BODY_BYTES, startDevstack, type Devstack } from '../../devstack/server';
 import { ENGINE_KINDS } from '../support/database';
-import { SEED, TestClock } from '../support/devstack';
+import { forgedKeys, SEED, TestClock } from '../support/devstack';
 import { freshPostgres } from '../support/pg-databases';
 
 const ROWS = 1_500;
@@ -35,7 +35,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     // No overrides: supabase/config.toml as it is (its rate limits, bcrypt cost 10), except
     // the clock.
     stack = await startDevstack({ port: 0, databaseUrl: cluster?.url, clock });
-    keys = await createKeys(stack.jwtSecret, clock);
+    keys = stack.keys;
     await stack.db.exec(
       `create table public.test_many (id int primary key, label text);
        insert into public.test_many select g, 'row ' || g from generate_series(1, ${ROWS}) g;
@@ -66,8 +66,8 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     return fetch(`${stack.url}/rest/v1/${path}`, {
       ...rest,
       headers: {
-        apikey: stack.anonKey,
-        Authorization: `Bearer ${jwt ?? stack.anonKey}`,
+        apikey: stack.publishableKey,
+        Authorization: `Bearer ${jwt ?? stack.publishableKey}`,
         'Content-Type': 'application/json',
         ...(headers as Record<string, string> | undefined),
       },
@@ -78,7 +78,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     return fetch(`${stack.url}/auth/v1${path}`, {
       method: 'POST',
       headers: {
-        apikey: stack.anonKey,
+        apikey: stack.publishableKey,
         'Content-Type': 'application/json',
         'X-Supabase-Api-Version': '2024-01-01',
       },
@@ -173,8 +173,8 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     const upsert = await fetch(`${stack.url}/rest/v1/test_written?on_conflict="id"`, {
       method: 'POST',
       headers: {
-        apikey: stack.serviceRoleKey,
-        Authorization: `Bearer ${stack.serviceRoleKey}`,
+        apikey: stack.secretKey,
+        Authorization: `Bearer ${stack.secretKey}`,
         'Content-Type': 'application/json',
         Prefer: 'resolution=merge-duplicates',
       },
@@ -213,7 +213,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     }
     // Realtime: the deep frame is dropped and the socket still answers a heartbeat.
     const socket = new WebSocket(
-      `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.anonKey}&vsn=2.0.0`,
+      `${stack.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${stack.publishableKey}&vsn=2.0.0`,
     );
     await new Promise((resolve, reject) => {
       socket.once('open', resolve);
@@ -255,7 +255,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     });
     const chunked = await fetch(`${stack.url}/rest/v1/tasks`, {
       method: 'POST',
-      headers: { apikey: stack.anonKey, 'Content-Type': 'application/json' },
+      headers: { apikey: stack.publishableKey, 'Content-Type': 'application/json' },
       body: chunks,
       duplex: 'half',
     } as RequestInit);
@@ -311,7 +311,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     const claims = { sub: SEED.alice, role: 'authenticated', exp: 4_000_000_000 };
     const forged = [
       `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
-      await (await createKeys('another-secret-of-at-least-32-characters!!')).sign(claims),
+      await (await forgedKeys(stack)).sign(claims),
       await keys.sign({ ...claims, role: 'postgres' }),
       await keys.sign({ ...claims, role: 'supabase_admin' }),
       await keys.sign({ ...claims, exp: 1 }),
@@ -341,7 +341,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     expect(anonymous.status).toBe(422);
     expect(await anonymous.json()).toMatchObject({ code: 'anonymous_provider_disabled' });
     const settings = await fetch(`${stack.url}/auth/v1/settings`, {
-      headers: { apikey: stack.anonKey },
+      headers: { apikey: stack.publishableKey },
     });
     expect(await settings.json()).toMatchObject({
       disable_signup: false,
@@ -418,7 +418,7 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     const started = performance.now();
     const res = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {
       method: 'POST',
-      headers: { apikey: stack.anonKey, 'Content-Type': 'application/json' },
+      headers: { apikey: stack.publishableKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ email, password: 'wrong-password' }),
     });
     await res.arrayBuffer();

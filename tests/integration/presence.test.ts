@@ -1,4 +1,5 @@
-// Presence on a list's private channel `list:<id>:presence` (product.md §7) through the app's
+// Presence on a list's private channel `list:<id>:<epoch>:presence` (product.md §7; the seeded
+// list is at epoch 0 here: nobody leaves it in this file) through the app's
 // wrapper (src/lib/presence.ts) against the devstack, which authorises private channels by the
 // migrations' RLS policies on realtime.messages as hosted Supabase does: members see each
 // other, a leave is seen, several tabs of one person are one peer (the oldest tab's `since`);
@@ -56,7 +57,7 @@ function join(supabase: SupabaseClient, userId: string) {
   const statuses: PresenceStatus[] = [];
   const leave = joinListPresence(
     supabase,
-    SEED.list,
+    presenceTopic(SEED.list, 0),
     { userId },
     (peers) => {
       latest = peers;
@@ -72,7 +73,7 @@ const ids = (peers: PresencePeer[]) => peers.map((peer) => peer.userId).sort();
 /** A raw private channel on the list's presence topic (what an attacker's client would do). */
 async function rawChannel(supabase: SupabaseClient) {
   await supabase.realtime.setAuth();
-  const channel = supabase.channel(presenceTopic(SEED.list), {
+  const channel = supabase.channel(presenceTopic(SEED.list, 0), {
     config: { private: true, presence: { key: crypto.randomUUID() } },
   });
   let heard = 0;
@@ -89,7 +90,7 @@ async function rawChannel(supabase: SupabaseClient) {
   return { channel, outcome, heard: () => heard };
 }
 
-const refusal = `Unauthorized: You do not have permissions to read from this Channel topic: ${presenceTopic(SEED.list)}`;
+const refusal = `Unauthorized: You do not have permissions to read from this Channel topic: ${presenceTopic(SEED.list, 0)}`;
 
 beforeAll(async () => {
   stack = await startTestDevstack('pglite');
@@ -121,7 +122,7 @@ describe('list presence', () => {
     // What went over the wire: a user id and a time, nothing that could be displayed.
     const channel = aliceDevice.supabase
       .getChannels()
-      .find((c) => c.topic === `realtime:${presenceTopic(SEED.list)}`) as RealtimeChannel;
+      .find((c) => c.topic === `realtime:${presenceTopic(SEED.list, 0)}`) as RealtimeChannel;
     const metas = Object.values(channel.presenceState()).flat();
     expect(metas).toHaveLength(2);
     for (const meta of metas) {

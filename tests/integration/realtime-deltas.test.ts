@@ -3,16 +3,18 @@
 // sent by the database to `list:<id>:<epoch>` (memberships also to `user:<id>`, profiles to
 // each live list of their user, a list's row to each member's `user:<id>` when a removal
 // moves it to the next epoch) as event 'row' with payload {table, row, xid, id}, where `row`
-// is exactly what sync_pull gives; only live members join `list:<id>:<epoch>` and
-// `list:<id>:presence`, only the user joins `user:<id>`, and no client may broadcast there. "Nothing arrives" is proven by a later
-// message on the same socket that does arrive: the server sends each socket's frames in order.
+// is exactly what sync_pull gives; only live members join `list:<id>:<epoch>` (epochs the list
+// has reached) and `list:<id>:<epoch>:presence` (its current epoch), only the user joins
+// `user:<id>`, and no client may broadcast there (realtime-reauth.test.ts has the epochs' and
+// the removals' rules). "Nothing arrives" is proven by a later message on the same socket that
+// does arrive: the server sends each socket's frames in order.
 import { randomUUID } from 'node:crypto';
 
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { createKeys, type Keys } from '../../devstack/keys';
+import type { Keys } from '../../devstack/keys';
 import { createUsers, ENGINE_KINDS, testId } from '../support/database';
 import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
 import { addMember } from '../support/memberships';
@@ -36,7 +38,7 @@ interface Delta {
   id: string;
 }
 
-const presenceTopic = (list: string) => `list:${list}:presence`;
+const presenceTopic = (list: string, epoch: number) => `list:${list}:${epoch}:presence`;
 const userTopic = (user: string) => `user:${user}`;
 
 describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (kind) => {
@@ -50,7 +52,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
   /** A supabase-js client whose realtime connection carries a JWT for `sub` (anon if none). */
   async function realtimeClient(sub?: string): Promise<SupabaseClient> {
-    const client = createClient(stack.url, stack.anonKey, {
+    const client = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     });
@@ -144,7 +146,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
-    keys = await createKeys(stack.jwtSecret, clock);
+    keys = stack.keys;
     await createUsers(stack.db, { carol });
   });
 
@@ -247,9 +249,10 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   });
 
   it('refuses anon and a stranger on list, presence and user topics with the hosted reason', async () => {
+    const epoch = await epochOf(SEED.list);
     const topics = [
       await listTopic(SEED.list),
-      presenceTopic(SEED.list),
+      presenceTopic(SEED.list, epoch),
       userTopic(SEED.bob),
       `list:not-a-uuid`,
     ];
@@ -269,11 +272,18 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     await subscribed(alice.channel(userTopic(SEED.alice), { config: { private: true } }));
     await subscribed(
       alice
-        .channel(presenceTopic(SEED.list), { config: { private: true } })
+        .channel(presenceTopic(SEED.list, epoch), { config: { private: true } })
         .on('presence', { event: 'sync' }, () => undefined),
     );
-    // Malformed topics (no epoch, a padded one, not a uuid) are refused, not an error.
-    for (const topic of [`list:${SEED.list}`, `list:${SEED.list}:01`, 'list:not-a-uuid:0']) {
+    // Malformed topics (no epoch, a padded one, not a uuid, presence without an epoch or with
+    // a tail) are refused, not an error.
+    for (const topic of [
+      `list:${SEED.list}`,
+      `list:${SEED.list}:01`,
+      'list:not-a-uuid:0',
+      `list:${SEED.list}:presence`,
+      `list:${SEED.list}:${epoch}:presence:x`,
+    ]) {
       const bad = alice.channel(topic, { config: { private: true } });
       await expect(subscribed(bad)).rejects.toThrow(refusal(topic));
       await alice.removeChannel(bad);
@@ -292,8 +302,9 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(deltas(alice.heard)).toEqual([]);
 
     // Presence on its own topic: members track and see each other.
-    const aliceP = listener(await realtimeClient(SEED.alice), presenceTopic(SEED.list), 'alice');
-    const bobP = listener(await realtimeClient(SEED.bob), presenceTopic(SEED.list), 'bob');
+    const presence = presenceTopic(SEED.list, await epochOf(SEED.list));
+    const aliceP = listener(await realtimeClient(SEED.alice), presence, 'alice');
+    const bobP = listener(await realtimeClient(SEED.bob), presence, 'bob');
     await Promise.all([subscribed(aliceP.channel), subscribed(bobP.channel)]);
     expect(await aliceP.channel.track({ who: 'alice' })).toBe('ok');
     expect(await bobP.channel.track({ who: 'bob' })).toBe('ok');
@@ -324,7 +335,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
     // A stranger cannot join the presence topic, so neither tracks nor sees anyone.
     const s = await rawSocket(stack, sockets);
-    const strangerJoin = await s.push(presenceTopic(SEED.list), 'phx_join', {
+    const strangerJoin = await s.push(presence, 'phx_join', {
       config: {
         broadcast: { ack: false, self: false },
         presence: { key: 'carol', enabled: true },
@@ -335,18 +346,16 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     });
     expect(strangerJoin).toEqual({
       status: 'error',
-      response: { reason: refusal(presenceTopic(SEED.list)) },
+      response: { reason: refusal(presence) },
     });
-    await s.push(presenceTopic(SEED.list), 'presence', {
+    await s.push(presence, 'presence', {
       type: 'presence',
       event: 'track',
       payload: { who: 'carol' },
     });
     // Presence topics carry no broadcast (not even the database's): a presence change that
     // alice sees after carol's refused track was handled stands in for a fence.
-    await stack.db.query(`select realtime.send('{}'::jsonb, 'row', $1, true)`, [
-      presenceTopic(SEED.list),
-    ]);
+    await stack.db.query(`select realtime.send('{}'::jsonb, 'row', $1, true)`, [presence]);
     expect(await bobP.channel.track({ who: 'bob', again: true })).toBe('ok');
     await waitFor(
       () =>
@@ -381,7 +390,12 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
     // Now a member: dave joins the list's topic, as bob does.
     const epoch = await epochOf(SEED.list);
-    const onList = await joined(dave, await listTopic(SEED.list));
+    const daveStatuses: string[] = [];
+    const onList = listener(await realtimeClient(dave), await listTopic(SEED.list));
+    onList.channel.on('system', {}, (payload: { message?: string }) =>
+      daveStatuses.push(`system: ${payload.message ?? ''}`),
+    );
+    await subscribed(onList.channel, daveStatuses);
     const bobOnOld = await joined(SEED.bob, await listTopic(SEED.list));
     await pushAll(SEED.alice, [{ table: 'memberships', op: 'delete', id: membership }]);
 
@@ -401,8 +415,13 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     });
     expect(deltas(bobsTopic.heard)[0]?.row).toEqual(await pulled(SEED.bob, 'lists', SEED.list));
 
-    // Dave's channel is still open, but nothing written after his removal reaches it: not the
-    // removal, not an edit; bob hears the edit on the new topic.
+    // The devstack authorises the list's channels again when a membership changes: dave's is
+    // shut down as a refused join would be (hosted waits for his next token, reauth.ts); bob's
+    // on the old epoch stays, and hears nothing more there.
+    await waitFor(() => daveStatuses.includes('CLOSED'), REALTIME_WAIT_MS, "dave's channel closed");
+    expect(daveStatuses).toContain(`system: ${refusal(await listTopic(SEED.list, epoch))}`);
+    // Nothing written after his removal reaches dave: not the removal, not an edit; bob hears
+    // the edit on the new topic.
     const bobOnNew = await joined(SEED.bob, await listTopic(SEED.list));
     const [edited] = await pushAll(SEED.alice, [
       { table: 'tasks', op: 'patch', id: SEED.task(9), data: { title: 'After dave left' } },
@@ -412,7 +431,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       REALTIME_WAIT_MS,
       'the edit on the new topic',
     );
-    await fence(await listTopic(SEED.list, epoch), onList, bobOnOld);
+    await fence(await listTopic(SEED.list, epoch), bobOnOld);
     expect(deltas(onList.heard)).toEqual([]);
     expect(deltas(bobOnOld.heard)).toEqual([]);
 
@@ -432,7 +451,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       fetch(`${stack.url}/rest/v1/${path}`, {
         method,
         headers: {
-          apikey: stack.anonKey,
+          apikey: stack.publishableKey,
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           prefer: 'return=minimal',

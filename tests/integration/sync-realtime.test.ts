@@ -4,12 +4,16 @@
 // memberships, gaps and (re)joins send it to pull. Message faults (drop, duplicate, hold and
 // release in any order, a message after the pull that brought its row) come from a tap
 // between the edge and the engine (tests/support/realtime-tap.ts); malformed and misrouted
-// payloads are broadcast by the database itself. The broadcast and the topics' policies are
-// the migration's (supabase/migrations/…_realtime_deltas.sql).
+// payloads are broadcast by the database itself, and so are rows on a topic the server would
+// never send them to (a profile on the user's own topic, or of someone who is no member of the
+// topic's list). A change of the user's own membership sends a new access token on every
+// channel (seen on the device's socket). The broadcast and the topics' policies are the
+// migrations' (supabase/migrations/…_realtime_deltas.sql, …_realtime_epochs.sql).
 // First, before Dexie loads: its liveQuery (the outbox watch) needs a global IndexedDB.
 import 'fake-indexeddb/auto';
 
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 
 import { REALTIME_DEBOUNCE_MS } from '../../sync/realtime';
 import { deviceSuite } from '../support/device-suite';
@@ -19,7 +23,7 @@ import { manualClocksForTests, type ManualClock } from '../support/manual-clock'
 import { createUsers, testId } from '../support/database';
 import { addMember } from '../support/memberships';
 import { RealtimeTap } from '../support/realtime-tap';
-import { liveRows, settled, waitFor, type Device } from '../support/sync-client';
+import { clientFor, liveRows, settled, signIn, waitFor, type Device } from '../support/sync-client';
 import { deviceDb } from '../../sync/testing';
 
 let stack: TestDevstack;
@@ -36,6 +40,31 @@ async function serverRow(table: string, id: string): Promise<Record<string, unkn
 }
 
 const localRow = (d: Device, table: string, id: string) => deviceDb(d.sync).rows(table).get(id);
+
+/**
+ * A realtime transport that records every frame its sockets send as `{ topic, event,
+ * payload }` (realtime-js writes a push as the JSON array [join_ref, ref, topic, event,
+ * payload]).
+ */
+function recordingWebSocket() {
+  const sent: { topic: string; event: string; payload: unknown }[] = [];
+  class Recording extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols);
+      const send = this.send.bind(this) as (...args: unknown[]) => void;
+      this.send = ((data: unknown, ...rest: unknown[]) => {
+        if (typeof data === 'string') {
+          const frame: unknown = JSON.parse(data);
+          if (Array.isArray(frame)) {
+            sent.push({ topic: String(frame[2]), event: String(frame[3]), payload: frame[4] });
+          }
+        }
+        send(data, ...rest);
+      }) as WebSocket['send'];
+    }
+  }
+  return { transport: Recording as unknown as typeof WebSocket, sent };
+}
 
 let fences = 0;
 /**
@@ -316,6 +345,82 @@ describe('realtime deltas', () => {
     expect(tap.malformed()).toBe(4);
     expect(await localRow(alice, 'tasks', id)).toEqual(before);
     expect((await liveRows(alice, 'tasks')).some((t) => t.title === 'Forged')).toBe(false);
+  });
+
+  it('applies a profile only where the server sends it: a list topic of a list its owner shares', async () => {
+    const { alice, tap } = await aliceOnClock();
+    const bob = await device('bob@example.com');
+    await bob.sync.engine.syncNow();
+    const topic = tap.listTopic(SEED.list);
+    if (!topic) throw new Error('alice is not on the list topic');
+    const send = (payload: unknown, to: string) =>
+      stack.db.query(`select realtime.send($1::jsonb, 'row', $2, true)`, [
+        JSON.stringify(payload),
+        to,
+      ]);
+    const bobs = await serverRow('profiles', SEED.bob);
+    const renamed = (name: string, version: number) => ({
+      table: 'profiles',
+      row: { ...bobs, display_name: name, version },
+      xid: '1',
+    });
+    const stranger = testId('57a4');
+    // Bob's profile on alice's own topic (the server sends profiles to list topics only), and
+    // the profile of someone who is no member of the list on its topic.
+    await send(renamed('On her own topic', Number(bobs.version) + 1), `user:${SEED.alice}`);
+    await send(
+      { table: 'profiles', row: { id: stranger, version: 1, display_name: 'Stranger' }, xid: '1' },
+      topic,
+    );
+    await fence(alice, bob, tap);
+    expect(tap.rowsFor('profiles', SEED.bob)).toHaveLength(1);
+    expect(tap.rowsFor('profiles', stranger)).toHaveLength(1);
+    expect(await localRow(alice, 'profiles', SEED.bob)).toMatchObject({
+      display_name: bobs.display_name,
+      _v: bobs.version,
+    });
+    expect(await localRow(alice, 'profiles', stranger)).toBeUndefined();
+
+    // Where the server sends it: on the topic of a list both are members of.
+    await send(renamed('On their list', Number(bobs.version) + 2), topic);
+    await waitFor(
+      async () => (await localRow(alice, 'profiles', SEED.bob))?.display_name === 'On their list',
+    );
+  });
+
+  it("sends a new access token on every channel when one of alice's memberships changes", async () => {
+    const socket = recordingWebSocket();
+    const supabase = clientFor(stack, undefined, socket.transport);
+    await signIn(supabase, 'alice@example.com');
+    const tap = new RealtimeTap();
+    const alice = await device('alice@example.com', { supabase, wrapRemote: tap.wrap });
+    const bob = await device('bob@example.com');
+    await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+    const listId = await bob.sync.repos.lists.create({ name: 'Roles change', color: 'blue' });
+    await settled(bob);
+    const membership = await addMember(stack.db, listId, SEED.bob, SEED.alice, 'editor');
+    await waitFor(() => tap.listTopic(listId) === `list:${listId}:0`);
+    await bob.sync.engine.syncNow();
+    const tokens = () => socket.sent.filter((frame) => frame.event === 'access_token');
+    const before = tokens().length;
+
+    // Bob makes alice a viewer: her device renews the token, and realtime-js sends it on
+    // each channel joined, where the server checks the channel again.
+    await bob.sync.repos.memberships.changeRole(membership, 'viewer');
+    await settled(bob);
+    // Her topics: her own, the new list's, and those of lists she shares from earlier tests.
+    const joined = [...tap.joined];
+    expect(joined).toEqual(
+      expect.arrayContaining([`user:${SEED.alice}`, `list:${SEED.list}:0`, `list:${listId}:0`]),
+    );
+    await waitFor(() => tokens().length - before >= joined.length);
+    const renewed = tokens().slice(before);
+    expect(renewed.map((frame) => frame.topic).sort()).toEqual(
+      joined.map((topic) => `realtime:${topic}`).sort(),
+    );
+    const [token] = new Set(renewed.map((frame) => JSON.stringify(frame.payload)));
+    const session = (await supabase.auth.getSession()).data.session;
+    expect(token).toBe(JSON.stringify({ access_token: session?.access_token }));
   });
 
   it('leaves every topic at sign-out', async () => {

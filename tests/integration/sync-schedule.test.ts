@@ -70,7 +70,7 @@ async function cuttableClient(email: string) {
   const sockets = cuttableWebSocket();
   const clock = testClock();
   const net = new FaultyNetwork({ clock });
-  const client = createClient<unknown>(stack.url, stack.anonKey, {
+  const client = createClient<unknown>(stack.url, stack.publishableKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     realtime: {
       transport: sockets.transport as unknown as typeof globalThis.WebSocket,

@@ -3,11 +3,14 @@
 // realtime transport) and a clock that tests move. The sync kit's startBackend is the
 // generic one (PGlite, any app's migrations); this one adds Postgres and restarts.
 import type { SupabaseClient, SupabaseClientOptions } from '@supabase/supabase-js';
+import { exportJWK, generateKeyPair } from 'jose';
 
 import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
 import { openDevstackDatabase } from '../../devstack/database';
+import { createKeys, type Keys } from '../../devstack/keys';
 import { startDevstack, type Devstack, type DevstackOptions } from '../../devstack/server';
+import type { Database } from '../../supabase/database.types';
 import { supabaseClient } from '../../sync/kit/backend';
 import { TestClock } from '../../sync/kit/clock';
 import type { EngineKind } from './database';
@@ -22,7 +25,7 @@ export interface TestDevstack extends Devstack {
     key?: string;
     persistSession?: boolean;
     realtime?: SupabaseClientOptions<'public'>['realtime'];
-  }): SupabaseClient;
+  }): SupabaseClient<Database>;
   /**
    * Stops the devstack and starts it again on the same port and database, with `changes`
    * applied to the options it started with. Clients keep their sessions.
@@ -71,7 +74,7 @@ export async function startTestDevstack(
     await cluster?.stop();
     throw error;
   }
-  const clients: SupabaseClient[] = [];
+  const clients: SupabaseClient<Database>[] = [];
   let stopped: Promise<void> | undefined;
   return {
     kind,
@@ -81,14 +84,17 @@ export async function startTestDevstack(
     get port() {
       return stack.port;
     },
-    get anonKey() {
-      return stack.anonKey;
+    get publishableKey() {
+      return stack.publishableKey;
     },
-    get serviceRoleKey() {
-      return stack.serviceRoleKey;
+    get secretKey() {
+      return stack.secretKey;
     },
-    get jwtSecret() {
-      return stack.jwtSecret;
+    get legacyKeys() {
+      return stack.legacyKeys;
+    },
+    get keys() {
+      return stack.keys;
     },
     get db() {
       return stack.db;
@@ -97,7 +103,7 @@ export async function startTestDevstack(
       return stack.realtimeMessagesRead();
     },
     client(clientOptions = {}) {
-      const client = supabaseClient(stack.url, stack.anonKey, clientOptions);
+      const client = supabaseClient<Database>(stack.url, stack.publishableKey, clientOptions);
       clients.push(client);
       return client;
     },
@@ -120,6 +126,16 @@ export async function startTestDevstack(
       return stopped;
     },
   };
+}
+
+/**
+ * Keys that sign as the devstack's do (ES256, the current kid in the header) but with another
+ * private key: a forged token, refused for its signature.
+ */
+export async function forgedKeys(stack: { keys: Keys }): Promise<Keys> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = stack.keys.signingKeys().find((key) => key.state === 'current')?.kid ?? '';
+  return createKeys({ signingKeys: [{ ...(await exportJWK(privateKey)), kid, alg: 'ES256' }] });
 }
 
 /** Signs in one of the seeded demo users (password `outpost-demo`). */

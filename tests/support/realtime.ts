@@ -79,9 +79,12 @@ type RawFrame = [string | null, string | null, string, string, Record<string, un
  * supabase-js would hide (it holds presence diffs back until a presence_state). Added to
  * `sockets` for the suite to close.
  */
-export async function rawSocket(stack: { url: string; anonKey: string }, sockets: WebSocket[]) {
+export async function rawSocket(
+  stack: { url: string; publishableKey: string },
+  sockets: WebSocket[],
+) {
   const url = `${stack.url.replace(/^http/, 'ws')}/realtime/v1/websocket`;
-  const ws = new WebSocket(`${url}?apikey=${stack.anonKey}&vsn=2.0.0`);
+  const ws = new WebSocket(`${url}?apikey=${stack.publishableKey}&vsn=2.0.0`);
   sockets.push(ws);
   const frames: RawFrame[] = [];
   ws.on('message', (data: Buffer) => {

@@ -9,6 +9,7 @@ import './fake-indexeddb';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
+import type { Database } from '../../supabase/database.types';
 import { supabaseClient } from '../../sync/kit/backend';
 import { crashSync, startSyncOnFake, type FakeIndexedDb } from '../../sync/kit/device';
 import type { Clock, OutpostSync, OutpostSyncOptions } from '../../sync/index';
@@ -74,8 +75,8 @@ export function clientFor(
   stack: TestDevstack,
   fetchImpl?: typeof fetch,
   transport: typeof WebSocket = WebSocket,
-): SupabaseClient {
-  return supabaseClient(stack.url, stack.anonKey, {
+): SupabaseClient<Database> {
+  return supabaseClient<Database>(stack.url, stack.publishableKey, {
     transport,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });

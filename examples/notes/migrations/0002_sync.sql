@@ -787,28 +787,49 @@ drop trigger if exists z_realtime_send on public.notes;
 create trigger z_realtime_send after insert or update on public.notes
   for each row execute function private.realtime_send_row();
 
--- Who may join: live members their folders topics (any epoch), users their own topic;
--- no broadcast INSERT policy (only the database sends). Presence: `list:<id>:presence`.
+-- Who may join: live members their folders data topics `list:<id>:<epoch>` at epochs it
+-- has reached, and its presence topic `list:<id>:<epoch>:presence` at its current epoch only;
+-- users their own topic; no broadcast INSERT policy (only the database sends).
+create or replace function private.may_join_list_topic(topic text, presence boolean) returns boolean
+language plpgsql stable security definer set search_path = '' as $$
+declare
+  parts text[] := regexp_match(topic,
+    '^list:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(0|[1-9][0-9]{0,8})(:presence)?$');
+begin
+  if parts is null or presence is null or (parts[3] is not null) <> presence then
+    return false;
+  end if;
+  return exists (
+    select 1
+    from public.folder_members m
+    join public.folders l on l.id = m.folder_id
+    where m.folder_id = parts[1]::uuid
+      and m.user_id = auth.uid()
+      and m.deleted_at is null
+      and case when presence then parts[2]::integer = l.realtime_epoch
+               else parts[2]::integer <= l.realtime_epoch end);
+end
+$$;
+
+revoke execute on function private.may_join_list_topic(text, boolean) from public, anon;
+grant execute on function private.may_join_list_topic(text, boolean) to authenticated;
+
 drop policy if exists "notes: members hear their folders, users their own topic"
   on realtime.messages;
 create policy "notes: members hear their folders, users their own topic" on realtime.messages
   for select to authenticated
   using (realtime.messages.extension = 'broadcast'
-         and (((select realtime.topic()) ~ '^list:[0-9a-f-]{36}:(0|[1-9][0-9]{0,8})$'
-               and split_part((select realtime.topic()), ':', 2) in
-                   (select l::text from private.my_list_ids() l))
+         and ((select private.may_join_list_topic((select realtime.topic()), false))
               or (select realtime.topic()) = 'user:' || (select auth.uid())::text));
 
 drop policy if exists "notes: members see presence on their folders" on realtime.messages;
 create policy "notes: members see presence on their folders" on realtime.messages
   for select to authenticated
   using (realtime.messages.extension = 'presence'
-         and (select realtime.topic()) in
-             (select 'list:' || l::text || ':presence' from private.my_list_ids() l));
+         and (select private.may_join_list_topic((select realtime.topic()), true)));
 
 drop policy if exists "notes: members track presence on their folders" on realtime.messages;
 create policy "notes: members track presence on their folders" on realtime.messages
   for insert to authenticated
   with check (realtime.messages.extension = 'presence'
-              and (select realtime.topic()) in
-                  (select 'list:' || l::text || ':presence' from private.my_list_ids() l));
+              and (select private.may_join_list_topic((select realtime.topic()), true)));

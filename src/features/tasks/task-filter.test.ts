@@ -20,7 +20,7 @@ function task(id: string, title: string, extra: Partial<TaskRow> = {}): TaskRow 
     assignee_id: null,
     position: id,
     completed_at: null,
-    created_by: null,
+    created_by: 'u',
     created_at: '',
     updated_at: '',
     ...extra,

@@ -1,9 +1,11 @@
 // What every Outpost edge function shares: CORS (the browser app calls them directly), JSON
-// answers with the error codes of product.md §8, input validation, and the two Supabase clients.
-import { createClient, type SupabaseClient, type User } from '@supabase/supabase-js';
+// answers with the error codes of product.md §8, input validation, and serving a function
+// whose caller is verified first (the caller and the clients live in auth.ts).
 import { z } from 'zod';
 
-export { z };
+import { serviceClient, verifyCaller, type UserCaller } from './auth.ts';
+
+export { serviceClient, z };
 
 /** CORS as the app needs it; the gateway handles its own preflight, this covers direct calls. */
 export const corsHeaders: Record<string, string> = {
@@ -32,36 +34,6 @@ export function preflightOrMethod(req: Request, allowed: readonly string[]): Res
     return fail(405, 'METHOD_NOT_ALLOWED', `Use ${allowed.join(' or ')}.`);
   }
   return undefined;
-}
-
-function env(name: string): string {
-  const value = Deno.env.get(name);
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-}
-
-const clientOptions = { auth: { persistSession: false, autoRefreshToken: false } } as const;
-
-/** The caller: their user and a client that acts as them (RLS applies), or an error answer. */
-export async function caller(
-  req: Request,
-): Promise<{ user: User; client: SupabaseClient } | Response> {
-  const authorization = req.headers.get('Authorization');
-  if (!authorization?.startsWith('Bearer ')) {
-    return fail(401, 'AUTH_EXPIRED', 'Sign in to do this.');
-  }
-  const client = createClient(env('SUPABASE_URL'), env('SUPABASE_ANON_KEY'), {
-    ...clientOptions,
-    global: { headers: { Authorization: authorization } },
-  });
-  const { data, error } = await client.auth.getUser(authorization.slice('Bearer '.length));
-  if (error || !data.user) return fail(401, 'AUTH_EXPIRED', 'Sign in again to do this.');
-  return { user: data.user, client };
-}
-
-/** The service-role client, for the SECURITY DEFINER invite functions only. */
-export function serviceClient(): SupabaseClient {
-  return createClient(env('SUPABASE_URL'), env('SUPABASE_SERVICE_ROLE_KEY'), clientOptions);
 }
 
 /**
@@ -119,18 +91,21 @@ export function serverError(error: unknown): Response {
 
 /**
  * Serves a function the way all of Outpost's do: CORS preflight, the allowed methods, a
- * signed-in caller, and anything unexpected as a 500 SERVER_ERROR without internals.
+ * signed-in caller whose session the function verified itself (auth.ts), and anything
+ * unexpected as a 500 SERVER_ERROR without internals.
  */
 export function serveAuthenticated(
   methods: readonly string[],
-  handle: (req: Request, who: { user: User; client: SupabaseClient }) => Promise<Response>,
+  handle: (req: Request, who: UserCaller) => Promise<Response>,
 ): void {
   Deno.serve(async (req) => {
     const early = preflightOrMethod(req, methods);
     if (early) return early;
     try {
-      const who = await caller(req);
+      const who = await verifyCaller(req);
       if (who instanceof Response) return who;
+      // verifyCaller names a service caller only when asked to (allowService).
+      if (who.kind !== 'user') return fail(401, 'AUTH_EXPIRED', 'Sign in to do this.');
       return await handle(req, who);
     } catch (error) {
       return serverError(error);

@@ -4,31 +4,16 @@
 // function drains that queue through the Storage API, the only way hosted storage lets
 // objects go. It never takes a path from the caller, so a call can remove nothing that was
 // not deleted already: any signed-in user may poke it (the sync engine does after pushing a
-// delete), and a scheduler calls it with the service role key to drain what pokes missed.
-import { caller, json, preflightOrMethod, serverError, serviceClient } from '../_shared/http.ts';
+// delete), and a scheduler calls it with the project's secret key (in `apikey`) to drain what
+// pokes missed. Both are checked by the function itself (verify_jwt = false; _shared/auth.ts).
+import { verifyCaller } from '../_shared/auth.ts';
+import { json, preflightOrMethod, serverError, serviceClient } from '../_shared/http.ts';
 
 const BUCKET = 'attachments';
 /** Paths per round: storage removes at most 1,000 objects per request. */
 const BATCH_PATHS = 1000;
 /** Rounds per call, so one call stays well inside the function's time limit; the rest waits. */
 const MAX_ROUNDS = 20;
-
-/** Compares without an early exit, so the time taken tells nothing of the key's bytes. */
-function sameSecret(a: string, b: string): boolean {
-  const x = new TextEncoder().encode(a);
-  const y = new TextEncoder().encode(b);
-  if (x.length !== y.length) return false;
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
-}
-
-/** The scheduler's call: the service role key itself, which names no user. */
-function isServiceRole(req: Request): boolean {
-  const key = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY');
-  const token = req.headers.get('Authorization')?.replace(/^Bearer\s+/i, '') ?? '';
-  return Boolean(key) && sameSecret(token, key ?? '');
-}
 
 /** Drains the queue; answers how many objects storage removed. */
 async function drain(): Promise<Response> {
@@ -55,10 +40,8 @@ Deno.serve(async (req) => {
   const early = preflightOrMethod(req, ['POST']);
   if (early) return early;
   try {
-    if (!isServiceRole(req)) {
-      const who = await caller(req);
-      if (who instanceof Response) return who;
-    }
+    const who = await verifyCaller(req, { allowService: true });
+    if (who instanceof Response) return who;
     return await drain();
   } catch (error) {
     return serverError(error);

@@ -13,6 +13,18 @@ import {
 
 const Input = z.object({ list_id: uuid, role: z.enum(['editor', 'viewer']) });
 
+/** What public.invite_create answers: jsonb (typed `Json`), so checked here. */
+const Answer = z.union([
+  z.object({ error: z.string(), message: z.string().optional() }),
+  z.object({
+    invite_id: z.string(),
+    token: z.string(),
+    list_id: z.string(),
+    role: z.string(),
+    expires_at: z.string(),
+  }),
+]);
+
 /** Where invite links point: the app's /invite/:token route. */
 function siteUrl(req: Request): string {
   return (Deno.env.get('SITE_URL') ?? req.headers.get('origin') ?? '').replace(/\/+$/, '');
@@ -25,16 +37,19 @@ serveAuthenticated(['POST'], async (req, who) => {
   const { data, error } = await serviceClient().rpc('invite_create', {
     list: input.list_id,
     invite_role: input.role,
-    by_user: who.user.id,
+    by_user: who.claims.sub,
   });
   if (error) return serverError(error);
-  if (data.error) return sqlError(data);
+  const answer = Answer.safeParse(data);
+  if (!answer.success) return serverError(answer.error);
+  if ('error' in answer.data) return sqlError(answer.data);
+  const invite = answer.data;
   return json({
-    url: `${siteUrl(req)}/invite/${data.token}`,
-    token: data.token,
-    invite_id: data.invite_id,
-    list_id: data.list_id,
-    role: data.role,
-    expires_at: data.expires_at,
+    url: `${siteUrl(req)}/invite/${invite.token}`,
+    token: invite.token,
+    invite_id: invite.invite_id,
+    list_id: invite.list_id,
+    role: invite.role,
+    expires_at: invite.expires_at,
   });
 });

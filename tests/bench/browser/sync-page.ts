@@ -20,7 +20,7 @@ const TASK_STORES = deviceStores(OUTPOST_SCHEMA).tasks ?? '';
 
 export interface SyncPageOptions {
   url: string;
-  anonKey: string;
+  publishableKey: string;
   email: string;
   password: string;
   /** Where the app's supabase-js keeps its session (src/lib/supabase.ts). */
@@ -65,7 +65,7 @@ function timedFetch() {
 
 async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun> {
   const { stats, fetchTimed } = timedFetch();
-  const supabase = createClient(options.url, options.anonKey, {
+  const supabase = createClient(options.url, options.publishableKey, {
     global: { fetch: fetchTimed },
     auth: {
       persistSession: last,

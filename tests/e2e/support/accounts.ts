@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, BrowserContextOptions } from '@playwright
 import { createClient, type Session, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-import { E2E_ANON_KEY, E2E_API_URL } from './env';
+import { E2E_PUBLISHABLE_KEY, E2E_API_URL } from './env';
 
 /** Where the app's supabase-js keeps its session (src/lib/supabase.ts AUTH_STORAGE_KEY). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
@@ -26,7 +26,7 @@ export interface Account {
 }
 
 export function apiClient(): SupabaseClient {
-  return createClient<unknown>(E2E_API_URL, E2E_ANON_KEY, {
+  return createClient<unknown>(E2E_API_URL, E2E_PUBLISHABLE_KEY, {
     // Node 20 has no WebSocket of its own.
     realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },

@@ -10,6 +10,8 @@ export const E2E_API_URL = `http://127.0.0.1:${E2E_API_PORT}`;
 export const E2E_APP_URL = `http://localhost:${E2E_APP_PORT}`;
 /** Where the update-flow test serves its two builds (a separate origin, so its own worker). */
 export const E2E_UPDATE_PORT = Number(process.env.E2E_UPDATE_PORT ?? 4190);
-/** The devstack's public demo anon key (the Supabase CLI's well-known local key). */
-export const E2E_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+/**
+ * The devstack's publishable key (the Supabase CLI's well-known local one, public): what the
+ * built app and the tests' clients send. The devstack runs with its legacy keys off.
+ */
+export const E2E_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';

@@ -19,11 +19,22 @@ import { useNextPath } from '../hooks/use-next-path';
 import { OfflineNotice } from './offline-notice';
 import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
 
+// The email flows' screens travel in this screen's chunk (src/app/routes.tsx).
+export { EmailFlowRoute } from './email-link-routes';
+
 function waitingText(pending: number): string {
   if (pending === 0) return 'Your session ended. Sign in again to sync.';
   const changes =
     pending === 1 ? '1 waiting change' : `${pending.toLocaleString()} waiting changes`;
   return `Your session ended. Sign in again to sync ${changes}.`;
+}
+
+/** The reset screen, with the address typed so far (and where to go after signing in). */
+function forgotPath(email: string, query: string): string {
+  const params = new URLSearchParams(query);
+  if (email.trim()) params.set('email', email.trim());
+  const text = params.toString();
+  return `/forgot-password${text ? `?${text}` : ''}`;
 }
 
 export function SignInScreen() {
@@ -109,6 +120,9 @@ export function SignInScreen() {
           {submitting ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
+      <p className="account-switch">
+        <Link to={forgotPath(email, query)}>Forgot password?</Link>
+      </p>
       <p className="account-switch">
         New to Outpost? <Link to={`/sign-up${query}`}>Create an account</Link>
       </p>

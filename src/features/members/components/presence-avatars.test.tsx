@@ -1,4 +1,4 @@
-// Presence avatars against the devstack's realtime (private channel `list:<id>:presence`):
+// Presence avatars against the devstack's realtime (private channel `list:<id>:<epoch>:presence`):
 // others viewing the list appear (never oneself) by their own profile on this device, at most
 // four avatars then "+N", in a focusable group named after everyone; they go when people
 // leave; a payload's claims never show (a name, or a user id that is not a member); offline
@@ -32,12 +32,26 @@ afterEach(async () => {
   services = undefined;
 });
 
-/** Someone viewing a list through the app's wrapper; `peers()` is what they see. */
-function viewer(client: SupabaseClient, userId: string, listId = SEEDED_LIST, taskId?: string) {
+/**
+ * Someone viewing a list (at its realtime `epoch`) through the app's wrapper; `peers()` is
+ * what they see.
+ */
+function viewer(
+  client: SupabaseClient,
+  userId: string,
+  listId = SEEDED_LIST,
+  taskId?: string,
+  epoch = 0,
+) {
   let latest: PresencePeer[] = [];
-  const leave = joinListPresence(client, listId, { userId, ...(taskId ? { taskId } : {}) }, (p) => {
-    latest = p;
-  });
+  const leave = joinListPresence(
+    client,
+    presenceTopic(listId, epoch),
+    { userId, ...(taskId ? { taskId } : {}) },
+    (p) => {
+      latest = p;
+    },
+  );
   leaves.push(leave);
   return { leave, peers: () => latest };
 }
@@ -45,7 +59,7 @@ function viewer(client: SupabaseClient, userId: string, listId = SEEDED_LIST, ta
 /** A client that tracks whatever it likes on a list's presence (a hostile member's). */
 async function spoof(client: SupabaseClient, listId: string, payload: Record<string, unknown>) {
   await client.realtime.setAuth();
-  const channel = client.channel(presenceTopic(listId), {
+  const channel = client.channel(presenceTopic(listId, 0), {
     config: { private: true, presence: { key: crypto.randomUUID() } },
   });
   leaves.push(() => void client.removeChannel(channel));
@@ -78,6 +92,26 @@ async function newMember(owner: SupabaseClient, listId: string, name: string) {
 }
 
 const group = () => screen.queryByRole('group', { name: /^Also viewing/ });
+
+/**
+ * `owner` removes `userId` from `listId` (a delete through sync_push, as the owner's device
+ * would send it): the server moves the list to its next realtime epoch.
+ */
+async function removeMember(owner: SupabaseClient, listId: string, userId: string) {
+  const { data, error } = await owner
+    .from('memberships')
+    .select('id')
+    .eq('list_id', listId)
+    .eq('user_id', userId)
+    .single<{ id: string }>();
+  if (error) throw error;
+  const pushed = await owner.rpc('sync_push', {
+    client_id: crypto.randomUUID(),
+    mutations: [{ seq: 1, table: 'memberships', op: 'delete', id: data.id, data: {} }],
+  });
+  if (pushed.error) throw pushed.error;
+  expect(pushed.data).toMatchObject({ results: [{ status: 'applied' }] });
+}
 
 /** Renders the avatars of `listId` for `who`, with the engine running (members, profiles). */
 async function renderAs(who: 'alice' | 'bob', listId = SEEDED_LIST, taskId?: string) {
@@ -149,6 +183,34 @@ describe('presence avatars', () => {
     // Bob opens it too, in a third tab.
     await joined(await signInAs(sideClient(), 'bob'), BOB, task);
     await waitFor(() => expect(here()).toHaveAccessibleName('Bob and Eve are here'));
+  });
+
+  it("joins the list's presence at its epoch, and moves to the next when a member is removed", async () => {
+    const owner = await signInAs(sideClient(), 'alice');
+    const listId = await ownList(owner, 'Presence epochs');
+    const bobClient = await signInAs(sideClient(), 'bob');
+    await addMember(owner, bobClient, listId);
+    const eve = await newMember(owner, listId, 'Eve');
+    const app = await renderAs('alice', listId);
+    const presenceChannels = () =>
+      app.client
+        .getChannels()
+        .map((channel) => channel.topic)
+        .filter((topic) => topic.endsWith(':presence'));
+    const bob = viewer(bobClient, BOB, listId, undefined, 0);
+    await waitFor(() => expect(bob.peers().map((p) => p.userId)).toContain(ALICE));
+    expect(presenceChannels()).toEqual([`realtime:${presenceTopic(listId, 0)}`]);
+
+    // Eve is removed: the list moves to epoch 1, which Alice's device hears on her own topic.
+    await removeMember(owner, listId, eve.id);
+    await waitFor(() =>
+      expect(presenceChannels()).toEqual([`realtime:${presenceTopic(listId, 1)}`]),
+    );
+    // Bob, who stays, views at the new epoch too: they see each other there.
+    bob.leave();
+    const bobAgain = viewer(await signInAs(sideClient(), 'bob'), BOB, listId, undefined, 1);
+    await waitFor(() => expect(bobAgain.peers().map((p) => p.userId)).toContain(ALICE));
+    await waitFor(() => expect(group()).toHaveAccessibleName('Also viewing: Bob'));
   });
 
   it('shows the names on keyboard focus as on hover', async () => {

@@ -2,6 +2,10 @@
 // tasks screen's header, and who else has a task open, on the task screen ("Bob is here").
 // Presence is live-only: nothing shows offline or without an account.
 //
+// Presence follows the list's realtime epoch as this device holds it (the list's row): when a
+// member leaves or is removed the server moves the list to the next epoch, and the avatars
+// leave the old topic and join the new one, where the removed member may not follow.
+//
 // A presence entry is only a claim: it says which user id is viewing and nothing else. Only
 // people who are live members of the list on this device are shown, each by their own profile
 // as the device's database holds it (the members screen's source, useMembers); an id that is
@@ -10,9 +14,15 @@ import { useEffect, useMemo, useState } from 'react';
 
 import { Avatar } from '@/components/ui/avatar';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
+import { useList } from '@/hooks/use-list';
 import { useMembers } from '@/hooks/use-members';
 import { useOnline } from '@/hooks/use-online';
-import { joinListPresence, presenceTopic, type PresencePeer } from '@/lib/presence';
+import {
+  joinListPresence,
+  presenceTopic,
+  realtimeEpochOf,
+  type PresencePeer,
+} from '@/lib/presence';
 import { useLoadedSupabase, useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
@@ -65,11 +75,16 @@ export function PresenceAvatars({
   const { mode, userId } = useSession();
   const online = useOnline();
   const members = useMembers(listId);
+  // The list's row (shared with the screen's own query): its epoch names the topic. No list
+  // here (not yet, or no longer: left, removed, deleted) joins nothing.
+  const list = useList(listId);
+  const topic = list ? presenceTopic(listId, realtimeEpochOf(list)) : undefined;
   const [peers, setPeers] = useState<PresencePeer[]>([]);
-  const active = mode === 'signed-in' && online && Boolean(listId) && supabase !== undefined;
+  const active =
+    mode === 'signed-in' && online && Boolean(listId) && supabase !== undefined && !!topic;
 
   useEffect(() => {
-    if (!active || !supabase) return;
+    if (!active || !supabase || !topic) return;
     let leave: (() => void) | undefined;
     let cancelled = false;
     const startedAt = Date.now();
@@ -80,7 +95,7 @@ export function PresenceAvatars({
       if (cancelled) return;
       const leaving = supabase
         .getChannels()
-        .some((channel) => channel.topic === `realtime:${presenceTopic(listId)}`);
+        .some((channel) => channel.topic === `realtime:${topic}`);
       if (leaving && Date.now() - startedAt < REJOIN_WAIT_MAX_MS) {
         timer = setTimeout(join, REJOIN_POLL_MS);
         return;
@@ -88,7 +103,7 @@ export function PresenceAvatars({
       // A refused join (not, or no longer, a member) reports no peers; realtime-js retries.
       leave = joinListPresence(
         supabase,
-        listId,
+        topic,
         { userId, ...(taskId ? { taskId } : {}) },
         setPeers,
         { now },
@@ -101,7 +116,7 @@ export function PresenceAvatars({
       leave?.();
       setPeers([]);
     };
-  }, [active, supabase, now, listId, taskId, userId]);
+  }, [active, supabase, now, topic, taskId, userId]);
 
   const others = useMemo((): Viewer[] => {
     if (!active || !members) return [];

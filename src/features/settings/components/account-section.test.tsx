@@ -101,9 +101,9 @@ describe('settings › account, signed in', () => {
 
 /** The app's client of the test devstack, whose requests fail while `network.up` is false. */
 function cuttableClient() {
-  const { url, anonKey } = inject('devstack');
+  const { url, publishableKey } = inject('devstack');
   const network = { up: true };
-  const supabase = createClient(url, anonKey, {
+  const supabase = createClient(url, publishableKey, {
     global: {
       fetch: (input, init) =>
         network.up ? fetch(input, init) : Promise.reject(new TypeError('Failed to fetch')),
@@ -116,7 +116,7 @@ function cuttableClient() {
       storageKey: AUTH_STORAGE_KEY,
     },
   });
-  return { supabase, network, url, anonKey };
+  return { supabase, network, url, publishableKey };
 }
 
 /** The stored session's refresh token, as a thief of the device would read it. */
@@ -134,7 +134,7 @@ function revocationKeys(): string[] {
 
 describe('settings › account, signing out with no network', () => {
   it('signs out at once, stays signed out, and the session is revoked once the server is reachable', async () => {
-    const { supabase, network, url, anonKey } = cuttableClient();
+    const { supabase, network, url, publishableKey } = cuttableClient();
     await signInDemo(supabase, 'alice');
     rememberDeviceOwnerEmail('alice@example.com'); // as the sign-in screen does
     services = createTestServices({ supabase, online: true, startEngine: true });
@@ -172,7 +172,7 @@ describe('settings › account, signing out with no network', () => {
     // Whoever kept the old refresh token cannot use it.
     const answer = await fetch(`${url}/auth/v1/token?grant_type=refresh_token`, {
       method: 'POST',
-      headers: { apikey: anonKey, 'Content-Type': 'application/json' },
+      headers: { apikey: publishableKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ refresh_token: refreshToken }),
     });
     expect(answer.status).toBe(400);

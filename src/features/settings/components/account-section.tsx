@@ -13,9 +13,10 @@ import { useOnline } from '@/hooks/use-online';
 import { forgetDeviceOwnerEmail } from '@/lib/auth';
 import { Link, useLocation, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
-import { useSession } from '@/lib/session';
+import { announceSignOut, useSession } from '@/lib/session';
 
 import { DiscardChangesDialog } from './discard-changes-dialog';
+import { EmailForm } from './email-form';
 import { PasswordForm } from './password-form';
 import { SettingsSection } from './settings-section';
 
@@ -44,6 +45,8 @@ export function AccountSection() {
       setWarning(null);
       setLocalOnly(false);
       forgetDeviceOwnerEmail();
+      // The other tabs leave too (local data deleted: nothing else tells them).
+      announceSignOut();
       void navigate('/welcome', { replace: true });
     } catch (cause) {
       console.error('[outpost] sign-out failed', cause);
@@ -117,6 +120,7 @@ export function AccountSection() {
         </div>
         {/* On the current session: an ended one has to sign in again first. */}
         {mode === 'signed-in' ? <PasswordForm email={user?.email ?? null} /> : null}
+        {mode === 'signed-in' ? <EmailForm email={user?.email ?? null} /> : null}
         {syncing && (livePending ?? 0) > 0 ? (
           <p className="settings-muted" role="status">
             Syncing… Sign out again once every change has synced.

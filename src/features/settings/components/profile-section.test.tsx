@@ -126,8 +126,8 @@ describe('settings › profile, signed in', () => {
   it('says in plain words when the picture cannot reach the server, and keeps the old one', async () => {
     // The app's client with storage cut off (as on a network that drops uploads): auth,
     // sync and realtime still reach the devstack.
-    const { url, anonKey } = inject('devstack');
-    const supabase = createClient(url, anonKey, {
+    const { url, publishableKey } = inject('devstack');
+    const supabase = createClient(url, publishableKey, {
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
       auth: { autoRefreshToken: false, detectSessionInUrl: false, storageKey: AUTH_STORAGE_KEY },
       global: {

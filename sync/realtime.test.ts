@@ -1,0 +1,248 @@
+// Realtime over a scripted server (no network): a row is applied only from a topic the server
+// would have sent it to (realtime_send_row: a list's rows on its topic, the list and the user's
+// own memberships also on `user:<me>`, a profile only on a list its user shares with the user
+// here), and a change of the user's own memberships renews the realtime token once, whether a
+// realtime row or a pull brought it. End to end against the devstack: sync-realtime.test.ts.
+import { describe, expect, it } from 'vitest';
+
+import { OWNER_KEY } from './account';
+import { memoryDevice } from './memory-device';
+import { createRealtime } from './realtime';
+import type { LocalRow } from './registry';
+import type { Remote, RowMessage, TopicListener } from './remote';
+
+const ME = '0e000000-0000-4000-8000-000000000001';
+const PEER = '0e000000-0000-4000-8000-000000000002';
+const STRANGER = '0e000000-0000-4000-8000-000000000003';
+const LIST_A = '1a000000-0000-4000-8000-00000000000a';
+const LIST_B = '1a000000-0000-4000-8000-00000000000b';
+const LIST_C = '1a000000-0000-4000-8000-00000000000c';
+/** Memberships: mine of A and B, the peer's of A only. */
+const MINE_A = '3e000000-0000-4000-8000-0000000000a1';
+const MINE_B = '3e000000-0000-4000-8000-0000000000b1';
+const PEERS_A = '3e000000-0000-4000-8000-0000000000a2';
+const TOPIC_A = `list:${LIST_A}:0`;
+const TOPIC_B = `list:${LIST_B}:0`;
+const MY_TOPIC = `user:${ME}`;
+
+/** A row as the server has it at `version`, as the device keeps it. */
+const held = (
+  id: string,
+  version: number,
+  columns: Record<string, unknown>,
+): LocalRow & { version: number } => ({
+  id,
+  version,
+  _v: version,
+  deleted_at: null,
+  ...columns,
+});
+
+/** A row message as the server sends it (without the device's `_v`). */
+function message(table: string, row: Record<string, unknown> & { id: string; version: number }) {
+  const sent: RowMessage['row'] = { ...row };
+  delete sent._v;
+  return { table, row: sent } satisfies RowMessage;
+}
+
+const membership = (id: string, list: string, user: string, version: number, role = 'editor') =>
+  held(id, version, { list_id: list, user_id: user, role });
+
+/** A Remote whose every call but realtime's fails: nothing here may reach for the server. */
+function realtimeRemote(renew: () => Promise<void>) {
+  const listeners = new Map<string, TopicListener>();
+  const never = () => Promise.reject(new Error('not in this test'));
+  const remote: Remote = {
+    userId: never,
+    push: never,
+    pull: never,
+    refresh: never,
+    subscribeTopic(topic, listener) {
+      listeners.set(topic, listener);
+      return () => listeners.delete(topic);
+    },
+    refreshRealtimeAuth: renew,
+    onAuthChange: () => () => undefined,
+    upload: never,
+    signedUrl: never,
+    cleanupDeletedFiles: never,
+  };
+  return { remote, listeners };
+}
+
+/**
+ * A device of ME holding lists A and B, ME's memberships of both and PEER's of A, and both
+ * profiles; realtime joined for ME (its topics: `user:<me>`, A's and B's at epoch 0).
+ */
+async function followed(renew: () => Promise<void> = () => Promise.resolve()) {
+  const { db } = memoryDevice('realtime', ME);
+  await db.setMeta(OWNER_KEY, ME);
+  await db
+    .rows('lists')
+    .bulkPut([
+      held(LIST_A, 1, { name: 'A', color: 'teal', realtime_epoch: 0, created_by: ME }),
+      held(LIST_B, 1, { name: 'B', color: 'blue', realtime_epoch: 0, created_by: ME }),
+    ]);
+  await db
+    .rows('memberships')
+    .bulkPut([
+      membership(MINE_A, LIST_A, ME, 1, 'owner'),
+      membership(MINE_B, LIST_B, ME, 1),
+      membership(PEERS_A, LIST_A, PEER, 1),
+    ]);
+  await db
+    .rows('profiles')
+    .bulkPut([
+      held(ME, 1, { display_name: 'Me', avatar_path: null }),
+      held(PEER, 1, { display_name: 'Peer', avatar_path: null }),
+    ]);
+  const { remote, listeners } = realtimeRemote(renew);
+  const wakes: number[] = [];
+  const realtime = createRealtime(
+    db,
+    remote,
+    (delayMs = 0) => wakes.push(delayMs),
+    () => true,
+    () => false,
+  );
+  realtime.join(ME);
+  await realtime.followLists(ME);
+  expect([...listeners.keys()].sort()).toEqual([TOPIC_A, TOPIC_B, MY_TOPIC].sort());
+  /** Delivers `sent` on `topic` and waits until it is applied or ignored. */
+  const deliver = async (topic: string, ...sent: RowMessage[]) => {
+    const listener = listeners.get(topic);
+    if (!listener) throw new Error(`${topic} is not joined`);
+    for (const one of sent) listener.onRow(one);
+    await realtime.settled();
+  };
+  return { db, realtime, deliver, wakes };
+}
+
+const profile = (id: string, version: number, name: string) =>
+  message('profiles', { id, version, display_name: name, avatar_path: null });
+
+describe('a realtime row is applied only from a topic the server sends it to', () => {
+  it("a profile: only on a list's topic where both the user and the profile's owner are members here", async () => {
+    const { db, deliver } = await followed();
+    const name = async (id: string) => (await db.rows('profiles').get(id))?.display_name;
+
+    // The server sends a profile to the topics of its owner's lists, never to `user:<id>`.
+    await deliver(MY_TOPIC, profile(PEER, 2, 'On my own topic'));
+    // The peer is not a member of B: the server never sends their profile there.
+    await deliver(TOPIC_B, profile(PEER, 2, 'On a list they are not in'));
+    // Someone who is no member of A here at all.
+    await deliver(TOPIC_A, profile(STRANGER, 1, 'A stranger'));
+    expect(await name(PEER)).toBe('Peer');
+    expect(await db.rows('profiles').get(STRANGER)).toBeUndefined();
+
+    // Where the server does send it: applied.
+    await deliver(TOPIC_A, profile(PEER, 2, 'On our list'), profile(ME, 2, 'Me, renamed'));
+    expect(await name(PEER)).toBe('On our list');
+    expect(await name(ME)).toBe('Me, renamed');
+  });
+
+  it('a profile on the topic of a list the user is no longer a member of here is ignored', async () => {
+    const { db, deliver } = await followed();
+    // The user left A (a tombstone here, queued behind it: the topic is not left yet).
+    await db.rows('memberships').update(MINE_A, { deleted_at: '2026-12-01T00:00:00Z' });
+    await deliver(TOPIC_A, profile(PEER, 2, 'After I left'));
+    expect((await db.rows('profiles').get(PEER))?.display_name).toBe('Peer');
+    // Nor the peer's, once they are no member of it here.
+    await db.rows('memberships').update(MINE_A, { deleted_at: null });
+    await db.rows('memberships').update(PEERS_A, { deleted_at: '2026-12-01T00:00:00Z' });
+    await deliver(TOPIC_A, profile(PEER, 2, 'After they left'));
+    expect((await db.rows('profiles').get(PEER))?.display_name).toBe('Peer');
+  });
+
+  it("a list's row only on that list's topic or the user's own; its other rows only on its topic", async () => {
+    const { db, deliver } = await followed();
+    const task = (id: string, list: string | undefined, title: string) =>
+      message('tasks', {
+        id,
+        version: 1,
+        title,
+        position: 'a0',
+        ...(list === undefined ? {} : { list_id: list }),
+      });
+    const taskId = (n: number) => `7a000000-0000-4000-8000-00000000000${n}`;
+    const [onB, noList, onMine, onA] = [taskId(1), taskId(2), taskId(3), taskId(4)];
+    await deliver(TOPIC_A, task(onB, LIST_B, 'B on A'), task(noList, undefined, 'No list'));
+    await deliver(MY_TOPIC, task(onMine, LIST_A, 'On my topic'));
+    await deliver(TOPIC_B, message('lists', { id: LIST_A, version: 2, name: 'A on B' }));
+    for (const id of [onB, noList, onMine]) expect(await db.rows('tasks').get(id)).toBeUndefined();
+    expect((await db.rows('lists').get(LIST_A))?.name).toBe('A');
+
+    await deliver(TOPIC_A, task(onA, LIST_A, 'A on A'));
+    // An epoch move comes on the user's own topic.
+    await deliver(
+      MY_TOPIC,
+      message('lists', { id: LIST_B, version: 2, name: 'B', realtime_epoch: 1 }),
+    );
+    expect((await db.rows('tasks').get(onA))?.title).toBe('A on A');
+    expect((await db.rows('lists').get(LIST_B))?.realtime_epoch).toBe(1);
+  });
+
+  it("a membership: on its list's topic, or the user's own topic when it is the user's", async () => {
+    const { deliver, wakes } = await followed();
+    const row = (id: string, list: string, user: string) =>
+      message('memberships', membership(id, list, user, 2));
+    // The peer's membership on my own topic; mine of B on A's topic.
+    await deliver(MY_TOPIC, row(PEERS_A, LIST_A, PEER));
+    await deliver(TOPIC_A, row(MINE_B, LIST_B, ME));
+    expect(wakes).toEqual([]);
+    await deliver(TOPIC_A, row(PEERS_A, LIST_A, PEER));
+    await deliver(MY_TOPIC, row(MINE_B, LIST_B, ME));
+    expect(wakes).toEqual([0, 0]);
+  });
+});
+
+describe("a change of the user's own memberships renews the realtime token", () => {
+  it('once per change, by realtime (on both its topics) or by a pull; never for a membership gained', async () => {
+    let renewals = 0;
+    const { db, realtime, deliver } = await followed(() => {
+      renewals += 1;
+      return Promise.resolve();
+    });
+    const mine = (id: string, list: string, version: number, extra: Record<string, unknown> = {}) =>
+      message('memberships', { ...membership(id, list, ME, version, 'viewer'), ...extra });
+
+    // A new role on A: the server sends it to A's topic and to the user's.
+    await deliver(TOPIC_A, mine(MINE_A, LIST_A, 2));
+    await deliver(MY_TOPIC, mine(MINE_A, LIST_A, 2));
+    expect(renewals).toBe(1);
+    // A list gained: what is joined next is checked at its join.
+    await deliver(MY_TOPIC, mine('3e000000-0000-4000-8000-0000000000c1', LIST_C, 1));
+    // Someone else's membership changes nothing of the user's.
+    await deliver(TOPIC_A, message('memberships', membership(PEERS_A, LIST_A, PEER, 2)));
+    expect(renewals).toBe(1);
+
+    // The pull then brings the new role realtime announced: no second renewal.
+    await db.rows('memberships').update(MINE_A, { _v: 2, version: 2, role: 'viewer' });
+    await realtime.followLists(ME);
+    expect(renewals).toBe(1);
+    // A pull brings a change realtime did not (its topics were down): a new role on B.
+    await db.rows('memberships').update(MINE_B, { _v: 2, version: 2, role: 'viewer' });
+    await realtime.followLists(ME);
+    expect(renewals).toBe(2);
+    // And a removal from B (the pull purges the list, membership and all).
+    await db.rows('memberships').delete(MINE_B);
+    await realtime.followLists(ME);
+    expect(renewals).toBe(3);
+    // Nothing changed since: nothing renewed.
+    await realtime.followLists(ME);
+    expect(renewals).toBe(3);
+  });
+
+  it('one renewal at a time: those asked for meanwhile are one more, after it', async () => {
+    const finish: (() => void)[] = [];
+    const { deliver } = await followed(() => new Promise<void>((resolve) => finish.push(resolve)));
+    const mine = (id: string, list: string, version: number) =>
+      message('memberships', membership(id, list, ME, version, 'viewer'));
+    await deliver(MY_TOPIC, mine(MINE_A, LIST_A, 2));
+    await deliver(MY_TOPIC, mine(MINE_B, LIST_B, 2), mine(MINE_A, LIST_A, 3));
+    expect(finish).toHaveLength(1);
+    finish[0]?.();
+    await expect.poll(() => finish.length).toBe(2);
+    finish[1]?.();
+  });
+});
