@@ -24,6 +24,14 @@ function legacyKey(role: string): string {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ iss: 'supabase', ref: 'abcdefghijklmnop', role })}.c2lnbmF0dXJl`;
 }
 
+/** The production build's errors for a URL and publishable key. */
+function productionErrors(url: string, publishableKey: string): string[] {
+  return checkBuildEnv(
+    { VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: publishableKey },
+    'production',
+  ).errors;
+}
+
 describe('checkBuildEnv: the production build', () => {
   it("accepts a project's URL and publishable key", () => {
     expect(
@@ -40,11 +48,7 @@ describe('checkBuildEnv: the production build', () => {
       expect.stringContaining('VITE_SUPABASE_URL is not set'),
       expect.stringContaining('VITE_SUPABASE_PUBLISHABLE_KEY is not set'),
     ]);
-    const empty = checkBuildEnv(
-      { VITE_SUPABASE_URL: '', VITE_SUPABASE_PUBLISHABLE_KEY: '' },
-      'production',
-    );
-    expect(empty.errors).toHaveLength(2);
+    expect(productionErrors('', '')).toHaveLength(2);
   });
 
   it('refuses the local devstack: a loopback URL, the local or demo key', () => {
@@ -54,20 +58,13 @@ describe('checkBuildEnv: the production build', () => {
       'http://[::1]:54321',
       'http://0.0.0.0:54321',
     ]) {
-      expect(
-        checkBuildEnv(
-          { VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: KEY_OK },
-          'production',
-        ).errors,
-        url,
-      ).toEqual([expect.stringContaining('points at this machine')]);
+      expect(productionErrors(url, KEY_OK), url).toEqual([
+        expect.stringContaining('points at this machine'),
+      ]);
     }
-    expect(
-      checkBuildEnv(
-        { VITE_SUPABASE_URL: URL_OK, VITE_SUPABASE_PUBLISHABLE_KEY: LOCAL_KEY },
-        'production',
-      ).errors,
-    ).toEqual([expect.stringContaining("local devstack's publishable key")]);
+    expect(productionErrors(URL_OK, LOCAL_KEY)).toEqual([
+      expect.stringContaining("local devstack's publishable key"),
+    ]);
     expect(
       checkBuildEnv(
         { VITE_SUPABASE_URL: URL_OK, VITE_SUPABASE_ANON_KEY: DEMO_ANON_KEY },
@@ -82,13 +79,7 @@ describe('checkBuildEnv: the production build', () => {
       'ftp://example.com',
       'javascript:alert(1)',
     ]) {
-      expect(
-        checkBuildEnv(
-          { VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: KEY_OK },
-          'production',
-        ).errors,
-        url,
-      ).toHaveLength(1);
+      expect(productionErrors(url, KEY_OK), url).toHaveLength(1);
     }
   });
 

@@ -21,10 +21,9 @@ import {
 import { RateLimiter } from './rate-limit';
 import { createSession, sessionResponse, type SessionResponse } from './sessions';
 import type { EmailRouteHelpers } from './email';
-import { findUserById } from './users';
+import { EMAIL_APP_METADATA, findUserById } from './users';
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
-const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
 /** GoTrue's singleConfirmationAccepted. */
 export const SINGLE_CONFIRMATION_ACCEPTED =
   'Confirmation link accepted. Please proceed to confirm link sent to the other email';
@@ -172,35 +171,43 @@ async function confirmEmailChange(
     if ((error as { code?: unknown } | null)?.code === '23505') throw authErrors.emailExists();
     throw error;
   }
-  const patch = JSON.stringify({ email: newEmail, email_verified: true });
-  const changed = await tx.query(
-    `update auth.identities set identity_data = identity_data || $2::jsonb,
-       updated_at = $3::timestamptz
-     where user_id::text = $1 and provider = 'email'`,
-    [user.id, patch, at],
-  );
-  if (changed.affected === 0) {
-    await tx.query(
-      `insert into auth.identities (provider_id, user_id, identity_data, provider,
-         last_sign_in_at, created_at, updated_at)
-       values ($1::text, $1::uuid, $2::jsonb, 'email', $3::timestamptz, $3::timestamptz,
-               $3::timestamptz)`,
-      [
-        user.id,
-        JSON.stringify({
-          sub: user.id,
-          email: newEmail,
-          email_verified: true,
-          phone_verified: false,
-        }),
-        at,
-      ],
-    );
+  const patch = { email: newEmail, email_verified: true };
+  if (await upsertEmailIdentity(tx, user.id, newEmail, at, patch)) {
     await tx.query(`update auth.users set raw_app_meta_data = $2::jsonb where id::text = $1`, [
       user.id,
       JSON.stringify(EMAIL_APP_METADATA),
     ]);
   }
+  return true;
+}
+
+/**
+ * Brings the user's email identity in step with a new address: `patch` is merged into its
+ * identity_data (as GoTrue's UpdateIdentity), and a user without one (anonymous until now)
+ * gets one. Returns whether it was inserted.
+ */
+export async function upsertEmailIdentity(
+  tx: SqlRunner,
+  userId: string,
+  email: string,
+  at: string,
+  patch: Readonly<Record<string, unknown>>,
+): Promise<boolean> {
+  const changed = await tx.query(
+    `update auth.identities set identity_data = identity_data || $2::jsonb,
+       updated_at = $3::timestamptz
+     where user_id::text = $1 and provider = 'email'`,
+    [userId, JSON.stringify(patch), at],
+  );
+  if (changed.affected !== 0) return false;
+  const identity = { sub: userId, email, email_verified: true, phone_verified: false };
+  await tx.query(
+    `insert into auth.identities (provider_id, user_id, identity_data, provider,
+       last_sign_in_at, created_at, updated_at)
+     values ($1::text, $1::uuid, $2::jsonb, 'email', $3::timestamptz, $3::timestamptz,
+             $3::timestamptz)`,
+    [userId, JSON.stringify(identity), at],
+  );
   return true;
 }
 

@@ -18,7 +18,7 @@ import {
   sendUserToken,
 } from './email-tokens';
 import { RateLimiter } from './rate-limit';
-import type { JsonObject } from './users';
+import { EMAIL_APP_METADATA, type JsonObject } from './users';
 
 /** What routes.ts lends these endpoints (its request parsing and caller's address). */
 export interface EmailRouteHelpers {
@@ -32,7 +32,6 @@ export interface EmailRouteHelpers {
 export { registerVerifyRoutes, SINGLE_CONFIRMATION_ACCEPTED } from './email-verify';
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
-const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
 
 function refusePkce(helpers: EmailRouteHelpers, body: JsonObject): void {
   if (helpers.optionalString(body, 'code_challenge')) {

@@ -25,6 +25,7 @@ import {
   type EmailRouteHelpers,
 } from './email';
 import { withMailFields } from './email-tokens';
+import { upsertEmailIdentity } from './email-verify';
 import { sqlState, type SqlRunner } from '../sql-engine';
 import {
   AuthApiError,
@@ -42,6 +43,7 @@ import {
   sessionResponse,
 } from './sessions';
 import {
+  EMAIL_APP_METADATA,
   findUserByEmail,
   findUserById,
   isJsonObject,
@@ -88,7 +90,6 @@ const MAX_EMAIL_LENGTH = 255;
 // GoTrue's email check is a syntax check like this one (no DNS lookups here).
 const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
 const ANONYMOUS_APP_METADATA = { provider: 'anonymous', providers: ['anonymous'] };
 
 export interface AuthOptions {
@@ -594,27 +595,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
              where id::text = $1`,
             [user.id, email, JSON.stringify(EMAIL_APP_METADATA), at],
           );
-          const identity = JSON.stringify({
-            sub: user.id,
-            email,
-            email_verified: true,
-            phone_verified: false,
-          });
-          const changed = await tx.query(
-            `update auth.identities set identity_data = identity_data || $2::jsonb,
-               updated_at = $3::timestamptz
-             where user_id::text = $1 and provider = 'email'`,
-            [user.id, JSON.stringify({ email }), at],
-          );
-          if (changed.affected === 0) {
-            await tx.query(
-              `insert into auth.identities (provider_id, user_id, identity_data, provider,
-                 last_sign_in_at, created_at, updated_at)
-               values ($1::text, $1::uuid, $2::jsonb, 'email', $3::timestamptz, $3::timestamptz,
-                     $3::timestamptz)`,
-              [user.id, identity, at],
-            );
-          }
+          await upsertEmailIdentity(tx, user.id, email, at, { email });
         }
         return withMailFields(ctx, tx, await userJson(tx, await requireUserRow(tx, user.id)));
       });

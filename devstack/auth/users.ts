@@ -5,6 +5,9 @@ import type { SqlRunner } from '../sql-engine';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
+/** app_metadata of a user who signs in with an email address, as GoTrue writes it. */
+export const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -43,7 +43,8 @@ export const AUTH_MESSAGES = {
  * zod's email pattern, which these forms used before valibot: kept so that no address that
  * passed then is refused now (valibot's `email` refuses an apostrophe: o'brien@example.com).
  */
-const EMAIL_PATTERN =
+/** An email address as auth takes it (the forms check before they ask). */
+export const EMAIL_PATTERN =
   /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 const email = v.pipe(

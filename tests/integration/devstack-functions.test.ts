@@ -379,13 +379,11 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
     writeFileSync(join(dir, name, 'index.ts'), source);
   }
 
-  beforeAll(async () => {
-    // Legacy keys on: the throwaway functions are not in config.toml, so the gateway checks
-    // their caller (verify_jwt defaults to true), and that check passes legacy JWTs only.
-    keys = await createProjectKeys({ legacy: true });
+  /** The real routes over the throwaway folder with `keys`; their workers stop with `stops`. */
+  function routesWith(projectKeys: Keys): Hono {
     const ctx: DevstackContext = {
       db: undefined as never, // the functions service never touches the database
-      keys,
+      keys: projectKeys,
       settings: {
         accessTokenTtlSec: 3600,
         storageDir: dir,
@@ -398,7 +396,14 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
       clock: realClock,
       onStop: (fn) => stops.push(fn),
     };
-    app = new Hono().route('/functions/v1', functionsRoutes(ctx));
+    return new Hono().route('/functions/v1', functionsRoutes(ctx));
+  }
+
+  beforeAll(async () => {
+    // Legacy keys on: the throwaway functions are not in config.toml, so the gateway checks
+    // their caller (verify_jwt defaults to true), and that check passes legacy JWTs only.
+    keys = await createProjectKeys({ legacy: true });
+    app = routesWith(keys);
     auth = { Authorization: `Bearer ${legacyKeys(keys).anonKey}` };
     writeFunction(
       'echo',
@@ -498,24 +503,7 @@ describe('edge function workers: boot failures, crashes and restarts', () => {
 
   it('with legacy keys off, verify_jwt refuses every call: no token can pass it', async () => {
     const projectKeys = await createProjectKeys();
-    const off = new Hono().route(
-      '/functions/v1',
-      functionsRoutes({
-        db: undefined as never,
-        keys: projectKeys,
-        settings: {
-          accessTokenTtlSec: 3600,
-          storageDir: dir,
-          functionsDir: dir,
-          auth: AUTH_DEFAULTS,
-          maxRows: 1000,
-          passwordHashCost: BCRYPT_MIN_COST,
-        },
-        url: () => 'http://127.0.0.1:1',
-        clock: realClock,
-        onStop: (fn) => stops.push(fn),
-      }),
-    );
+    const off = routesWith(projectKeys);
     const session = await projectKeys.sign({ role: 'authenticated', sub: SEED.alice }, 3600);
     for (const token of [session, legacyKeys(keys).anonKey, legacyKeys(keys).serviceRoleKey]) {
       const res = await off.request('/functions/v1/echo', {

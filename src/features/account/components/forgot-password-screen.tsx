@@ -4,19 +4,19 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/ui/email-field';
 import { useOnline } from '@/hooks/use-online';
-import { AUTH_MESSAGES } from '@/lib/auth';
+import { AUTH_MESSAGES, EMAIL_PATTERN } from '@/lib/auth';
 import { requestPasswordReset } from '@/lib/auth-email';
 import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 
 import '../account.css';
 import { useNextPath } from '../hooks/use-next-path';
+import { AccountFormError, AccountSubmitButton } from './account-form-parts';
 import { OfflineNotice } from './offline-notice';
 
 /** The sign-in form's address rule, without its password. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
 export function ForgotPasswordScreen() {
   const { supabase } = useServices();
@@ -103,19 +103,17 @@ export function ForgotPasswordScreen() {
       </p>
       {!online ? <OfflineNotice action="Resetting your password" next={next} /> : null}
       <form className="account-form card" onSubmit={(event) => void submit(event)} noValidate>
-        <div id={ids.form} ref={formErrorRef} tabIndex={-1} className="account-form__error">
-          <FormError message={error?.field === '_' ? error.message : undefined} />
-        </div>
-        <TextField
+        <AccountFormError
+          id={ids.form}
+          ref={formErrorRef}
+          message={error?.field === '_' ? error.message : undefined}
+        />
+        <EmailField
           ref={emailRef}
           id={ids.email}
           label="Email"
           name="email"
-          type="email"
-          inputMode="email"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           value={email}
           error={error?.field === 'email' ? error.message : undefined}
           onChange={(event) => {
@@ -123,14 +121,12 @@ export function ForgotPasswordScreen() {
             if (error?.field === 'email') setError(null);
           }}
         />
-        <Button
-          type="submit"
-          variant="primary"
-          className="account-form__submit"
-          disabled={!online || sending}
-        >
-          {sending ? 'Sending…' : 'Send reset link'}
-        </Button>
+        <AccountSubmitButton
+          online={online}
+          busy={sending}
+          label="Send reset link"
+          busyLabel="Sending…"
+        />
       </form>
       <p className="account-switch">
         Remembered it? <Link to={`/sign-in${query}`}>Sign in</Link>

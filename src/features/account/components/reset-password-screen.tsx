@@ -6,10 +6,14 @@
 // the app, and the fragment never leaves the browser. Offline it waits for a connection.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/field';
+import {
+  NewPasswordFields,
+  withoutEditedErrors,
+  type NewPasswordField,
+  type NewPasswordFieldErrors,
+} from '@/components/ui/new-password-fields';
 import { useOnline } from '@/hooks/use-online';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE } from '@/lib/auth';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/lib/auth';
 import {
   EMAIL_MESSAGES,
   forgetLinkAnswer,
@@ -24,6 +28,7 @@ import { useSession } from '@/lib/session';
 
 import '../account.css';
 import { useUnsyncedGuard, type UnsyncedRisk } from '../hooks/use-unsynced-guard';
+import { AccountFormError, AccountSubmitButton } from './account-form-parts';
 import { OfflineNotice } from './offline-notice';
 import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
 
@@ -46,15 +51,7 @@ function tokenEmail(answer: LinkAnswer): string {
   }
 }
 
-type Errors = Partial<Record<'password' | 'repeat' | '_', string>>;
-
-/** `errors` without the edited field's error and the form's. */
-function withoutErrors(errors: Errors, field: 'password' | 'repeat'): Errors {
-  const rest = { ...errors };
-  delete rest[field];
-  delete rest._;
-  return rest;
-}
+type Errors = NewPasswordFieldErrors;
 
 /** What the screen shows first, from the link alone (a session needs GoTrue: 'checking'). */
 function firstStage(answer: LinkAnswer, signedInAs: string | null | undefined): Stage {
@@ -136,6 +133,11 @@ export function ResetPasswordScreen() {
     else if (stage.kind === 'failed') headingRef.current?.focus();
   }, [stage.kind]);
 
+  function edit(field: NewPasswordField, value: string) {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => withoutEditedErrors(current, field));
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!online || saving) return;
@@ -188,59 +190,23 @@ export function ResetPasswordScreen() {
               For <strong>{stage.email}</strong>.
             </p>
           ) : null}
-          {/* Lets a password manager file the new password under the right account. */}
-          {stage.email ? (
-            <input
-              type="email"
-              name="username"
-              autoComplete="username"
-              value={stage.email}
-              readOnly
-              hidden
-            />
-          ) : null}
-          <div id={ids.form} ref={formErrorRef} tabIndex={-1} className="account-form__error">
-            <FormError message={errors._} />
-          </div>
-          <TextField
-            ref={passwordRef}
-            id={ids.password}
-            label="New password"
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            hint={PASSWORD_RULE}
-            value={values.password}
-            error={errors.password}
+          <AccountFormError id={ids.form} ref={formErrorRef} message={errors._} />
+          <NewPasswordFields
+            email={stage.email}
+            ids={ids}
+            passwordRef={passwordRef}
+            repeatRef={repeatRef}
+            values={values}
+            errors={errors}
             disabled={saving}
-            onChange={(event) => {
-              setValues((current) => ({ ...current, password: event.target.value }));
-              setErrors((current) => withoutErrors(current, 'password'));
-            }}
+            onEdit={edit}
           />
-          <TextField
-            ref={repeatRef}
-            id={ids.repeat}
-            label="Repeat new password"
-            name="repeat-password"
-            type="password"
-            autoComplete="new-password"
-            value={values.repeat}
-            error={errors.repeat}
-            disabled={saving}
-            onChange={(event) => {
-              setValues((current) => ({ ...current, repeat: event.target.value }));
-              setErrors((current) => withoutErrors(current, 'repeat'));
-            }}
+          <AccountSubmitButton
+            online={online}
+            busy={saving}
+            label="Save new password"
+            busyLabel="Saving…"
           />
-          <Button
-            type="submit"
-            variant="primary"
-            className="account-form__submit"
-            disabled={!online || saving}
-          >
-            {saving ? 'Saving…' : 'Save new password'}
-          </Button>
         </form>
       )}
       <UnsyncedChangesDialog

@@ -3,8 +3,8 @@
 // different account's sign-in would delete this device's unsynced changes.
 import { useId, useState } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/ui/email-field';
+import { TextField } from '@/components/ui/field';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { deviceOwnerEmail, signIn, validateSignIn } from '@/lib/auth';
@@ -16,6 +16,7 @@ import '../account.css';
 import { useAccountSubmit } from '../hooks/use-account-submit';
 import { withoutError } from '../hooks/use-first-error-focus';
 import { useNextPath } from '../hooks/use-next-path';
+import { AccountFormError, AccountSubmitButton } from './account-form-parts';
 import { OfflineNotice } from './offline-notice';
 import { UnsyncedChangesDialog } from './unsynced-changes-dialog';
 
@@ -79,18 +80,12 @@ export function SignInScreen() {
       ) : null}
       {!online ? <OfflineNotice action="Signing in" next={next} /> : null}
       <form className="account-form card" onSubmit={(event) => void submit(event)} noValidate>
-        <div id={ids.form} tabIndex={-1} className="account-form__error">
-          <FormError message={errors._} />
-        </div>
-        <TextField
+        <AccountFormError id={ids.form} message={errors._} />
+        <EmailField
           id={ids.email}
           label="Email"
           name="email"
-          type="email"
-          inputMode="email"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           value={email}
           error={errors.email}
           onChange={(event) => {
@@ -111,14 +106,12 @@ export function SignInScreen() {
             setErrors((current) => withoutError(current, 'password'));
           }}
         />
-        <Button
-          type="submit"
-          variant="primary"
-          className="account-form__submit"
-          disabled={!online || submitting}
-        >
-          {submitting ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <AccountSubmitButton
+          online={online}
+          busy={submitting}
+          label="Sign in"
+          busyLabel="Signing in…"
+        />
       </form>
       <p className="account-switch">
         <Link to={forgotPath(email, query)}>Forgot password?</Link>

@@ -5,18 +5,18 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 
 import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/field';
+import { EmailField } from '@/components/ui/email-field';
 import { useOnline } from '@/hooks/use-online';
-import { AUTH_MESSAGES } from '@/lib/auth';
+import { AUTH_MESSAGES, EMAIL_PATTERN } from '@/lib/auth';
 import { requestEmailChange } from '@/lib/auth-email';
 import { useServices } from '@/lib/services';
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+import { SettingsForm, SettingsFormSubmit } from './settings-form';
 
 export function EmailForm({ email }: { email: string | null }) {
   const { supabase } = useServices();
   const online = useOnline();
-  const ids = { email: useId(), title: useId(), hint: useId() };
+  const ids = { email: useId(), title: useId() };
   const inputRef = useRef<HTMLInputElement>(null);
   const sentRef = useRef<HTMLParagraphElement>(null);
   const [value, setValue] = useState('');
@@ -87,25 +87,13 @@ export function EmailForm({ email }: { email: string | null }) {
   }
 
   return (
-    <form
-      className="settings-form"
-      aria-labelledby={ids.title}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-    >
-      <h3 id={ids.title} className="settings-form__title">
-        Change email
-      </h3>
-      <TextField
+    <SettingsForm title="Change email" onSubmit={submit}>
+      <EmailField
         ref={inputRef}
         id={ids.email}
         label="New email"
         name="new-email"
-        type="email"
-        inputMode="email"
         autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
         value={value}
         error={error?.field === 'email' ? error.message : undefined}
         hint="We'll send a link to confirm it. Your email changes once it's confirmed."
@@ -115,22 +103,14 @@ export function EmailForm({ email }: { email: string | null }) {
           setError(null);
         }}
       />
-      <FormError message={error?.field === '_' ? error.message : undefined} />
-      <div className="settings-actions">
-        <Button
-          type="submit"
-          variant="primary"
-          disabled={!online || busy}
-          aria-describedby={online ? undefined : ids.hint}
-        >
-          {busy ? 'Sending…' : 'Change email'}
-        </Button>
-      </div>
-      {online ? null : (
-        <p id={ids.hint} className="settings-muted">
-          Changing your email needs a connection. It works again once you&apos;re online.
-        </p>
-      )}
-    </form>
+      <SettingsFormSubmit
+        online={online}
+        busy={busy}
+        label="Change email"
+        busyLabel="Sending…"
+        error={error?.field === '_' ? error.message : undefined}
+        offlineHint="Changing your email"
+      />
+    </SettingsForm>
   );
 }

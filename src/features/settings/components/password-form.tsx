@@ -3,10 +3,8 @@
 // and says so offline instead of failing on submit.
 import { useId, useRef, useState, type FormEvent } from 'react';
 
-import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/field';
+import { NewPasswordFields, withoutEditedErrors } from '@/components/ui/new-password-fields';
 import { useOnline } from '@/hooks/use-online';
-import { PASSWORD_RULE } from '@/lib/auth';
 import { useServices } from '@/lib/services';
 
 import {
@@ -15,13 +13,14 @@ import {
   type NewPasswordErrors,
   type NewPasswordInput,
 } from '../utils/change-password';
+import { SettingsForm, SettingsFormSubmit } from './settings-form';
 
 const EMPTY: NewPasswordInput = { password: '', repeat: '' };
 
 export function PasswordForm({ email }: { email: string | null }) {
   const { supabase } = useServices();
   const online = useOnline();
-  const ids = { password: useId(), repeat: useId(), hint: useId() };
+  const ids = { password: useId(), repeat: useId() };
   const passwordRef = useRef<HTMLInputElement>(null);
   const repeatRef = useRef<HTMLInputElement>(null);
   const [values, setValues] = useState<NewPasswordInput>(EMPTY);
@@ -32,12 +31,7 @@ export function PasswordForm({ email }: { email: string | null }) {
   function edit(field: keyof NewPasswordInput, value: string) {
     setValues((current) => ({ ...current, [field]: value }));
     // The edited field's error and the form's go; the other field's stays until submit.
-    setErrors((current) => {
-      const others = { ...current };
-      delete others[field];
-      delete others._;
-      return others;
-    });
+    setErrors((current) => withoutEditedErrors(current, field));
     setStatus('');
   }
 
@@ -67,63 +61,29 @@ export function PasswordForm({ email }: { email: string | null }) {
   }
 
   return (
-    <form
-      className="settings-form"
-      aria-labelledby={`${ids.hint}-title`}
-      onSubmit={(event) => void submit(event)}
-      noValidate
-    >
-      <h3 id={`${ids.hint}-title`} className="settings-form__title">
-        Change password
-      </h3>
-      {/* Lets a password manager file the new password under the right account. */}
-      {email ? (
-        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      ) : null}
-      <TextField
-        ref={passwordRef}
-        id={ids.password}
-        label="New password"
-        type="password"
-        name="new-password"
-        autoComplete="new-password"
-        value={values.password}
-        error={errors.password}
-        hint={PASSWORD_RULE}
+    <SettingsForm title="Change password" onSubmit={submit}>
+      <NewPasswordFields
+        email={email}
+        ids={ids}
+        passwordRef={passwordRef}
+        repeatRef={repeatRef}
+        values={values}
+        errors={errors}
         disabled={busy}
-        onChange={(event) => edit('password', event.target.value)}
+        onEdit={edit}
       />
-      <TextField
-        ref={repeatRef}
-        id={ids.repeat}
-        label="Repeat new password"
-        type="password"
-        name="repeat-password"
-        autoComplete="new-password"
-        value={values.repeat}
-        error={errors.repeat}
-        disabled={busy}
-        onChange={(event) => edit('repeat', event.target.value)}
-      />
-      <FormError message={errors._} />
-      <div className="settings-actions">
-        <Button
-          type="submit"
-          variant="primary"
-          disabled={!online || busy}
-          aria-describedby={online ? undefined : ids.hint}
-        >
-          {busy ? 'Changing…' : 'Change password'}
-        </Button>
+      <SettingsFormSubmit
+        online={online}
+        busy={busy}
+        label="Change password"
+        busyLabel="Changing…"
+        error={errors._}
+        offlineHint="Changing your password"
+      >
         <span className="settings-muted" role="status">
           {status}
         </span>
-      </div>
-      {online ? null : (
-        <p id={ids.hint} className="settings-muted">
-          Changing your password needs a connection. It works again once you&apos;re online.
-        </p>
-      )}
-    </form>
+      </SettingsFormSubmit>
+    </SettingsForm>
   );
 }
