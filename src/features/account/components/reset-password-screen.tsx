@@ -13,7 +13,7 @@ import {
   type NewPasswordFieldErrors,
 } from '@/components/ui/new-password-fields';
 import { useOnline } from '@/hooks/use-online';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/lib/auth';
+import { checkNewPassword } from '@/lib/new-password';
 import {
   EMAIL_MESSAGES,
   forgetLinkAnswer,
@@ -63,19 +63,6 @@ function firstStage(answer: LinkAnswer, signedInAs: string | null | undefined): 
       : { kind: 'failed', message: EMAIL_MESSAGES.linkMissing };
   }
   return { kind: 'checking' };
-}
-
-function checkPasswords(password: string, repeat: string): Errors {
-  const errors: Errors = {};
-  if (password.length === 0) errors.password = 'Enter a new password.';
-  else if (password.length < PASSWORD_MIN_LENGTH) {
-    errors.password = `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
-  } else if (password.length > PASSWORD_MAX_LENGTH) {
-    errors.password = `Password can be at most ${PASSWORD_MAX_LENGTH} characters.`;
-  }
-  if (repeat.length === 0) errors.repeat = 'Enter the new password again.';
-  else if (repeat !== password) errors.repeat = "The two passwords don't match.";
-  return errors;
 }
 
 export function ResetPasswordScreen() {
@@ -141,7 +128,7 @@ export function ResetPasswordScreen() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!online || saving) return;
-    const found = checkPasswords(values.password, values.repeat);
+    const found = checkNewPassword(values);
     setErrors(found);
     if (found.password || found.repeat) {
       (found.password ? passwordRef : repeatRef).current?.focus();

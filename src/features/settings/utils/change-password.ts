@@ -5,45 +5,25 @@ import { isAuthApiError, isAuthSessionMissingError } from '@supabase/supabase-js
 
 import type { SupabaseSource } from '@sync/index';
 
+import { AUTH_MESSAGES, describeAuthError } from '@/lib/auth';
 import {
-  AUTH_MESSAGES,
-  describeAuthError,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-} from '@/lib/auth';
+  checkNewPassword,
+  NEW_PASSWORD_MESSAGES,
+  type NewPasswordErrors,
+  type NewPasswordInput,
+} from '@/lib/new-password';
 
-export interface NewPasswordInput {
-  password: string;
-  repeat: string;
-}
-
-export type NewPasswordErrors = Partial<Record<keyof NewPasswordInput | '_', string>>;
+export { checkNewPassword, type NewPasswordErrors, type NewPasswordInput };
 
 export type ChangePasswordResult =
   { ok: true } | { ok: false; field?: keyof NewPasswordInput; message: string };
 
 export const PASSWORD_MESSAGES = {
-  empty: 'Enter a new password.',
-  short: `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
-  long: `Password can be at most ${PASSWORD_MAX_LENGTH} characters.`,
-  mismatch: "The two passwords don't match.",
-  repeat: 'Enter the new password again.',
+  ...NEW_PASSWORD_MESSAGES,
   same: "That's already your password. Choose a different one.",
   signInAgain: 'Your session has ended. Sign in again, then change your password.',
   reauthenticate: 'For your security, sign in again before changing your password.',
 } as const;
-
-/** The form's rules, checked before anything is sent; empty when the input may be sent. */
-export function checkNewPassword({ password, repeat }: NewPasswordInput): NewPasswordErrors {
-  const errors: NewPasswordErrors = {};
-  // No trimming: spaces are characters of a password like any other.
-  if (password.length === 0) errors.password = PASSWORD_MESSAGES.empty;
-  else if (password.length < PASSWORD_MIN_LENGTH) errors.password = PASSWORD_MESSAGES.short;
-  else if (password.length > PASSWORD_MAX_LENGTH) errors.password = PASSWORD_MESSAGES.long;
-  if (repeat.length === 0) errors.repeat = PASSWORD_MESSAGES.repeat;
-  else if (repeat !== password) errors.repeat = PASSWORD_MESSAGES.mismatch;
-  return errors;
-}
 
 /** GoTrue's codes for a session it no longer honours (signed out elsewhere, user gone). */
 const SESSION_GONE = new Set([
