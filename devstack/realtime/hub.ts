@@ -359,16 +359,20 @@ export class RealtimeHub {
       policies = reads;
     }
     let bindingErrors: string[] = [];
-    if (config.bindings.length > 0) {
-      try {
+    try {
+      // A joined channel hears every message committed after its join's reply: the relay's
+      // trigger and listener must be in place first (a devstack just started may still be
+      // installing them).
+      await this.relay.ready;
+      if (config.bindings.length > 0) {
         await this.capture.ready;
         bindingErrors = await this.checkBindings(config.bindings, config.echo);
-      } catch (error) {
-        this.reply(conn, frame, 'error', {
-          reason: `Realtime was unable to connect to the project database: ${errorReason(error)}`,
-        });
-        return;
       }
+    } catch (error) {
+      this.reply(conn, frame, 'error', {
+        reason: `Realtime was unable to connect to the project database: ${errorReason(error)}`,
+      });
+      return;
     }
     if (conn.ws.readyState !== WebSocket.OPEN) return;
 

@@ -567,3 +567,33 @@ describe.each(ENGINE_KINDS)('devstack realtime on %s', (kind) => {
     expect(rowOf(heard[1]).id).toBe(id);
   });
 });
+
+describe.each(ENGINE_KINDS)('a devstack just started, on %s', (kind) => {
+  let stack: TestDevstack | undefined;
+  let client: SupabaseClient | undefined;
+
+  afterAll(async () => {
+    await client?.removeAllChannels();
+    await stack?.stop();
+  });
+
+  // The devstack installs its broadcast trigger after it starts listening for requests: a
+  // join's reply must wait for it, or a message committed after SUBSCRIBED is never sent.
+  it('delivers the first message committed after the first join is answered', async () => {
+    stack = await startTestDevstack(kind, { seed: false });
+    client = createClient(stack.url, stack.publishableKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+    });
+    const heard: unknown[] = [];
+    const channel = client
+      .channel('first')
+      .on('broadcast', { event: 'hello' }, (message: { payload?: unknown }) =>
+        heard.push(message.payload),
+      );
+    await subscribed(channel);
+    await stack.db.query(`select realtime.send('{"n":1}'::jsonb, 'hello', 'first', false)`);
+    await waitFor(() => heard.length === 1, REALTIME_WAIT_MS, 'the first message');
+    expect(heard).toEqual([expect.objectContaining({ n: 1 })]);
+  });
+});
