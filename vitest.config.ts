@@ -41,6 +41,7 @@ export default defineConfig({
             'sync/**/*.test.ts',
             'devstack/**/*.test.ts',
             'tests/integration/**/*.test.ts',
+            'tests/conformance/**/*.test.ts',
             'tests/support/**/*.test.ts',
             'examples/**/*.test.ts',
             'scripts/**/*.test.ts',

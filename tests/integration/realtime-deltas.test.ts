@@ -523,12 +523,10 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       })),
     );
     const watcher = await joined(SEED.alice, await listTopic(list));
-    const started = Date.now();
     const rows = await pushAll(
       SEED.alice,
       ids.map((id) => ({ table: 'tasks', op: 'patch', id, data: { priority: 2 } })),
     );
-    const took = Date.now() - started;
     expect(rows).toHaveLength(500);
     await fence(await listTopic(list), watcher);
     // The inserts' messages may still be on their way when the watcher joins (the relay
@@ -546,7 +544,5 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       [await listTopic(list)],
     );
     expect(stored[0]?.n).toBe(500);
-    // Generous: a sanity bound on a shared 2-core machine, not a benchmark.
-    expect(took).toBeLessThan(30_000);
   });
 });
