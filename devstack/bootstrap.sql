@@ -38,6 +38,18 @@ create schema if not exists extensions;
 create extension if not exists pgcrypto with schema extensions;
 create extension if not exists "uuid-ossp" with schema extensions;
 grant usage on schema extensions to anon, authenticated, service_role;
+-- As on every Supabase database: `extensions` is on the search_path of role postgres, and by
+-- the database's default of every other role (authenticator, anon, authenticated), so SQL
+-- that calls gen_salt() or uuid_generate_v4() unqualified works in any new session.
+do $$
+begin
+  if exists (select from pg_roles where rolname = 'postgres') then
+    alter role postgres set search_path = "$user", public, extensions;
+  end if;
+  execute format('alter database %I set search_path = "$user", public, extensions',
+                 current_database());
+end
+$$;
 grant usage on schema public to anon, authenticated, service_role;
 grant all on schema public to service_role;
 
@@ -372,3 +384,133 @@ begin
   end if;
 end
 $$;
+
+-- MFA as GoTrue keeps it (re-runnable: a .devstack/ data dir from before it gets it too):
+-- a user's factors, each factor's challenges, and the methods a session was authenticated
+-- with (its amr claim; a TOTP or phone entry makes it aal2). devstack/auth/mfa.ts.
+do $$
+begin
+  if not exists (select 1 from pg_type where typname = 'factor_type'
+                 and typnamespace = 'auth'::regnamespace) then
+    create type auth.factor_type as enum ('totp', 'webauthn', 'phone');
+  end if;
+  if not exists (select 1 from pg_type where typname = 'factor_status'
+                 and typnamespace = 'auth'::regnamespace) then
+    create type auth.factor_status as enum ('unverified', 'verified');
+  end if;
+end
+$$;
+alter table auth.sessions add column if not exists factor_id uuid;
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type auth.factor_type not null,
+  status auth.factor_status not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  secret text,
+  phone text,
+  last_challenged_at timestamptz
+);
+create unique index if not exists mfa_factors_user_friendly_name_unique on auth.mfa_factors
+  (friendly_name, user_id) where trim(friendly_name) <> '';
+alter table auth.mfa_factors enable row level security;
+
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null,
+  verified_at timestamptz,
+  ip_address text not null,
+  otp_code text
+);
+alter table auth.mfa_challenges enable row level security;
+
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid primary key,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey
+    unique (session_id, authentication_method)
+);
+alter table auth.mfa_amr_claims enable row level security;
+grant all on auth.mfa_factors, auth.mfa_challenges, auth.mfa_amr_claims to service_role;
+
+-- WebAuthn as GoTrue keeps it (re-runnable, like the MFA tables above): a WebAuthn MFA
+-- factor's credential and its challenges' session data (devstack/auth/mfa-webauthn.ts), and
+-- passkeys with their one-use challenges (devstack/auth/passkeys.ts).
+alter table auth.mfa_factors add column if not exists web_authn_credential jsonb;
+alter table auth.mfa_factors add column if not exists web_authn_aaguid uuid;
+alter table auth.mfa_factors add column if not exists last_webauthn_challenge_data jsonb;
+alter table auth.mfa_challenges add column if not exists web_authn_session_data jsonb;
+create table if not exists auth.webauthn_credentials (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  credential_id bytea not null,
+  public_key bytea not null,
+  attestation_type text not null default '',
+  aaguid uuid,
+  sign_count bigint not null default 0,
+  transports jsonb not null default '[]'::jsonb,
+  backup_eligible boolean not null default false,
+  backed_up boolean not null default false,
+  friendly_name text not null default '',
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  last_used_at timestamptz
+);
+create unique index if not exists webauthn_credentials_credential_id_key
+  on auth.webauthn_credentials (credential_id);
+create index if not exists webauthn_credentials_user_id_idx
+  on auth.webauthn_credentials (user_id);
+alter table auth.webauthn_credentials enable row level security;
+create table if not exists auth.webauthn_challenges (
+  id uuid primary key,
+  user_id uuid references auth.users (id) on delete cascade,
+  challenge_type text not null
+    check (challenge_type in ('signup', 'registration', 'authentication')),
+  session_data jsonb not null,
+  created_at timestamptz not null,
+  expires_at timestamptz not null
+);
+create index if not exists webauthn_challenges_user_id_idx on auth.webauthn_challenges (user_id);
+alter table auth.webauthn_challenges enable row level security;
+grant all on auth.webauthn_credentials, auth.webauthn_challenges to service_role;
+
+-- The OAuth 2.1 server's clients as GoTrue keeps them (re-runnable, like the tables above):
+-- redirect_uris and grant_types comma-joined, the secret as its SHA-256 (never the secret),
+-- soft-deleted through deleted_at. devstack/auth/oauth-clients.ts.
+do $$
+begin
+  if not exists (select 1 from pg_type where typname = 'oauth_registration_type'
+                 and typnamespace = 'auth'::regnamespace) then
+    create type auth.oauth_registration_type as enum ('dynamic', 'manual');
+  end if;
+  if not exists (select 1 from pg_type where typname = 'oauth_client_type'
+                 and typnamespace = 'auth'::regnamespace) then
+    create type auth.oauth_client_type as enum ('public', 'confidential');
+  end if;
+end
+$$;
+create table if not exists auth.oauth_clients (
+  id uuid primary key,
+  client_secret_hash text,
+  registration_type auth.oauth_registration_type not null,
+  redirect_uris text not null,
+  grant_types text not null,
+  client_name text check (char_length(client_name) <= 1024),
+  client_uri text check (char_length(client_uri) <= 2048),
+  logo_uri text check (char_length(logo_uri) <= 2048),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  deleted_at timestamptz,
+  client_type auth.oauth_client_type not null default 'confidential',
+  token_endpoint_auth_method text not null
+    check (token_endpoint_auth_method in ('client_secret_basic', 'client_secret_post', 'none'))
+);
+create index if not exists oauth_clients_deleted_at_idx on auth.oauth_clients (deleted_at);
+alter table auth.oauth_clients enable row level security;
+grant all on auth.oauth_clients to service_role;

@@ -23,8 +23,11 @@ const inMemory = process.env.DEVSTACK_MEMORY === 'true';
 const testRateLimits = process.env.DEVSTACK_TEST_RATE_LIMITS === 'true';
 
 const started = performance.now();
+// Another project's supabase/ directory to host instead of Outpost's (project-dir.ts).
+const projectDir = process.env.DEVSTACK_PROJECT_DIR || undefined;
 const stack = await startDevstack({
   port,
+  ...(projectDir === undefined ? {} : { projectDir }),
   databaseUrl,
   dataDir: databaseUrl || inMemory ? undefined : join(dataRoot, 'db'),
   ...(inMemory ? {} : { storageDir: join(dataRoot, 'storage') }),

@@ -7,6 +7,7 @@ import type { DevstackClock } from './clock';
 import type { Claims, Keys, VerifyFailure } from './keys';
 import { isBrowserUserAgent, looksLikeApiKey } from './keys-api';
 import { isApiRole, type ApiRole } from './request-db';
+import type { PgrstSettings } from './role-settings';
 import type { SqlEngine } from './sql-engine';
 
 export interface DevstackSettings {
@@ -22,6 +23,19 @@ export interface DevstackSettings {
   readonly maxRows: number;
   /** bcrypt cost of new password hashes: GoTrue's 10, or less in test suites. */
   readonly passwordHashCost: number;
+  /**
+   * config.toml's `[api] schemas` (the first is the default profile) and `extra_search_path`:
+   * another project's may expose more schemas than Outpost's `public`.
+   */
+  readonly apiSchemas?: readonly string[];
+  readonly extraSearchPath?: readonly string[];
+  /** config.toml's `[storage] file_size_limit` (bytes), when it sets one. */
+  readonly storageFileSizeLimit?: number;
+  /**
+   * PostgREST's in-database settings (`alter role authenticator set pgrst.…`): aggregates,
+   * EXPLAIN and `Prefer: tx=` allowed or not. Read at start; absent: PostgREST's defaults.
+   */
+  readonly pgrst?: PgrstSettings;
 }
 
 export interface DevstackContext {

@@ -80,13 +80,30 @@ const REALTIME_SECTION = '-- Everything from here on is re-runnable';
  */
 async function addRealtimeSchema(db: SqlEngine): Promise<void> {
   const { rows } = await db.query<{ ok: boolean }>(
-    `select to_regclass('realtime.messages') is not null as ok`,
+    // auth.mfa_amr_claims, auth.webauthn_challenges: the MFA and WebAuthn tables came after
+    // the realtime section (same section).
+    `select to_regclass('realtime.messages') is not null
+              and to_regclass('auth.mfa_amr_claims') is not null
+              and to_regclass('auth.webauthn_challenges') is not null as ok`,
   );
   if (rows[0]?.ok) return;
   const [bootstrap] = schemaFiles({ seed: false });
   const at = bootstrap?.sql.indexOf(REALTIME_SECTION) ?? -1;
   if (!bootstrap || at < 0) throw new Error('bootstrap.sql has no realtime section');
   await applySqlFiles(db, [{ name: bootstrap.name, sql: bootstrap.sql.slice(at) }]);
+}
+
+/**
+ * The `postgres` role's search_path on every Supabase database (`alter role postgres set
+ * search_path = "$user", public, extensions`): migrations and seeds run with it, so a seed
+ * that calls pgcrypto's gen_salt() unqualified works as under `supabase db reset`. Set in each
+ * file's own text (a pooled Postgres may run two files on two connections) and reset after.
+ */
+function withPostgresSearchPath(files: readonly SqlFile[]): SqlFile[] {
+  return files.map((file) => ({
+    ...file,
+    sql: `set search_path = "$user", public, extensions;\n${file.sql}\n;\nreset search_path;`,
+  }));
 }
 
 /** Brings an empty or older database up to date; returns true if it was empty. */
@@ -102,12 +119,14 @@ async function migrate(db: SqlEngine, seed: boolean, source: SchemaSource = {}):
     await addRealtimeSchema(db);
   }
   const pending = await pendingMigrations(db, source);
-  await applySqlFiles(db, pending);
+  await applySqlFiles(db, withPostgresSearchPath(pending));
   await recordMigrations(db, pending);
   if (empty && seed) {
     await applySqlFiles(
       db,
-      schemaFiles({ ...source, seed: true }).filter((f) => f.kind === 'seed'),
+      withPostgresSearchPath(
+        schemaFiles({ ...source, seed: true }).filter((f) => f.kind === 'seed'),
+      ),
     );
   }
   return empty;
@@ -120,6 +139,8 @@ function snapshotKey(seed: boolean, source: SchemaSource): string {
     hash.update(isAbsolute(file.name) ? basename(file.name) : file.name).update(file.sql);
   }
   hash.update(String(migrationNames(source).length));
+  // Snapshots made before they were checkpointed (freshPglite) resume sequences 31 ahead.
+  hash.update('checkpointed');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -149,6 +170,10 @@ async function freshPglite(
   const pglite = await createPglite({});
   const db = wrapPglite(pglite);
   await migrate(db, seed, source);
+  // A checkpoint first, so the snapshot's pages hold every sequence's real position: restored
+  // from WAL instead, each sequence would resume past the 32 values Postgres logs ahead
+  // (an identity column's next id jumping from 3 to 34).
+  await db.exec('checkpoint');
   const dump = await pglite.dumpDataDir('gzip');
   mkdirSync(SNAPSHOT_DIR, { recursive: true });
   // Write then rename, so a parallel suite never reads half a snapshot.

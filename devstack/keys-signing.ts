@@ -1,4 +1,5 @@
-// The project's JWT signing keys, as Supabase Auth keeps them now: asymmetric ES256 keys, each
+// The project's JWT signing keys, as Supabase Auth keeps them now: asymmetric keys (ES256, or
+// RS256 as another project's signing_keys.json may hold), each
 // with a `kid`, in states standby → current → previously used → revoked. Sessions are signed
 // by the current key; tokens are verified by their `kid` against the current and previously
 // used keys only; the JWKS publishes the public halves a verifier may need. Tests move keys
@@ -18,11 +19,13 @@ import {
 import type { DevstackClock } from './clock';
 
 export type SigningKeyState = 'standby' | 'current' | 'previous' | 'revoked';
+/** The algorithms a signing-keys file may hold (what `supabase gen signing-key` makes). */
+export type SigningAlgorithm = 'ES256' | 'RS256';
 
 /** A signing key as the dashboard lists it (never the private half). */
 export interface SigningKeyInfo {
   readonly kid: string;
-  readonly algorithm: 'ES256';
+  readonly algorithm: SigningAlgorithm;
   readonly state: SigningKeyState;
   /** When the key entered its state (the devstack clock's ms). */
   readonly since: number;
@@ -30,31 +33,49 @@ export interface SigningKeyInfo {
 
 interface SigningKey {
   kid: string;
+  alg: SigningAlgorithm;
   state: SigningKeyState;
   since: number;
   privateKey: CryptoKey;
   publicJwk: JWK;
 }
 
-/** The only algorithm the ring holds: what `supabase gen signing-key --algorithm ES256` makes. */
+/** What new keys (standby keys, rotations) are: `supabase gen signing-key --algorithm ES256`. */
 const ALGORITHM = 'ES256';
+
+/** The algorithm a JWK's key type stands for: EC P-256 is ES256, RSA is RS256. */
+function algorithmOf(jwk: JWK): SigningAlgorithm | undefined {
+  if (jwk.kty === 'EC' && jwk.crv === 'P-256') return 'ES256';
+  if (jwk.kty === 'RSA') return 'RS256';
+  return undefined;
+}
 
 /** A JWKS entry as hosted serves it: the public half, verify-only, importable by WebCrypto. */
 function publicHalf(jwk: JWK, kid: string): JWK {
-  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.x || !jwk.y) {
-    throw new Error(`signing key ${kid}: only ES256 (EC P-256) keys are supported`);
+  const common = { use: 'sig', key_ops: ['verify'], ext: true, kid };
+  if (jwk.kty === 'RSA' && jwk.n && jwk.e) {
+    return { kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RS256', ...common };
   }
-  return {
-    kty: 'EC',
-    crv: 'P-256',
-    x: jwk.x,
-    y: jwk.y,
-    alg: ALGORITHM,
-    use: 'sig',
-    key_ops: ['verify'],
-    ext: true,
-    kid,
-  };
+  if (jwk.kty !== 'EC' || jwk.crv !== 'P-256' || !jwk.x || !jwk.y) {
+    throw new Error(`signing key ${kid}: only ES256 (EC P-256) and RS256 (RSA) keys are supported`);
+  }
+  return { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, alg: ALGORITHM, ...common };
+}
+
+/**
+ * The private key of a file entry alone: the file's key_ops name both halves' uses ("sign",
+ * "verify"), which WebCrypto refuses on a private key.
+ */
+function privatePart(jwk: JWK): JWK {
+  if (jwk.kty === 'RSA') {
+    const parts: JWK = { kty: 'RSA' };
+    for (const name of ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'] as const) {
+      const value = jwk[name];
+      if (typeof value === 'string') parts[name] = value;
+    }
+    return parts;
+  }
+  return { kty: 'EC', crv: 'P-256', x: jwk.x ?? '', y: jwk.y ?? '', d: jwk.d ?? '' };
 }
 
 /** Checks one entry of a signing-keys file (a JWK with its private half). */
@@ -65,8 +86,11 @@ function parseKeyFileEntry(value: unknown, index: number): JWK & { kid: string }
   }
   const jwk = value as JWK;
   if (typeof jwk.kid !== 'string' || jwk.kid === '') throw new Error(`${where} needs a kid`);
-  if (jwk.alg !== undefined && jwk.alg !== ALGORITHM) {
-    throw new Error(`${where} (${jwk.kid}): alg ${String(jwk.alg)} is not supported, only ES256`);
+  const alg = algorithmOf(jwk);
+  if (jwk.alg !== undefined && (alg === undefined || jwk.alg !== alg)) {
+    throw new Error(
+      `${where} (${jwk.kid}): alg ${String(jwk.alg)} is not supported, only ES256 and RS256`,
+    );
   }
   if (typeof jwk.d !== 'string') throw new Error(`${where} (${jwk.kid}) has no private part (d)`);
   return { ...jwk, kid: jwk.kid };
@@ -102,16 +126,13 @@ export class SigningKeyRing {
     const ring = new SigningKeyRing(clock);
     for (const [index, raw] of jwks.entries()) {
       const jwk = parseKeyFileEntry(raw, index);
-      // The private key alone: the file's key_ops name both halves' uses ("sign", "verify"),
-      // which WebCrypto refuses on a private EC key.
-      const publicJwk = publicHalf(jwk, jwk.kid); // checks kty, crv, x and y
-      const privateKey = await importJWK(
-        { kty: 'EC', crv: 'P-256', x: publicJwk.x ?? '', y: publicJwk.y ?? '', d: jwk.d ?? '' },
-        ALGORITHM,
-      );
-      if (!isCryptoKey(privateKey)) throw new Error(`signing key ${jwk.kid}: not an EC key`);
+      const publicJwk = publicHalf(jwk, jwk.kid); // checks kty, crv and the public parts
+      const alg = algorithmOf(publicJwk) ?? ALGORITHM;
+      const privateKey = await importJWK(privatePart(jwk), alg);
+      if (!isCryptoKey(privateKey)) throw new Error(`signing key ${jwk.kid}: not a private key`);
       ring.keys.push({
         kid: jwk.kid,
+        alg,
         state: index === 0 ? 'current' : 'previous',
         since: clock.now(),
         privateKey,
@@ -123,7 +144,7 @@ export class SigningKeyRing {
   }
 
   list(): SigningKeyInfo[] {
-    return this.keys.map(({ kid, state, since }) => ({ kid, algorithm: ALGORITHM, state, since }));
+    return this.keys.map(({ kid, alg, state, since }) => ({ kid, algorithm: alg, state, since }));
   }
 
   get currentKid(): string {
@@ -139,6 +160,7 @@ export class SigningKeyRing {
     const kid = randomUUID();
     this.keys.push({
       kid,
+      alg: ALGORITHM,
       state: 'standby',
       since: this.clock.now(),
       privateKey,
@@ -181,7 +203,7 @@ export class SigningKeyRing {
   async sign(payload: JWTPayload): Promise<string> {
     const key = this.current();
     return new SignJWT(payload)
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: key.kid })
+      .setProtectedHeader({ alg: key.alg, typ: 'JWT', kid: key.kid })
       .sign(key.privateKey);
   }
 
@@ -192,6 +214,11 @@ export class SigningKeyRing {
   verificationKey(kid: string): JWK | undefined {
     const key = this.keys.find((k) => k.kid === kid);
     return key && (key.state === 'current' || key.state === 'previous') ? key.publicJwk : undefined;
+  }
+
+  /** Whether any key of the ring (in any state) signs with `alg`. */
+  holds(alg: string): boolean {
+    return this.keys.some((k) => k.alg === alg);
   }
 
   /**

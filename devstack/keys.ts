@@ -88,6 +88,12 @@ export interface Keys {
    * JWT keys, exactly. Anything else (a user's token included) is no API key.
    */
   apiKey(value: string): ApiKey | undefined;
+  /**
+   * With `jwtApiKeys` (a CLI-hosted project's model): verifies a JWT-shaped `apikey` and, when
+   * it is a valid token of role anon or service_role, lets apiKey() take it as that role's key
+   * until it expires. The gateway calls it before any service looks at the key.
+   */
+  admitJwtApiKey(value: string): Promise<void>;
   /** Signs with the current signing key (ES256, its kid in the header). With `expiresInSec`,
    * iat is the clock's now and exp that much later. */
   sign(claims: Claims, expiresInSec?: number): Promise<string>;
@@ -121,7 +127,17 @@ export interface KeysOptions {
   secretKeys?: readonly string[];
   /** The legacy keys and HS256: off unless given (the secret, or true for the CLI's demo one). */
   legacy?: boolean | { jwtSecret: string };
+  /**
+   * Accept as an API key any JWT the project's keys verify whose role is anon or service_role
+   * (what the Supabase CLI's gateway lets through: another project's suites send RS256 JWTs
+   * signed with their signing key as `apikey`). Off by default: a hosted project with the new
+   * keys accepts only its own keys.
+   */
+  jwtApiKeys?: boolean;
 }
+
+/** How many admitted JWT API keys are remembered (each is checked once, then looked up). */
+const MAX_ADMITTED_JWT_API_KEYS = 256;
 
 async function legacyKey(secret: Uint8Array, role: string): Promise<string> {
   return new SignJWT({ iss: 'supabase-demo', role, exp: DEMO_KEY_EXP })
@@ -214,7 +230,7 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
         );
       }
       key = legacySecret;
-    } else if (alg === 'ES256') {
+    } else if (alg === 'ES256' || (alg === 'RS256' && ring.holds('RS256'))) {
       const kid = typeof header.kid === 'string' ? header.kid : '';
       const jwk = kid ? ring.verificationKey(kid) : undefined;
       if (!jwk) {
@@ -224,10 +240,17 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
           token,
         );
       }
+      if (jwk.alg !== alg) {
+        return failure(
+          'algorithm',
+          `token signature is invalid: signing method ${alg} is invalid`,
+          token,
+        );
+      }
       let imported = publicKeys.get(kid);
       if (!imported) {
-        const made = await importJWK(jwk, 'ES256');
-        if (made instanceof Uint8Array) throw new Error('an EC key imported as bytes');
+        const made = await importJWK(jwk, alg);
+        if (made instanceof Uint8Array) throw new Error('a public key imported as bytes');
         imported = made;
         publicKeys.set(kid, imported);
       }
@@ -251,7 +274,11 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
       }
       if (error instanceof errors.JWSSignatureVerificationFailed) {
         const detail =
-          alg === 'ES256' ? 'crypto/ecdsa: verification error' : 'signature is invalid';
+          alg === 'ES256'
+            ? 'crypto/ecdsa: verification error'
+            : alg === 'RS256'
+              ? 'crypto/rsa: verification error'
+              : 'signature is invalid';
         return failure('signature', `token signature is invalid: ${detail}`, token);
       }
       if (error instanceof errors.JWTClaimValidationFailed) {
@@ -261,6 +288,9 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
     }
   }
 
+  /** JWT-shaped API keys admitted by admitJwtApiKey, with their expiry (epoch s, or none). */
+  const admitted = new Map<string, { key: ApiKey; exp: number | undefined }>();
+
   return {
     publishableKey: publishable[0] ?? LOCAL_PUBLISHABLE_KEY,
     secretKey: secret[0] ?? LOCAL_SECRET_KEY,
@@ -269,7 +299,25 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
     legacy,
     apiKey(value) {
       if (looksLikeApiKey(value)) return apiKeys.find(value);
-      return legacyApiKeys?.get(value);
+      const legacyKey = legacyApiKeys?.get(value);
+      if (legacyKey) return legacyKey;
+      const jwtKey = admitted.get(value);
+      if (jwtKey && (jwtKey.exp === undefined || jwtKey.exp > epochSeconds(clock))) {
+        return jwtKey.key;
+      }
+      return undefined;
+    },
+    async admitJwtApiKey(value) {
+      if (!options.jwtApiKeys || looksLikeApiKey(value) || admitted.has(value)) return;
+      const verified = await verify(value);
+      if (!verified.ok) return;
+      const role = verified.claims.role;
+      if (role !== 'anon' && role !== 'service_role') return;
+      if (admitted.size >= MAX_ADMITTED_JWT_API_KEYS) admitted.clear();
+      admitted.set(value, {
+        key: { kind: role === 'anon' ? 'publishable' : 'secret', role },
+        exp: verified.claims.exp,
+      });
     },
     async sign(claims, expiresInSec) {
       let payload: Claims = claims;
@@ -292,6 +340,10 @@ export async function createKeys(options: KeysOptions): Promise<Keys> {
     signingKeys: () => ring.list(),
     addStandbyKey: () => ring.addStandby(),
     rotate: () => ring.rotate(),
-    revoke: (kid) => ring.revoke(kid),
+    revoke: (kid) => {
+      ring.revoke(kid);
+      // A JWT API key that key signed must not outlive it: each is checked again when next sent.
+      admitted.clear();
+    },
   };
 }

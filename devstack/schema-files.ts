@@ -1,7 +1,7 @@
 // The SQL a devstack database is built from, in order: what hosted Supabase provides
 // (bootstrap.sql), then every migration of supabase/migrations/ (or of another directory: an
 // app testing its own schema with the sync kit), then optionally the seed.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,11 @@ export interface SchemaSource {
   migrationsDir?: string | undefined;
   /** The seed file loaded into a new database when seeding (false: none). */
   seedFile?: string | false | undefined;
+  /**
+   * Several seed files, loaded in this order (another project's `[db.seed] sql_paths`);
+   * when given, `seedFile` is not read.
+   */
+  seedFiles?: readonly string[] | undefined;
 }
 
 function read(path: string, kind: NonNullable<SqlFile['kind']>): SqlFile {
@@ -41,7 +46,10 @@ function migrationsDirOf(source: SchemaSource = {}): string {
 
 /** Migration file names, applied in lexical order like `supabase db push`. */
 export function migrationNames(source: SchemaSource = {}): string[] {
-  return readdirSync(migrationsDirOf(source))
+  const dir = migrationsDirOf(source);
+  // Another project's supabase/ may have no migrations/ at all (the CLI then applies none).
+  if (source.migrationsDir !== undefined && !existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort();
 }
@@ -54,6 +62,10 @@ export function schemaFiles(options: { seed: boolean } & SchemaSource): SqlFile[
     ...migrationNames(options).map((f) => read(join(dir, f), 'migration')),
   ];
   const seedFile = options.seedFile === undefined ? SEED_FILE : options.seedFile;
-  if (options.seed && seedFile !== false) files.push(read(resolve(seedFile), 'seed'));
+  if (options.seed && options.seedFiles !== undefined) {
+    for (const file of options.seedFiles) files.push(read(resolve(file), 'seed'));
+  } else if (options.seed && seedFile !== false) {
+    files.push(read(resolve(seedFile), 'seed'));
+  }
   return files;
 }

@@ -16,12 +16,19 @@ import { realClock, type DevstackClock } from './clock';
 import { parseAuthConfig, withAuthOverrides, type AuthConfigOverrides } from './auth/config';
 import { authRoutes, BCRYPT_COST, BCRYPT_MIN_COST } from './auth/routes';
 import { MAIL_VIEWER_PATH, mailViewerRoutes } from './auth/mail-viewer';
-import { secretKeyFromBrowser, type DevstackContext, type DevstackSettings } from './context';
+import {
+  apiKeyOf,
+  secretKeyFromBrowser,
+  type DevstackContext,
+  type DevstackSettings,
+} from './context';
 import { openDevstackDatabase } from './database';
 import { functionsRoutes } from './functions/routes';
 import { createKeys, type Keys, type LegacyKeys } from './keys';
 import { SECRET_KEY_IN_BROWSER } from './keys-api';
 import { legacyKeysFromEnv, loadSigningKeys } from './keys-config';
+import { configSettings, projectKeyOptions, readProjectDir } from './project-dir';
+import { readPgrstSettings } from './role-settings';
 import { attachRealtime } from './realtime/server';
 import { parseApiConfig } from './rest/config';
 import { restRoutes } from './rest/routes';
@@ -90,6 +97,12 @@ export interface DevstackOptions {
   accessTokenTtlSec?: number;
   /** The config.toml to honour (default supabase/config.toml). */
   configPath?: string;
+  /**
+   * Host another project: its supabase/ directory (config.toml, migrations/, seed files,
+   * signing keys, functions/) instead of Outpost's, read as the Supabase CLI reads it
+   * (project-dir.ts). Default: DEVSTACK_PROJECT_DIR when the CLI starts the devstack.
+   */
+  projectDir?: string;
   /** Overrides of config.toml's [auth] settings (tests that sign in a lot raise rate limits). */
   auth?: AuthConfigOverrides;
   /** Overrides config.toml's `api.max_rows`. */
@@ -154,6 +167,16 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
   });
   app.use('/rest/v1/*', limit);
   app.use('/auth/v1/*', limit);
+  // A project hosted from its own supabase/ directory may send JWTs as its apikey (the CLI's
+  // model): checked here, once, so every service's key check knows them (keys.ts).
+  app.use('*', async (c: Context, next: Next) => {
+    const apikey = apiKeyOf(c);
+    if (apikey !== undefined && apikey.split('.').length === 3) {
+      await ctx.keys.admitJwtApiKey(apikey);
+    }
+    await next();
+    return undefined;
+  });
   // The gateway refuses a secret key from a browser before any service sees the request.
   app.use('*', async (c: Context, next: Next) => {
     if (c.req.method !== 'OPTIONS' && secretKeyFromBrowser(ctx, c)) {
@@ -187,12 +210,15 @@ export function createGatewayApp(ctx: DevstackContext): Hono {
 /** Starts the whole devstack; `stop()` shuts down every server, process and connection. */
 export async function startDevstack(options: DevstackOptions = {}): Promise<Devstack> {
   // The config first: a bad config.toml fails before anything is started.
-  const configPath = options.configPath ?? join(REPO_ROOT, 'supabase', 'config.toml');
+  const project = options.projectDir === undefined ? undefined : readProjectDir(options.projectDir);
+  const configPath =
+    options.configPath ?? project?.configPath ?? join(REPO_ROOT, 'supabase', 'config.toml');
   const configText = readFileSync(configPath, 'utf8');
   const auth = withAuthOverrides(parseAuthConfig(configText), options.auth);
   const maxRows = options.maxRows ?? parseApiConfig(configText).maxRows;
-  const signingKeys = loadSigningKeys(configText, configPath);
-  const legacy = options.legacyKeys ?? legacyKeysFromEnv();
+  const projectKeys = project ? await projectKeyOptions(project, legacyKeysFromEnv()) : undefined;
+  const signingKeys = projectKeys?.signingKeys ?? loadSigningKeys(configText, configPath);
+  const legacy = options.legacyKeys ?? projectKeys?.legacy ?? legacyKeysFromEnv();
   const passwordHashCost = options.passwordHashCost ?? BCRYPT_COST;
   if (
     !Number.isInteger(passwordHashCost) ||
@@ -202,26 +228,41 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
     throw new Error(`passwordHashCost must be bcrypt's 4…31, got ${passwordHashCost}`);
   }
   const clock = options.clock ?? realClock;
-  const keys = await createKeys({ clock, signingKeys, legacy });
+  const keys = await createKeys({
+    clock,
+    signingKeys,
+    legacy,
+    jwtApiKeys: projectKeys?.jwtApiKeys ?? false,
+  });
   const ownDatabase = options.database === undefined;
   const db =
     options.database ??
     (await openDevstackDatabase({
       databaseUrl: options.databaseUrl,
       dataDir: options.dataDir,
-      seed: options.seed ?? true,
+      seed: options.seed ?? project?.seed ?? true,
       useSnapshot: options.useSnapshot,
-      schema: options.schema,
+      schema: options.schema ?? project?.schema,
     }));
 
+  const pgrst = await readPgrstSettings(db);
   const ownStorageDir = options.storageDir === undefined;
   const settings: DevstackSettings = {
     accessTokenTtlSec: options.accessTokenTtlSec ?? auth.jwtExpirySec,
     storageDir: options.storageDir ?? mkdtempSync(join(tmpdir(), 'outpost-storage-')),
-    functionsDir: join(REPO_ROOT, 'supabase', 'functions'),
+    functionsDir: project?.functionsDir ?? join(REPO_ROOT, 'supabase', 'functions'),
     auth,
     maxRows,
     passwordHashCost,
+    ...(() => {
+      const api = configSettings(configText, configPath);
+      return {
+        apiSchemas: api.schemas,
+        extraSearchPath: api.extraSearchPath,
+        storageFileSizeLimit: api.storageFileSizeLimit,
+        pgrst,
+      };
+    })(),
   };
 
   const cleanups: (() => Promise<void> | void)[] = [];

@@ -57,6 +57,34 @@ export interface AuthConfig {
   readonly emailMaxFrequencySec: number;
   /** `[auth.email] double_confirm_changes`: an email change mails both addresses. */
   readonly doubleConfirmChanges: boolean;
+  /**
+   * `[auth.email] secure_password_change`: a password change needs a sign-in within the last
+   * 24 hours or the nonce of /reauthenticate (reauthenticate.ts).
+   */
+  readonly securePasswordChange: boolean;
+  /** `[auth.mfa] max_enrolled_factors`: factors (verified or not) a user may hold. */
+  readonly mfaMaxEnrolledFactors: number;
+  /** `[auth.mfa.totp] enroll_enabled` / `verify_enabled`. */
+  readonly mfaTotpEnroll: boolean;
+  readonly mfaTotpVerify: boolean;
+  /** `[auth.mfa.phone] enroll_enabled` / `verify_enabled` (no SMS provider here: see mfa.ts). */
+  readonly mfaPhoneEnroll: boolean;
+  readonly mfaPhoneVerify: boolean;
+  /** `[auth.mfa.web_authn] enroll_enabled` / `verify_enabled` (mfa-webauthn.ts). */
+  readonly mfaWebAuthnEnroll: boolean;
+  readonly mfaWebAuthnVerify: boolean;
+  /** `[auth.passkey] enabled`: passkey sign-in and management (passkeys.ts). */
+  readonly passkeyEnabled: boolean;
+  /** `[auth.webauthn] rp_display_name`, `rp_id`, `rp_origins`: the relying party. */
+  readonly webauthnRpDisplayName: string;
+  readonly webauthnRpId: string;
+  readonly webauthnRpOrigins: readonly string[];
+  /** `[auth] enable_manual_linking`: /user/identities (identities.ts). */
+  readonly enableManualLinking: boolean;
+  /** `[auth.oauth_server] enabled`: the OAuth 2.1 server's client admin (oauth-clients.ts). */
+  readonly oauthServerEnabled: boolean;
+  /** `[auth.oauth_server] allow_dynamic_registration`: POST /oauth/clients/register. */
+  readonly oauthDynamicRegistration: boolean;
   readonly rateLimits: AuthRateLimits;
 }
 
@@ -82,6 +110,24 @@ export const AUTH_DEFAULTS: AuthConfig = {
   // GoTrue's own default (GOTRUE_SMTP_MAX_FREQUENCY); config.toml may set less, e.g. "1s".
   emailMaxFrequencySec: 60,
   doubleConfirmChanges: true,
+  securePasswordChange: false,
+  // The CLI's config.toml template: 10 factors, TOTP and phone MFA off until switched on.
+  mfaMaxEnrolledFactors: 10,
+  mfaTotpEnroll: false,
+  mfaTotpVerify: false,
+  mfaPhoneEnroll: false,
+  mfaPhoneVerify: false,
+  // WebAuthn MFA and passkeys are off in the template, with no relying party named.
+  mfaWebAuthnEnroll: false,
+  mfaWebAuthnVerify: false,
+  passkeyEnabled: false,
+  webauthnRpDisplayName: '',
+  webauthnRpId: '',
+  webauthnRpOrigins: [],
+  // The CLI's template: manual linking and the OAuth server off.
+  enableManualLinking: false,
+  oauthServerEnabled: false,
+  oauthDynamicRegistration: false,
   rateLimits: {
     signInSignUps: 30,
     tokenRefresh: 150,
@@ -208,6 +254,13 @@ export function parseAuthConfig(tomlText: string): AuthConfig {
   const auth = isTable(toml.auth) ? toml.auth : {};
   const email = isTable(auth.email) ? auth.email : {};
   const limits = isTable(auth.rate_limit) ? auth.rate_limit : {};
+  const mfa = isTable(auth.mfa) ? auth.mfa : {};
+  const totp = isTable(mfa.totp) ? mfa.totp : {};
+  const phoneMfa = isTable(mfa.phone) ? mfa.phone : {};
+  const webAuthnMfa = isTable(mfa.web_authn) ? mfa.web_authn : {};
+  const passkey = isTable(auth.passkey) ? auth.passkey : {};
+  const webauthn = isTable(auth.webauthn) ? auth.webauthn : {};
+  const oauthServer = isTable(auth.oauth_server) ? auth.oauth_server : {};
   const d = AUTH_DEFAULTS;
   const requirements = auth.password_requirements ?? d.passwordRequirements;
   if (typeof requirements !== 'string') {
@@ -248,6 +301,31 @@ export function parseAuthConfig(tomlText: string): AuthConfig {
       'double_confirm_changes',
       'auth.email',
       d.doubleConfirmChanges,
+    ),
+    securePasswordChange: bool(
+      email,
+      'secure_password_change',
+      'auth.email',
+      d.securePasswordChange,
+    ),
+    mfaMaxEnrolledFactors: count(mfa, 'max_enrolled_factors', 'auth.mfa', d.mfaMaxEnrolledFactors),
+    mfaTotpEnroll: bool(totp, 'enroll_enabled', 'auth.mfa.totp', d.mfaTotpEnroll),
+    mfaTotpVerify: bool(totp, 'verify_enabled', 'auth.mfa.totp', d.mfaTotpVerify),
+    mfaPhoneEnroll: bool(phoneMfa, 'enroll_enabled', 'auth.mfa.phone', d.mfaPhoneEnroll),
+    mfaPhoneVerify: bool(phoneMfa, 'verify_enabled', 'auth.mfa.phone', d.mfaPhoneVerify),
+    mfaWebAuthnEnroll: bool(webAuthnMfa, 'enroll_enabled', 'auth.mfa.web_authn', false),
+    mfaWebAuthnVerify: bool(webAuthnMfa, 'verify_enabled', 'auth.mfa.web_authn', false),
+    passkeyEnabled: bool(passkey, 'enabled', 'auth.passkey', d.passkeyEnabled),
+    webauthnRpDisplayName: text(webauthn, 'rp_display_name', 'auth.webauthn', ''),
+    webauthnRpId: text(webauthn, 'rp_id', 'auth.webauthn', ''),
+    webauthnRpOrigins: textList(webauthn, 'rp_origins', 'auth.webauthn'),
+    enableManualLinking: bool(auth, 'enable_manual_linking', 'auth', d.enableManualLinking),
+    oauthServerEnabled: bool(oauthServer, 'enabled', 'auth.oauth_server', d.oauthServerEnabled),
+    oauthDynamicRegistration: bool(
+      oauthServer,
+      'allow_dynamic_registration',
+      'auth.oauth_server',
+      d.oauthDynamicRegistration,
     ),
     rateLimits: {
       signInSignUps: count(

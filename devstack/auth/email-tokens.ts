@@ -198,7 +198,7 @@ export function mailRedirect(config: AuthConfig, c: Context, bodyRedirect?: stri
 /** The project-wide `email_sent` bucket of a devstack. */
 const EMAIL_LIMITERS = new WeakMap<DevstackContext, RateLimiter>();
 
-function takeEmailAllowance(ctx: DevstackContext): void {
+export function takeEmailAllowance(ctx: DevstackContext): void {
   const config = ctx.settings.auth;
   if (config.rateLimits.emailSent === 0) throw emailErrors.rateLimited();
   // GoTrue counts mails against the limit only while confirmations are on (sendEmail).
@@ -211,7 +211,7 @@ function takeEmailAllowance(ctx: DevstackContext): void {
   if (!limiter.take('project')) throw emailErrors.rateLimited();
 }
 
-interface MailToSend {
+export interface MailToSend {
   readonly kind: MailKind;
   readonly to: string;
   readonly otp: string;
@@ -222,7 +222,8 @@ interface MailToSend {
   readonly data: unknown;
 }
 
-function deliver(ctx: DevstackContext, mail: MailToSend): void {
+/** Renders a mail from its template into the devstack's mailbox (admin-links.ts too). */
+export function deliver(ctx: DevstackContext, mail: MailToSend): void {
   const rendered = renderMail(mail.kind, {
     ConfirmationURL: confirmationUrl(ctx.url(), mail.hash, mail.kind, mail.redirectTo),
     Token: mail.otp,

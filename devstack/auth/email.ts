@@ -113,8 +113,16 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
     if (typeof createUser !== 'boolean') {
       throw authErrors.badJson('field "create_user" must be a boolean');
     }
-    if (helpers.optionalString(body, 'phone')) {
-      throw new AuthApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    const phone = helpers.optionalString(body, 'phone') ?? '';
+    if (raw !== '' && phone !== '') {
+      throw authErrors.validation('Only an email address or phone number should be provided');
+    }
+    // GoTrue's SmsOtp with the phone provider off (the devstack sends no SMS).
+    if (phone !== '') {
+      if (!createUser) {
+        throw new AuthApiError(422, 'otp_disabled', 'Signups not allowed for otp');
+      }
+      throw new AuthApiError(400, 'phone_provider_disabled', 'Unsupported phone provider');
     }
     if (raw === '') throw authErrors.validation('One of email or phone must be set');
     const email = helpers.validateEmail(raw);

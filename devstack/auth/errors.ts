@@ -57,7 +57,7 @@ export const authErrors = {
   signupDisabled: () =>
     new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance'),
   emailSignupDisabled: () =>
-    new AuthApiError(422, 'email_provider_disabled', 'Email signups are disabled'),
+    new AuthApiError(400, 'email_provider_disabled', 'Email signups are disabled'),
   anonymousDisabled: () =>
     new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
   overRequestRateLimit: () =>

@@ -16,6 +16,8 @@ import {
   type DevstackContext,
 } from '../context';
 import { sqlNow } from '../clock';
+import { isBanned, userBanned } from './admin-auth';
+import { registerAdminRoutes } from './admin-routes';
 import type { AuthConfig } from './config';
 import {
   registerEmailRoutes,
@@ -25,6 +27,16 @@ import {
   type EmailRouteHelpers,
 } from './email';
 import { withMailFields } from './email-tokens';
+import { registerMfaRoutes } from './mfa';
+import { registerPasskeyRoutes } from './passkeys';
+import {
+  disabledGrant,
+  oauthErrorResponse,
+  registerOpenProviderRoutes,
+  registerProviderRoutes,
+} from './providers';
+import { registerIdentityRoutes } from './identities';
+import { checkUserUpdate, registerReauthenticateRoutes } from './reauthenticate';
 import { upsertEmailIdentity } from './email-verify';
 import { sqlState, type SqlRunner } from '../sql-engine';
 import {
@@ -229,6 +241,8 @@ async function requireUser(
   if (typeof sub !== 'string' || sub === '') throw authErrors.missingSub();
   const user = await findUserById(ctx.db, sub);
   if (!user) throw authErrors.userNotFound();
+  // A token issued before an admin's ban no longer works (GoTrue's requireAuthentication).
+  if (await isBanned(ctx, user.id)) throw userBanned(403);
   if (typeof sessionId === 'string' && sessionId !== '') {
     const { rows } = await ctx.db.query(`select 1 from auth.sessions where id::text = $1`, [
       sessionId,
@@ -282,6 +296,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
   // Hosted answers every auth error in the shape the request's API version asks for.
   app.onError((error, c) => {
     if (isAuthApiError(error)) return errorResponse(c, error);
+    const oauth = oauthErrorResponse(c, error);
+    if (oauth) return oauth;
     // Class 22 (data exception), e.g. a NUL character Postgres text cannot hold: bad input.
     if (sqlState(error)?.startsWith('22')) {
       return errorResponse(c, authErrors.validation('Invalid characters in request'));
@@ -304,6 +320,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     validateEmail,
   };
   registerVerifyRoutes(app, ctx, emailHelpers);
+  registerOpenProviderRoutes(app);
 
   // The API gateway in front of GoTrue: a request needs the project's anon or service_role
   // key in `apikey`; the Bearer (a user's token on /user and /logout) is GoTrue's business.
@@ -322,41 +339,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     }),
   );
 
-  app.get('/settings', (c) =>
-    c.json({
-      external: {
-        anonymous_users: config.enableAnonymousSignIns,
-        email: config.emailSignup,
-        phone: false,
-        apple: false,
-        azure: false,
-        bitbucket: false,
-        discord: false,
-        facebook: false,
-        figma: false,
-        github: false,
-        gitlab: false,
-        google: false,
-        keycloak: false,
-        kakao: false,
-        linkedin: false,
-        linkedin_oidc: false,
-        notion: false,
-        slack: false,
-        slack_oidc: false,
-        spotify: false,
-        twitch: false,
-        twitter: false,
-        workos: false,
-        zoom: false,
-      },
-      disable_signup: !config.enableSignup,
-      mailer_autoconfirm: !config.enableConfirmations,
-      phone_autoconfirm: false,
-      sms_provider: '',
-      saml_enabled: false,
-    }),
-  );
+  registerProviderRoutes(app, ctx);
 
   app.post('/signup', async (c) => {
     const body = await readJsonBody(c);
@@ -367,7 +350,15 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
 
     if (!config.enableSignup) throw authErrors.signupDisabled();
     if (phone) {
-      throw new AuthApiError(422, 'phone_provider_disabled', 'Phone signups are disabled');
+      // GoTrue's validateSignupParams, then the phone provider (off: no SMS here).
+      if (!password) throw authErrors.validation('Signup requires a valid password');
+      checkPasswordStrength(config, password);
+      if (rawEmail) {
+        throw authErrors.validation(
+          'Only an email address or phone number should be provided on signup.',
+        );
+      }
+      throw new AuthApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
     }
     // GoTrue: no email and no phone is an anonymous sign-in, with its own switch and limit.
     const anonymous = !rawEmail;
@@ -445,7 +436,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           await sendSignupConfirmation(ctx, tx, userId, c);
           return { ...(await userJson(tx, user)), confirmation_sent_at: at };
         }
-        const { sessionId, refreshToken } = await createSession(ctx, tx, userId);
+        const method = anonymous ? 'anonymous' : 'password';
+        const { sessionId, refreshToken } = await createSession(ctx, tx, userId, method);
         return sessionResponse(ctx, tx, user, sessionId, refreshToken);
       });
     } catch (error) {
@@ -472,6 +464,8 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       const user = await findUserByEmail(ctx.db, rawEmail.trim());
       // Always one bcrypt comparison, known address or not.
       const matches = await passwordMatches(user, password, equaliserHash);
+      // GoTrue refuses a banned user whatever the password (after the same bcrypt time here).
+      if (user?.encrypted_password && (await isBanned(ctx, user.id))) throw userBanned(400);
       if (!user || !matches) throw authErrors.invalidCredentials();
       if (!user.email_confirmed_at) {
         throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
@@ -489,7 +483,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
           [user.id, at],
         );
         const fresh = await requireUserRow(tx, user.id);
-        const { sessionId, refreshToken } = await createSession(ctx, tx, user.id);
+        const { sessionId, refreshToken } = await createSession(ctx, tx, user.id, 'password');
         return sessionResponse(ctx, tx, fresh, sessionId, refreshToken);
       });
       return c.json(session);
@@ -522,6 +516,7 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
       return c.json(outcome.session);
     }
 
+    disabledGrant(grantType, body);
     throw authErrors.unsupportedGrant();
   });
 
@@ -537,6 +532,10 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
     const password = optionalString(body, 'password');
     const data = optionalObject(body, 'data');
     const email = rawEmail ? validateEmail(rawEmail) : undefined;
+    // aal2 with a verified factor; the nonce of /reauthenticate (reauthenticate.ts).
+    const nonce = optionalString(body, 'nonce');
+    if (password !== undefined) checkPasswordStrength(config, password);
+    await checkUserUpdate(ctx, user, sessionId, { password, email, nonce });
 
     let hash: string | undefined;
     if (password !== undefined) {
@@ -628,6 +627,21 @@ export function authRoutes(ctx: DevstackContext, options: AuthOptions = {}): Hon
   });
 
   registerEmailRoutes(app, ctx, emailHelpers);
+  registerReauthenticateRoutes(app, ctx, (c) => requireUser(ctx, c));
+  registerIdentityRoutes(app, ctx, (c) => requireUser(ctx, c));
+  registerMfaRoutes(app, ctx, {
+    clientAddress,
+    readJsonBody,
+    optionalString,
+    requireUser: (c) => requireUser(ctx, c),
+  });
+  // Passkeys (passkeys.ts), before the admin group: its admin routes check the caller themselves.
+  registerPasskeyRoutes(app, ctx, { readJsonBody, requireUser: (c) => requireUser(ctx, c) });
+  // GoTrue's admin API (admin-routes.ts): a service_role caller only.
+  registerAdminRoutes(app, ctx, {
+    ...emailHelpers,
+    checkPasswordStrength: (password) => checkPasswordStrength(config, password),
+  });
 
   app.all('*', () => {
     throw authErrors.notFound();

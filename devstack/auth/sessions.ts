@@ -37,11 +37,16 @@ export interface SessionResponse {
   user: JsonObject;
 }
 
-/** Starts a session for `user` and returns its first refresh token. */
+/**
+ * Starts a session for `user` and returns its first refresh token. `method` (GoTrue's
+ * authentication method: password, anonymous, otp, …) becomes the session's first amr claim;
+ * without one the claim follows from the user (see sessionResponse).
+ */
 export async function createSession(
   ctx: DevstackContext,
   tx: SqlRunner,
   userId: string,
+  method?: string,
 ): Promise<{ sessionId: string; refreshToken: string }> {
   const at = sqlNow(ctx.clock);
   const { rows } = await tx.query<{ id: string }>(
@@ -52,9 +57,30 @@ export async function createSession(
   );
   const sessionId = rows[0]?.id;
   if (!sessionId) throw new Error('session insert returned no row');
+  if (method) await addAmrClaim(ctx, tx, sessionId, method);
   const refreshToken = await insertRefreshToken(tx, userId, sessionId, null, at);
   return { sessionId, refreshToken };
 }
+
+/** GoTrue's AddClaimToSession: one claim per method, its time renewed when used again. */
+export async function addAmrClaim(
+  ctx: DevstackContext,
+  tx: SqlRunner,
+  sessionId: string,
+  method: string,
+): Promise<void> {
+  await tx.query(
+    `insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at,
+       authentication_method)
+     values (gen_random_uuid(), $1::uuid, $3::timestamptz, $3::timestamptz, $2)
+     on conflict on constraint mfa_amr_claims_session_id_authentication_method_pkey
+     do update set updated_at = $3::timestamptz`,
+    [sessionId, method, sqlNow(ctx.clock)],
+  );
+}
+
+/** The methods that make a session aal2 (GoTrue's IsAAL2Claim). */
+const AAL2_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 
 async function insertRefreshToken(
   tx: SqlRunner,
@@ -89,13 +115,25 @@ export async function sessionResponse(
   );
   const now = epochSeconds(ctx.clock);
   const ttl = ctx.settings.accessTokenTtlSec;
-  // The sign-in method: we keep no mfa_amr_claims table, so it follows from the user.
-  const amr = [
-    {
-      method: user.is_anonymous ? 'anonymous' : 'password',
-      timestamp: rows[0]?.created ?? now,
-    },
-  ];
+  // GoTrue's CalculateAALAndAMR: the session's claims, most recent first; aal2 once one of
+  // them is a second factor. A session started without a recorded method (an email link)
+  // has the method that follows from the user.
+  const claimed = await tx.query<{ method: string; at: number }>(
+    `select authentication_method as method,
+            floor(extract(epoch from updated_at))::bigint::int as at
+     from auth.mfa_amr_claims where session_id::text = $1 order by updated_at desc, id`,
+    [sessionId],
+  );
+  const amr =
+    claimed.rows.length > 0
+      ? claimed.rows.map((claim) => ({ method: claim.method, timestamp: claim.at }))
+      : [
+          {
+            method: user.is_anonymous ? 'anonymous' : 'password',
+            timestamp: rows[0]?.created ?? now,
+          },
+        ];
+  const aal = claimed.rows.some((claim) => AAL2_METHODS.has(claim.method)) ? 'aal2' : 'aal1';
   const claims: Claims = {
     iss: `${ctx.url()}/auth/v1`,
     sub: user.id,
@@ -107,7 +145,7 @@ export async function sessionResponse(
     app_metadata: jsonObject(user.raw_app_meta_data),
     user_metadata: jsonObject(user.raw_user_meta_data),
     role: user.role ?? 'authenticated',
-    aal: 'aal1',
+    aal,
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,

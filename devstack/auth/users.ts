@@ -83,6 +83,41 @@ export async function findUserByEmail(db: SqlRunner, email: string): Promise<Use
   return rows[0];
 }
 
+interface FactorJsonRow {
+  id: string;
+  friendly_name: string | null;
+  factor_type: string;
+  status: string;
+  phone: string | null;
+  created_at: Date | string | null;
+  updated_at: Date | string | null;
+  last_challenged_at: Date | string | null;
+  [key: string]: unknown;
+}
+
+/** The user's MFA factors as GoTrue's models.Factor JSON (mfa.ts keeps them). */
+async function factorsJson(db: SqlRunner, userId: string): Promise<Json[]> {
+  const { rows } = await db.query<FactorJsonRow>(
+    `select id::text as id, friendly_name, factor_type::text as factor_type,
+            status::text as status, phone, created_at, updated_at, last_challenged_at
+     from auth.mfa_factors where user_id::text = $1 order by created_at, id`,
+    [userId],
+  );
+  return rows.map((factor) => {
+    const json: JsonObject = {
+      id: factor.id,
+      created_at: isoTime(factor.created_at) ?? '',
+      updated_at: isoTime(factor.updated_at) ?? '',
+      status: factor.status,
+    };
+    if (factor.friendly_name) json.friendly_name = factor.friendly_name;
+    json.factor_type = factor.factor_type;
+    json.phone = factor.phone ?? '';
+    json.last_challenged_at = isoTime(factor.last_challenged_at) ?? null;
+    return json;
+  });
+}
+
 /** The user object of GoTrue's JSON (omitempty fields left out when NULL). */
 export async function userJson(db: SqlRunner, user: UserRow): Promise<JsonObject> {
   const { rows } = await db.query<IdentityRow>(
@@ -125,6 +160,8 @@ export async function userJson(db: SqlRunner, user: UserRow): Promise<JsonObject
   json.app_metadata = jsonObject(user.raw_app_meta_data);
   json.user_metadata = jsonObject(user.raw_user_meta_data);
   json.identities = identities;
+  const factors = await factorsJson(db, user.id);
+  if (factors.length > 0) json.factors = factors;
   json.created_at = isoTime(user.created_at) ?? '';
   json.updated_at = isoTime(user.updated_at) ?? '';
   json.is_anonymous = user.is_anonymous;

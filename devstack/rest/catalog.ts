@@ -3,6 +3,7 @@
 // a schema cache while no DDL has run since (see SchemaCache).
 import { execRacingDdl, type SqlRunner } from '../sql-engine';
 import type { ColumnTypes } from './query';
+import { loadRelationships, type RelationshipCache } from './relationships';
 
 export interface TableInfo {
   name: string;
@@ -32,66 +33,120 @@ export async function findTable(tx: SqlRunner, name: string): Promise<TableInfo 
 
 export interface FunctionInfo {
   name: string;
-  /** Input arguments in order, with their SQL types. */
+  /** Input arguments in order, with their SQL types ('' names an unnamed one). */
   args: { name: string; type: string }[];
   /** How many trailing input arguments have defaults. */
   defaults: number;
   returnsSet: boolean;
   returnsVoid: boolean;
+  /** The return type as format_type writes it. */
+  returnType: string;
+  /** Columns of a composite result (a table's row type, OUT or TABLE columns); else undefined. */
+  returnColumns: ColumnTypes | undefined;
+  /** The table of `public` whose row type the function returns, if any (embedding follows it). */
+  returnTable: string | undefined;
+  /** pg_proc.provolatile: 'v'olatile, 's'table or 'i'mmutable. */
+  volatility: string;
+  /** Whether the last input argument is VARIADIC. */
+  variadic: boolean;
 }
 
 type ProcRow = {
   argnames: string[] | null;
   argmodes: string[] | null;
   argtypes: string[];
+  allargtypes: string[] | null;
   defaults: number;
   retset: boolean;
   rettype: string;
+  retcols: [string, string][] | null;
+  rettable: string | null;
+  volatility: string;
+  variadic: boolean;
 };
 
 export async function findFunctions(tx: SqlRunner, name: string): Promise<FunctionInfo[]> {
+  // Ordered by oid (creation order): PostgREST lists overloads in its schema cache's order.
   const { rows } = await tx.query<ProcRow>(
     `select p.proargnames::text[] as argnames, p.proargmodes::text[] as argmodes,
             array(select format_type(t, null) from unnest(p.proargtypes::oid[]) with ordinality u(t, i)
                   order by i) as argtypes,
+            case when p.proallargtypes is null then null else
+              array(select format_type(t, null) from unnest(p.proallargtypes) with ordinality u(t, i)
+                    order by i) end as allargtypes,
             p.pronargdefaults::int as defaults, p.proretset as retset,
-            format_type(p.prorettype, null) as rettype
+            format_type(p.prorettype, null) as rettype,
+            (select json_agg(json_build_array(a.attname, format_type(a.atttypid, null)) order by a.attnum)
+               from pg_attribute a
+              where t.typrelid <> 0 and a.attrelid = t.typrelid and a.attnum > 0
+                and not a.attisdropped) as retcols,
+            (select c.relname::text from pg_class c join pg_namespace cn on cn.oid = c.relnamespace
+              where c.oid = t.typrelid and cn.nspname = 'public'
+                and c.relkind in ('r', 'v', 'm', 'p', 'f')) as rettable,
+            p.provolatile::text as volatility, p.provariadic <> 0 as variadic
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where n.nspname = 'public' and p.proname = $1 and p.prokind = 'f'`,
+       join pg_type t on t.oid = p.prorettype
+      where n.nspname = 'public' and p.proname = $1 and p.prokind = 'f'
+        and p.prorettype <> 'pg_catalog.trigger'::regtype
+      order by p.oid`,
     [name],
   );
   return rows.map((row) => {
     const names = row.argnames ?? [];
-    const inputNames = row.argmodes
-      ? names.filter((_, i) => ['i', 'b', 'v'].includes(row.argmodes?.[i] ?? 'i'))
+    const modes = row.argmodes;
+    const inputNames = modes
+      ? names.filter((_, i) => ['i', 'b', 'v'].includes(modes[i] ?? 'i'))
       : names.slice(0, row.argtypes.length);
+    // OUT, INOUT and TABLE columns make the result of a function returning `record`.
+    const outColumns =
+      modes && row.allargtypes
+        ? modes.flatMap((mode, i): [string, string][] =>
+            ['o', 'b', 't'].includes(mode) ? [[names[i] ?? '', row.allargtypes?.[i] ?? '']] : [],
+          )
+        : [];
+    const composite =
+      row.retcols ?? (row.rettype === 'record' && outColumns.length > 0 ? outColumns : null);
     return {
       name,
       args: row.argtypes.map((type, i) => ({ name: inputNames[i] ?? '', type })),
       defaults: row.defaults,
       returnsSet: row.retset,
       returnsVoid: row.rettype === 'void',
+      returnType: row.rettype,
+      returnColumns: composite ? new Map(composite) : undefined,
+      returnTable: row.rettable ?? undefined,
+      volatility: row.volatility,
+      variadic: row.variadic,
     };
   });
 }
 
-/** The overload whose named arguments match `keys` exactly (required ones present). */
-export function matchFunction(
-  candidates: readonly FunctionInfo[],
-  keys: readonly string[],
-): FunctionInfo | undefined {
-  return candidates.find((fn) => {
-    const names = fn.args.map((a) => a.name);
-    if (!keys.every((k) => names.includes(k))) return false;
-    const required = fn.args.slice(0, fn.args.length - fn.defaults);
-    return required.every((a) => keys.includes(a.name));
-  });
+/**
+ * Names of the functions in `public` PostgREST could call (for the "Perhaps you meant" hint):
+ * every input named, or one unnamed json/jsonb/text/xml/bytea input; no trigger functions.
+ */
+export async function functionNames(tx: SqlRunner): Promise<string[]> {
+  const { rows } = await tx.query<{ name: string }>(
+    `select distinct p.proname::text as name from pg_proc p
+       join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and p.prokind = 'f'
+        and p.prorettype <> 'pg_catalog.trigger'::regtype
+        and (p.pronargs = 0
+             or (p.proargnames is not null
+                 and coalesce(array_position(p.proargnames[1:p.pronargs], ''), 0) = 0)
+             or (p.pronargs = 1
+                 and p.proargtypes[0] in ('json'::regtype, 'jsonb'::regtype, 'text'::regtype,
+                                          'xml'::regtype, 'bytea'::regtype)))`,
+  );
+  return rows.map((r) => r.name);
 }
 
 /** The catalog lookups of one request, answered from the schema cache when it is current. */
 export interface Catalog {
   table(name: string): Promise<TableInfo | undefined>;
   functions(name: string): Promise<FunctionInfo[]>;
+  /** Foreign-key, many-to-many and computed relationships of `public` (relationships.ts). */
+  relationships(): Promise<RelationshipCache>;
 }
 
 /**
@@ -144,6 +199,7 @@ export class SchemaCache {
   private generation: string | undefined;
   private readonly tables = new Map<string, TableInfo>();
   private readonly functionsByName = new Map<string, FunctionInfo[]>();
+  private relationshipCache: RelationshipCache | undefined;
 
   constructor(db: SqlRunner) {
     this.ready = execRacingDdl(db, GENERATION_SQL).then(
@@ -161,6 +217,7 @@ export class SchemaCache {
       this.generation = generation;
       this.tables.clear();
       this.functionsByName.clear();
+      this.relationshipCache = undefined;
     }
     // Kept only if no other generation came along while it was read.
     const current = () => generation !== undefined && generation === this.generation;
@@ -178,6 +235,13 @@ export class SchemaCache {
         const functions = await findFunctions(tx, name);
         if (functions.length > 0 && current()) this.functionsByName.set(name, functions);
         return functions;
+      },
+      relationships: async () => {
+        const hit = current() ? this.relationshipCache : undefined;
+        if (hit) return hit;
+        const loaded = await loadRelationships(tx);
+        if (current()) this.relationshipCache = loaded;
+        return loaded;
       },
     };
   }

@@ -4,7 +4,8 @@ import { sqlState } from '../sql-engine';
 
 export interface PgrstBody {
   code: string;
-  details: string | null;
+  /** A sentence, or (PGRST201) the list of candidate relationships. */
+  details: string | Record<string, string>[] | null;
   hint: string | null;
   message: string;
 }

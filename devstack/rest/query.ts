@@ -2,6 +2,7 @@
 // Identifiers come only from the catalog (quoted); every value is a bound parameter.
 import type { SqlParam } from '../sql-engine';
 import { parseError, pgrstError } from './errors';
+import { operationSql, parseOpExpr } from './operators';
 
 /** A table's columns from the catalog: name → SQL type (format_type, no typmod). */
 export type ColumnTypes = ReadonlyMap<string, string>;
@@ -25,31 +26,14 @@ export class Params {
   }
 }
 
-const COMPARE_OPS: Readonly<Record<string, string>> = {
-  eq: '=',
-  neq: '<>',
-  gt: '>',
-  gte: '>=',
-  lt: '<',
-  lte: '<=',
-  isdistinct: 'is distinct from',
-  cs: '@>',
-  cd: '<@',
-  ov: '&&',
-};
-const TEXT_MATCH_OPS: Readonly<Record<string, string>> = { match: '~', imatch: '~*' };
-const IS_VALUES: Readonly<Record<string, string>> = {
-  null: 'null',
-  not_null: 'not null',
-  true: 'true',
-  false: 'false',
-  unknown: 'unknown',
-};
-
-/** Splits at top-level commas, respecting parentheses and double quotes. */
+/**
+ * Splits at top-level commas, respecting parentheses, double quotes and `{…}` (a Postgres
+ * array literal in a logic tree, as PostgREST's pLogicSingleVal reads it: `{a,b}` is one value).
+ */
 export function splitTopLevel(text: string, what = 'logic tree'): string[] {
   const parts: string[] = [];
   let depth = 0;
+  let braces = false;
   let quoted = false;
   let current = '';
   for (let i = 0; i < text.length; i += 1) {
@@ -64,7 +48,13 @@ export function splitTopLevel(text: string, what = 'logic tree'): string[] {
       current += ch;
       continue;
     }
+    if (braces) {
+      if (ch === '}') braces = false;
+      current += ch;
+      continue;
+    }
     if (ch === '"') quoted = true;
+    else if (ch === '{' && what === 'logic tree') braces = true;
     else if (ch === '(') depth += 1;
     else if (ch === ')') depth -= 1;
     if (depth < 0) throw parseError(`failed to parse ${what}`, `unbalanced ')' in ${text}`);
@@ -141,7 +131,7 @@ export class ColumnResolver {
   }
 }
 
-/** One `op.value` (optionally `not.op.value`) applied to a column. */
+/** One `op.value` (optionally `not.op.value`) applied to a column: operators.ts parses it. */
 export function compileLeaf(
   cols: ColumnResolver,
   column: string,
@@ -149,46 +139,13 @@ export function compileLeaf(
   params: Params,
   unquoteValues: boolean,
 ): string {
-  let rest = expr;
-  let negate = false;
-  if (rest.startsWith('not.')) {
-    negate = true;
-    rest = rest.slice(4);
-  }
-  const dot = rest.indexOf('.');
-  if (dot < 0) throw parseError('failed to parse filter (' + expr + ')');
-  const op = rest.slice(0, dot);
-  const raw = rest.slice(dot + 1);
-  const value = unquoteValues ? unquote(raw) : raw;
-  const ref = cols.ref(column);
-  const type = cols.type(column);
-  let sql: string;
-  const compare = COMPARE_OPS[op];
-  if (compare !== undefined) {
-    sql = `${ref} ${compare} ${params.add(value)}::${type}`;
-  } else if (TEXT_MATCH_OPS[op] !== undefined) {
-    sql = `${ref}::text ${TEXT_MATCH_OPS[op]} ${params.add(value)}::text`;
-  } else if (op === 'like' || op === 'ilike') {
-    sql = `${ref}::text ${op} ${params.add(value.replace(/\*/g, '%'))}::text`;
-  } else if (op === 'is') {
-    const keyword = IS_VALUES[value.toLowerCase()];
-    if (keyword === undefined) throw parseError(`failed to parse filter (${expr})`);
-    sql = `${ref} is ${keyword}`;
-  } else if (op === 'in') {
-    if (!raw.startsWith('(') || !raw.endsWith(')')) {
-      throw parseError(`failed to parse filter (${expr})`);
-    }
-    const inner = raw.slice(1, -1);
-    const items =
-      inner.trim() === '' ? [] : splitTopLevel(inner, 'filter').map((v) => unquote(v.trim()));
-    sql =
-      items.length === 0
-        ? 'false'
-        : `${ref} in (${items.map((v) => `${params.add(v)}::${type}`).join(', ')})`;
-  } else {
-    throw parseError(`failed to parse filter (${expr})`, `unknown operator "${op}"`);
-  }
-  return negate ? `not (${sql})` : sql;
+  const parsed = parseOpExpr(expr);
+  const op = parsed.operation;
+  // Inside or/and trees a value may be "quoted" (to hold commas and parentheses).
+  const operation = unquoteValues && 'value' in op ? { ...op, value: unquote(op.value) } : op;
+  return operationSql(cols.ref(column), cols.type(column), { ...parsed, operation }, (v) =>
+    params.add(v),
+  );
 }
 
 /** A logic tree body `(a.eq.1,and(b.gt.2,c.is.null))` joined with `and`/`or`. */
@@ -198,8 +155,19 @@ export function compileLogic(
   body: string,
   params: Params,
   depth = 0,
+  negated = false,
 ): string {
   if (depth > 10) throw parseError('failed to parse logic tree', 'too deeply nested');
+  if (depth === 0 && body === '()') {
+    // PostgREST parses `[not.]op` + body, so its column counts the operator too.
+    const column = (negated ? 4 : 0) + op.length + 2;
+    throw pgrstError(
+      400,
+      'PGRST100',
+      `"failed to parse logic tree (())" (line 1, column ${column})`,
+      'unexpected ")" expecting field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)',
+    );
+  }
   if (!body.startsWith('(') || !body.endsWith(')')) {
     throw parseError('failed to parse logic tree (' + body + ')');
   }
@@ -250,7 +218,14 @@ export function compileFilters(
     if (RESERVED.has(key) || skip.has(key)) continue;
     const logic = /^(not\.)?(and|or)$/.exec(key);
     if (logic) {
-      const sql = compileLogic(cols, logic[2] === 'and' ? 'and' : 'or', value, params);
+      const sql = compileLogic(
+        cols,
+        logic[2] === 'and' ? 'and' : 'or',
+        value,
+        params,
+        0,
+        logic[1] !== undefined,
+      );
       parts.push(logic[1] ? `not ${sql}` : sql);
     } else {
       parts.push(compileLeaf(cols, fieldName(key, 'filter'), value, params, false));

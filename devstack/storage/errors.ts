@@ -33,8 +33,11 @@ export const objectNotFound = () =>
   new StorageError('404', 'NoSuchKey', 'not_found', 'Object not found');
 export const bucketNotFound = () =>
   new StorageError('404', 'NoSuchBucket', 'Bucket not found', 'Bucket not found');
-export const duplicateObject = () =>
-  new StorageError('409', 'Duplicate', 'Duplicate', 'The resource already exists');
+/** A unique violation: storage-api names the resource when it knows which one it was. */
+export const duplicateObject = (
+  code:
+    'ResourceAlreadyExists' | 'KeyAlreadyExists' | 'BucketAlreadyExists' = 'ResourceAlreadyExists',
+) => new StorageError('409', code, 'Duplicate', 'The resource already exists');
 export const entityTooLarge = () =>
   new StorageError(
     '413',
@@ -49,19 +52,33 @@ export const invalidMimeType = (mime: string) =>
     'invalid_mime_type',
     `mime type ${mime} is not supported`,
   );
+// storage-api's \`error\` is the code unless the error names another (render() in its errors).
 export const invalidKey = (name: string) =>
-  new StorageError('400', 'InvalidKey', 'Invalid Input', `Invalid key: ${name}`);
+  new StorageError('400', 'InvalidKey', 'InvalidKey', `Invalid key: ${name}`);
 export const invalidRequest = (message: string) =>
-  new StorageError('400', 'InvalidRequest', 'Bad Request', message);
+  new StorageError('400', 'InvalidRequest', 'InvalidRequest', message);
 export const invalidJwt = (message: string) =>
   new StorageError('400', 'InvalidJWT', 'InvalidJWT', message);
 export const rlsViolation = () =>
   new StorageError(
     '403',
-    'Unauthorized',
+    'AccessDenied',
     'Unauthorized',
     'new row violates row-level security policy',
   );
+
+/** Runs `fn`, answering a unique violation as storage-api answers it for this resource. */
+export async function naming<T>(
+  code: 'KeyAlreadyExists' | 'BucketAlreadyExists',
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (sqlState(error) === '23505') throw duplicateObject(code);
+    throw error;
+  }
+}
 
 /**
  * Maps a database error to storage's error (RLS, unique violation, bad input), else undefined.

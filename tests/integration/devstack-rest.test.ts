@@ -399,8 +399,10 @@ describe.each(ENGINE_KINDS)('devstack rest on %s', (kind) => {
     expect(logic.status).toBe(400);
     expect(logic.json).toMatchObject({ code: 'PGRST100' });
 
-    const embed = await raw('tasks?select=id,lists(name)', { headers: auth });
+    // Embedding works (tests/conformance/postgrest-embedding.test.ts); an unclosed one is PGRST100.
+    const embed = await raw('tasks?select=id,lists(name', { headers: auth });
     expect(embed.status).toBe(400);
+    expect(embed.json).toMatchObject({ code: 'PGRST100' });
 
     const huge = await raw('tasks?priority=eq.99999999999999999999', { headers: auth });
     expect(huge.status).toBe(400);

@@ -330,7 +330,10 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
       });
       expect(write.status).toBe(406);
     }
-    expect((await rest('tasks?select=*,lists(*)', { jwt: aliceJwt })).status).toBe(400);
+    // Embedding follows foreign keys only: no relationship, no embed (PGRST200).
+    const embed = await rest('tasks?select=*,no_such_table(*)', { jwt: aliceJwt });
+    expect(embed.status).toBe(400);
+    expect(await embed.json()).toMatchObject({ code: 'PGRST200' });
     const privateFn = await rest('rpc/my_list_ids', { method: 'POST', body: '{}', jwt: aliceJwt });
     expect(privateFn.status).toBe(404);
     expect(await privateFn.json()).toMatchObject({ code: 'PGRST202' });
