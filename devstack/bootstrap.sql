@@ -48,6 +48,10 @@ begin
   end if;
   execute format('alter database %I set search_path = "$user", public, extensions',
                  current_database());
+  -- Hosted loads pg_stat_statements, which computes query identifiers: verbose plans
+  -- (PostgREST's application/vnd.pgrst.plan) show a "Query Identifier" line.
+  execute format('alter database %I set compute_query_id = on', current_database());
+  perform set_config('compute_query_id', 'on', false);
 end
 $$;
 grant usage on schema public to anon, authenticated, service_role;

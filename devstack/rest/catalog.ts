@@ -1,4 +1,4 @@
-// What exists in schema `public`, read from pg_catalog inside the request's transaction, so
+// What exists in an exposed schema (the request's profile), read from pg_catalog inside the request's transaction, so
 // every identifier the REST service puts into SQL is one the database already has; kept in
 // a schema cache while no DDL has run since (see SchemaCache).
 import { execRacingDdl, type SqlRunner } from '../sql-engine';
@@ -6,32 +6,62 @@ import type { ColumnTypes } from './query';
 import { loadRelationships, type RelationshipCache } from './relationships';
 
 export interface TableInfo {
+  /** The exposed schema it lives in. */
+  schema: string;
   name: string;
   columns: ColumnTypes;
   primaryKey: string[];
+  /**
+   * Each column's DEFAULT as SQL (an identity column's is its sequence's nextval; a column
+   * without one is absent), as PostgREST's schema cache holds them for `missing=default`.
+   */
+  defaults: ReadonlyMap<string, string>;
+  /** Generated (STORED) columns: never given a default by missing=default. */
+  generated: ReadonlySet<string>;
 }
 
-export async function findTable(tx: SqlRunner, name: string): Promise<TableInfo | undefined> {
-  const { rows } = await tx.query<{ attname: string; type: string; pk: boolean }>(
+export async function findTable(
+  tx: SqlRunner,
+  schema: string,
+  name: string,
+): Promise<TableInfo | undefined> {
+  const { rows } = await tx.query<{
+    attname: string;
+    type: string;
+    pk: boolean;
+    def: string | null;
+    generated: boolean;
+  }>(
     `select a.attname::text as attname, format_type(a.atttypid, null) as type,
-            coalesce(a.attnum = any(i.indkey::int2[]), false) as pk
+            coalesce(a.attnum = any(i.indkey::int2[]), false) as pk,
+            case when a.attidentity in ('a', 'd')
+                 then format('nextval(%L::regclass)',
+                             pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+                 when a.attgenerated = '' then pg_get_expr(d.adbin, d.adrelid) end as def,
+            a.attgenerated <> '' as generated
        from pg_class c
        join pg_namespace n on n.oid = c.relnamespace
        join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
        left join pg_index i on i.indrelid = c.oid and i.indisprimary
-      where n.nspname = 'public' and c.relname = $1 and c.relkind in ('r', 'v', 'm', 'p', 'f')
+       left join pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+      where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'v', 'm', 'p', 'f')
       order by a.attnum`,
-    [name],
+    [schema, name],
   );
   if (rows.length === 0) return undefined;
   return {
+    schema,
     name,
     columns: new Map(rows.map((r) => [r.attname, r.type])),
     primaryKey: rows.filter((r) => r.pk).map((r) => r.attname),
+    defaults: new Map(rows.flatMap((r): [string, string][] => (r.def ? [[r.attname, r.def]] : []))),
+    generated: new Set(rows.filter((r) => r.generated).map((r) => r.attname)),
   };
 }
 
 export interface FunctionInfo {
+  /** The exposed schema it lives in. */
+  schema: string;
   name: string;
   /** Input arguments in order, with their SQL types ('' names an unnamed one). */
   args: { name: string; type: string }[];
@@ -43,7 +73,7 @@ export interface FunctionInfo {
   returnType: string;
   /** Columns of a composite result (a table's row type, OUT or TABLE columns); else undefined. */
   returnColumns: ColumnTypes | undefined;
-  /** The table of `public` whose row type the function returns, if any (embedding follows it). */
+  /** The table of the same schema whose row type the function returns (embedding follows it). */
   returnTable: string | undefined;
   /** pg_proc.provolatile: 'v'olatile, 's'table or 'i'mmutable. */
   volatility: string;
@@ -65,7 +95,11 @@ type ProcRow = {
   variadic: boolean;
 };
 
-export async function findFunctions(tx: SqlRunner, name: string): Promise<FunctionInfo[]> {
+export async function findFunctions(
+  tx: SqlRunner,
+  schema: string,
+  name: string,
+): Promise<FunctionInfo[]> {
   // Ordered by oid (creation order): PostgREST lists overloads in its schema cache's order.
   const { rows } = await tx.query<ProcRow>(
     `select p.proargnames::text[] as argnames, p.proargmodes::text[] as argmodes,
@@ -81,15 +115,15 @@ export async function findFunctions(tx: SqlRunner, name: string): Promise<Functi
               where t.typrelid <> 0 and a.attrelid = t.typrelid and a.attnum > 0
                 and not a.attisdropped) as retcols,
             (select c.relname::text from pg_class c join pg_namespace cn on cn.oid = c.relnamespace
-              where c.oid = t.typrelid and cn.nspname = 'public'
+              where c.oid = t.typrelid and cn.nspname = $1
                 and c.relkind in ('r', 'v', 'm', 'p', 'f')) as rettable,
             p.provolatile::text as volatility, p.provariadic <> 0 as variadic
        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        join pg_type t on t.oid = p.prorettype
-      where n.nspname = 'public' and p.proname = $1 and p.prokind = 'f'
+      where n.nspname = $1 and p.proname = $2 and p.prokind = 'f'
         and p.prorettype <> 'pg_catalog.trigger'::regtype
       order by p.oid`,
-    [name],
+    [schema, name],
   );
   return rows.map((row) => {
     const names = row.argnames ?? [];
@@ -107,6 +141,7 @@ export async function findFunctions(tx: SqlRunner, name: string): Promise<Functi
     const composite =
       row.retcols ?? (row.rettype === 'record' && outColumns.length > 0 ? outColumns : null);
     return {
+      schema,
       name,
       args: row.argtypes.map((type, i) => ({ name: inputNames[i] ?? '', type })),
       defaults: row.defaults,
@@ -122,14 +157,14 @@ export async function findFunctions(tx: SqlRunner, name: string): Promise<Functi
 }
 
 /**
- * Names of the functions in `public` PostgREST could call (for the "Perhaps you meant" hint):
+ * Names of the functions in the schema PostgREST could call (for the "Perhaps you meant" hint):
  * every input named, or one unnamed json/jsonb/text/xml/bytea input; no trigger functions.
  */
-export async function functionNames(tx: SqlRunner): Promise<string[]> {
+export async function functionNames(tx: SqlRunner, schema: string): Promise<string[]> {
   const { rows } = await tx.query<{ name: string }>(
     `select distinct p.proname::text as name from pg_proc p
        join pg_namespace n on n.oid = p.pronamespace
-      where n.nspname = 'public' and p.prokind = 'f'
+      where n.nspname = $1 and p.prokind = 'f'
         and p.prorettype <> 'pg_catalog.trigger'::regtype
         and (p.pronargs = 0
              or (p.proargnames is not null
@@ -137,15 +172,18 @@ export async function functionNames(tx: SqlRunner): Promise<string[]> {
              or (p.pronargs = 1
                  and p.proargtypes[0] in ('json'::regtype, 'jsonb'::regtype, 'text'::regtype,
                                           'xml'::regtype, 'bytea'::regtype)))`,
+    [schema],
   );
   return rows.map((r) => r.name);
 }
 
 /** The catalog lookups of one request, answered from the schema cache when it is current. */
 export interface Catalog {
+  /** The exposed schema the request chose (Accept-/Content-Profile, else the first listed). */
+  schema: string;
   table(name: string): Promise<TableInfo | undefined>;
   functions(name: string): Promise<FunctionInfo[]>;
-  /** Foreign-key, many-to-many and computed relationships of `public` (relationships.ts). */
+  /** Foreign-key, many-to-many and computed relationships of the schema (relationships.ts). */
   relationships(): Promise<RelationshipCache>;
 }
 
@@ -187,7 +225,7 @@ export const SCHEMA_GENERATION_SELECT =
   '(select generation::text from devstack_rest.schema_generation)';
 
 /**
- * What PostgREST calls its schema cache: tables and functions of `public` as the REST
+ * What PostgREST calls its schema cache: tables and functions of every exposed schema as the REST
  * service last read them, kept while the schema generation a request reads is the one they
  * were read under, and dropped as soon as it is not. Where the generation cannot be kept
  * (an event trigger needs a superuser), every request reads the catalog, as before.
@@ -199,7 +237,7 @@ export class SchemaCache {
   private generation: string | undefined;
   private readonly tables = new Map<string, TableInfo>();
   private readonly functionsByName = new Map<string, FunctionInfo[]>();
-  private relationshipCache: RelationshipCache | undefined;
+  private readonly relationshipCaches = new Map<string, RelationshipCache>();
 
   constructor(db: SqlRunner) {
     this.ready = execRacingDdl(db, GENERATION_SQL).then(
@@ -211,36 +249,42 @@ export class SchemaCache {
     );
   }
 
-  /** The lookups for a request in `tx`, which read `generation` (undefined: no cache). */
-  forRequest(tx: SqlRunner, generation: string | undefined): Catalog {
+  /**
+   * The lookups for a request in `tx` on exposed `schema`, which read `generation`
+   * (undefined: no cache). Entries are keyed by schema and name.
+   */
+  forRequest(tx: SqlRunner, generation: string | undefined, schema: string): Catalog {
     if (generation !== this.generation) {
       this.generation = generation;
       this.tables.clear();
       this.functionsByName.clear();
-      this.relationshipCache = undefined;
+      this.relationshipCaches.clear();
     }
     // Kept only if no other generation came along while it was read.
     const current = () => generation !== undefined && generation === this.generation;
+    // A NUL cannot be in an identifier, so the key is unambiguous.
+    const key = (name: string) => `${schema}\0${name}`;
     return {
+      schema,
       table: async (name) => {
-        const hit = current() ? this.tables.get(name) : undefined;
+        const hit = current() ? this.tables.get(key(name)) : undefined;
         if (hit) return hit;
-        const table = await findTable(tx, name);
-        if (table && current()) this.tables.set(name, table);
+        const table = await findTable(tx, schema, name);
+        if (table && current()) this.tables.set(key(name), table);
         return table;
       },
       functions: async (name) => {
-        const hit = current() ? this.functionsByName.get(name) : undefined;
+        const hit = current() ? this.functionsByName.get(key(name)) : undefined;
         if (hit) return hit;
-        const functions = await findFunctions(tx, name);
-        if (functions.length > 0 && current()) this.functionsByName.set(name, functions);
+        const functions = await findFunctions(tx, schema, name);
+        if (functions.length > 0 && current()) this.functionsByName.set(key(name), functions);
         return functions;
       },
       relationships: async () => {
-        const hit = current() ? this.relationshipCache : undefined;
+        const hit = current() ? this.relationshipCaches.get(schema) : undefined;
         if (hit) return hit;
-        const loaded = await loadRelationships(tx);
-        if (current()) this.relationshipCache = loaded;
+        const loaded = await loadRelationships(tx, schema);
+        if (current()) this.relationshipCaches.set(schema, loaded);
         return loaded;
       },
     };

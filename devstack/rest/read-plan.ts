@@ -41,13 +41,13 @@ import {
 
 /**
  * What `planRead` needs. Stable entry point: the rpc path (devstack/rest/rpc.ts) calls it with a
- * function call as `from`; table reads call it with `public."table"`.
+ * function call as `from`; table reads call it with `"schema"."table"`.
  */
 export interface PlanReadInput {
   tx: SqlRunner;
   catalog: Catalog;
   /**
-   * A FROM item without alias: `public."users"` or `public."fn"("a" => $1::int)`. Values it
+   * A FROM item without alias: `"public"."users"` or `"public"."fn"("a" => $1::int)`. Values it
    * binds must already be in `params` (planRead appends after them).
    */
   from: string;
@@ -98,7 +98,11 @@ interface Planner {
 }
 
 /** What a read without embeds needs: computed fields then go to Postgres as `alias.name`. */
-const NO_RELATIONSHIPS: RelationshipCache = { byTable: new Map(), computedFields: new Map() };
+const NO_RELATIONSHIPS: RelationshipCache = {
+  schema: 'public',
+  byTable: new Map(),
+  computedFields: new Map(),
+};
 
 /** Parses `select`, resolves every embed, binds every value: PostgREST's ReadPlan tree as SQL. */
 export async function planRead(input: PlanReadInput): Promise<PlannedRead> {
@@ -154,7 +158,7 @@ function fieldExpr(
   let type: string;
   const computed = planner.rels.computedFields.get(source.relation)?.get(name);
   if (!source.columns.has(name) && computed !== undefined) {
-    expr = `public.${quoteIdent(name)}(${q})`;
+    expr = `${quoteIdent(planner.catalog.schema)}.${quoteIdent(name)}(${q})`;
     type = computed;
   } else if (source.columns.has(name)) {
     const cols = resolver(source);
@@ -228,19 +232,21 @@ async function buildNode(
     const alias = `${rel.foreignTable}_${childDepth}`;
     const a = quoteIdent(alias);
     const p = quoteIdent(source.alias);
-    let fromSql = `public.${quoteIdent(rel.foreignTable)} AS ${a}`;
+    // Relationships stay within the request's schema (relationships.ts).
+    const ns = `${quoteIdent(planner.catalog.schema)}.`;
+    let fromSql = `${ns}${quoteIdent(rel.foreignTable)} AS ${a}`;
     let joinConds: string[] = [];
     if (rel.kind === 'fk') {
       joinConds = rel.columns.map(([pc, cc]) => `${a}.${quoteIdent(cc)} = ${p}.${quoteIdent(pc)}`);
     } else if (rel.kind === 'm2m') {
       const j = quoteIdent(rel.junction);
-      fromSql += `, public.${j}`;
+      fromSql += `, ${ns}${j}`;
       joinConds = [
         ...rel.targetColumns.map(([jc, cc]) => `${a}.${quoteIdent(cc)} = ${j}.${quoteIdent(jc)}`),
         ...rel.sourceColumns.map(([jc, pc]) => `${j}.${quoteIdent(jc)} = ${p}.${quoteIdent(pc)}`),
       ];
     } else {
-      fromSql = `public.${quoteIdent(rel.fn)}(${p}) AS ${a}`;
+      fromSql = `${ns}${quoteIdent(rel.fn)}(${p}) AS ${a}`;
     }
     const info: EmbedInfo = {
       rel,

@@ -22,7 +22,7 @@ export interface ReadNode {
   relation: string;
   /** The SQL alias its columns are qualified by (unquoted). */
   alias: string;
-  /** FROM items: `public."messages" AS "messages_1"` (m2m: plus the junction). */
+  /** FROM items: `"public"."messages" AS "messages_1"` (m2m: plus the junction). */
   fromSql: string;
   /** Its columns (name → SQL type), for filters and orders. */
   columns: ColumnTypes;

@@ -1,5 +1,5 @@
 // The relationships part of PostgREST's schema cache (SchemaCache.hs): many-to-one and
-// one-to-many from every foreign key of `public`, one-to-one where the key's columns are also
+// one-to-many from every foreign key within an exposed schema, one-to-one where the key's columns are also
 // unique, many-to-many through a junction whose primary key holds both keys' columns, computed
 // relationships and computed fields (functions taking a table's row), and findRel's rules for
 // choosing one (PGRST200 when none, PGRST201 when several).
@@ -56,6 +56,8 @@ export function isToOne(rel: Relationship): boolean {
 
 /** Everything the planner needs from the schema, read once per schema generation. */
 export interface RelationshipCache {
+  /** The exposed schema they were read from (PGRST200's details name it). */
+  schema: string;
   /** Relationships by the table they start from. */
   byTable: ReadonlyMap<string, readonly Relationship[]>;
   /** Computed fields: `table` → field name → the function's return type. */
@@ -86,7 +88,7 @@ select c.conname::text as name, t.relname::text as tbl, f.relname::text as ftbl,
   from pg_constraint c
   join pg_class t on t.oid = c.conrelid join pg_namespace tn on tn.oid = t.relnamespace
   join pg_class f on f.oid = c.confrelid join pg_namespace fn on fn.oid = f.relnamespace
- where c.contype = 'f' and tn.nspname = 'public' and fn.nspname = 'public'
+ where c.contype = 'f' and tn.nspname = $1 and fn.nspname = $1
  order by t.relname, c.conname`;
 
 const PK_SQL = `
@@ -95,18 +97,18 @@ select c.relname::text as tbl,
                join pg_attribute a on a.attrelid = c.oid and a.attnum = k.n) as cols
   from pg_index i join pg_class c on c.oid = i.indrelid
   join pg_namespace n on n.oid = c.relnamespace
- where i.indisprimary and n.nspname = 'public'`;
+ where i.indisprimary and n.nspname = $1`;
 
-/** Functions of one argument, a `public` table's row: computed fields and relationships. */
+/** Functions of one argument, a row of a table of the schema: computed fields and relationships. */
 const FN_SQL = `
 select p.proname::text as fn, t.relname::text as tbl, r.relname::text as rtbl,
        format_type(p.prorettype, null) as rettype, p.proretset as retset, p.prorows::float8 as prorows
   from pg_proc p join pg_namespace n on n.oid = p.pronamespace
   join pg_class t on t.reltype = p.proargtypes[0]
-  join pg_namespace tn on tn.oid = t.relnamespace and tn.nspname = 'public'
+  join pg_namespace tn on tn.oid = t.relnamespace and tn.nspname = $1
   left join pg_class r on r.reltype = p.prorettype
-       and r.relnamespace = (select oid from pg_namespace where nspname = 'public')
- where n.nspname = 'public' and p.pronargs = 1 and p.prokind = 'f'
+       and r.relnamespace = (select oid from pg_namespace where nspname = $1)
+ where n.nspname = $1 and p.pronargs = 1 and p.prokind = 'f'
  order by p.proname`;
 
 const AGGREGATES_SQL = `
@@ -118,9 +120,10 @@ select exists (
                                      'pgrst.db_aggregates_enabled=1', 'pgrst.db_aggregates_enabled=yes'))
 ) as enabled`;
 
-export async function loadRelationships(tx: SqlRunner): Promise<RelationshipCache> {
-  const fks = (await tx.query<FkRow>(FK_SQL)).rows;
-  const pks = (await tx.query<{ tbl: string; cols: string[] }>(PK_SQL)).rows;
+/** The relationships within one exposed schema (both ends in it: never reaching another). */
+export async function loadRelationships(tx: SqlRunner, schema: string): Promise<RelationshipCache> {
+  const fks = (await tx.query<FkRow>(FK_SQL, [schema])).rows;
+  const pks = (await tx.query<{ tbl: string; cols: string[] }>(PK_SQL, [schema])).rows;
   const fns = (
     await tx.query<{
       fn: string;
@@ -129,7 +132,7 @@ export async function loadRelationships(tx: SqlRunner): Promise<RelationshipCach
       rettype: string;
       retset: boolean;
       prorows: number;
-    }>(FN_SQL)
+    }>(FN_SQL, [schema])
   ).rows;
 
   const keys: FkRelationship[] = fks.map((fk) => ({
@@ -142,7 +145,7 @@ export async function loadRelationships(tx: SqlRunner): Promise<RelationshipCach
     isSelf: fk.tbl === fk.ftbl,
     foreignIsView: fk.fview,
   }));
-  const fromViews = await viewRelationships(tx, keys);
+  const fromViews = await viewRelationships(tx, schema, keys);
   const direct = [...keys, ...fromViews.rels];
   const views = fromViews.views;
   const inverse: FkRelationship[] = direct.map((r) => ({
@@ -198,7 +201,7 @@ export async function loadRelationships(tx: SqlRunner): Promise<RelationshipCach
     list.push(rel);
     byTable.set(rel.table, list);
   }
-  return { byTable, computedFields };
+  return { schema, byTable, computedFields };
 }
 
 /**
@@ -303,7 +306,7 @@ function noRelationship(
     400,
     'PGRST200',
     `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
-    `Searched for a foreign key relationship between '${origin}' and '${target}${hint === undefined ? '' : `' using the hint '${hint}`}' in the schema 'public', but no matches were found.`,
+    `Searched for a foreign key relationship between '${origin}' and '${target}${hint === undefined ? '' : `' using the hint '${hint}`}' in the schema '${cache.schema}', but no matches were found.`,
     suggestion,
   );
 }

@@ -14,24 +14,29 @@ import type { Reply } from './writes';
 /**
  * The schema a request names, as PostgREST's getSchema reads it: `Accept-Profile` on GET and
  * HEAD, `Content-Profile` on writes, PGRST106 (listing config.toml's `[api] schemas`) for one
- * not exposed. `negotiated`: answer with a Content-Profile header (a profile was named, or
- * several schemas are exposed). Only `public` is served here: the catalog reads no other
- * schema yet, so another exposed schema is refused rather than answered from `public`.
+ * not exposed; without a profile, the first schema listed. Only exposed schemas are ever
+ * chosen, so `auth`, `storage` or any private schema stay unreachable through a profile.
+ * `negotiated`: answer with a Content-Profile header (a profile was named, or several
+ * schemas are exposed).
  */
-export function requestProfile(c: Context, schemas: readonly string[]): { negotiated: boolean } {
+export function requestProfile(
+  c: Context,
+  schemas: readonly string[],
+): { schema: string; negotiated: boolean } {
   const method = c.req.method;
   const write = method === 'POST' || method === 'PATCH' || method === 'PUT' || method === 'DELETE';
   const profile = c.req.header(write ? 'content-profile' : 'accept-profile');
-  if (profile !== undefined && (!schemas.includes(profile) || profile !== 'public')) {
+  const fallback = schemas[0];
+  if ((profile !== undefined && !schemas.includes(profile)) || fallback === undefined) {
     throw pgrstError(
       406,
       'PGRST106',
-      `Invalid schema: ${profile}`,
+      `Invalid schema: ${profile ?? ''}`,
       null,
       `Only the following schemas are exposed: ${schemas.join(', ')}`,
     );
   }
-  return { negotiated: profile !== undefined || schemas.length !== 1 };
+  return { schema: profile ?? fallback, negotiated: profile !== undefined || schemas.length !== 1 };
 }
 
 // How many rows a Content-Range (`0-2/*` three, `*/0` none) says a reply holds.
@@ -42,23 +47,29 @@ export function rowsInRange(contentRange: string | undefined): number {
 
 /**
  * PostgREST's search_path: the request's schema, then config.toml's `extra_search_path`, each
- * quoted. Undefined when it is the CLI's default (`public, extensions`), which every request's
- * settings already set (request-db.ts), so most requests pay no extra statement.
+ * quoted. Undefined when it is `public` with the CLI's default (`public, extensions`), which
+ * every request's settings already set (request-db.ts), so most requests pay no extra statement.
  */
-export function apiSearchPath(extra: readonly string[] | undefined): string | undefined {
+export function apiSearchPath(
+  schema: string,
+  extra: readonly string[] | undefined,
+): string | undefined {
+  const rest = extra ?? ['public', 'extensions'];
   if (
-    extra === undefined ||
-    (extra.length === 2 && extra[0] === 'public' && extra[1] === 'extensions')
+    schema === 'public' &&
+    rest.length === 2 &&
+    rest[0] === 'public' &&
+    rest[1] === 'extensions'
   ) {
     return undefined;
   }
-  return ['public', ...extra].map((name) => `"${name.replace(/"/g, '""')}"`).join(', ');
+  return [schema, ...rest].map((name) => `"${name.replace(/"/g, '""')}"`).join(', ');
 }
 
 /** PostgREST names the schema of a negotiated profile beside the Content-Type of a body. */
-export function withProfile(reply: Reply, negotiated: boolean): Reply {
+export function withProfile(reply: Reply, negotiated: boolean, schema: string): Reply {
   if (!negotiated || reply.headers['Content-Type'] === undefined) return reply;
-  return { ...reply, headers: { ...reply.headers, 'Content-Profile': 'public' } };
+  return { ...reply, headers: { ...reply.headers, 'Content-Profile': schema } };
 }
 
 /** The request's preferences, read inside its transaction (db-tx-end decides `tx=`). */

@@ -47,7 +47,7 @@ async function requireTable(catalog: Catalog, name: string): Promise<TableInfo> 
     throw pgrstError(
       404,
       'PGRST205',
-      `Could not find the table 'public.${name}' in the schema cache`,
+      `Could not find the table '${catalog.schema}.${name}' in the schema cache`,
     );
   }
   return table;
@@ -79,7 +79,7 @@ async function readTable(
   const plan = await planRead({
     tx,
     catalog,
-    from: `public.${quoteIdent(table.name)}`,
+    from: `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`,
     relation: table.name,
     columns: table.columns,
     search,
@@ -201,9 +201,10 @@ async function serve(
   const role: ApiRole = caller.role;
   const claims: Claims = { ...caller.claims, role };
   let negotiated = false;
-  const searchPath = apiSearchPath(ctx.settings.extraSearchPath);
+  let profile = 'public';
   try {
-    negotiated = requestProfile(c, ctx.settings.apiSchemas ?? ['public']).negotiated;
+    ({ schema: profile, negotiated } = requestProfile(c, ctx.settings.apiSchemas ?? ['public']));
+    const searchPath = apiSearchPath(profile, ctx.settings.extraSearchPath);
     // rpc reads its own body types (text, xml, bytea for one unnamed parameter): rpc.ts.
     const rpc = /\/rpc\/[^/]*$/.test(c.req.path);
     if ((c.req.method === 'POST' && !rpc) || c.req.method === 'PATCH') {
@@ -224,16 +225,16 @@ async function serve(
       claims,
       { method: c.req.method, path: new URL(c.req.url).pathname, headers: requestHeaders(c) },
       (tx, generation) =>
-        handleWithPrefs(tx, schema.forRequest(tx, generation), c, handler, searchPath),
+        handleWithPrefs(tx, schema.forRequest(tx, generation, profile), c, handler, searchPath),
       {
         // PostgREST runs GET and HEAD (rpc too) in a READ ONLY transaction: writes get 25006.
         readOnly: c.req.method === 'GET' || c.req.method === 'HEAD',
         ...(cached ? { also: SCHEMA_GENERATION_SELECT } : {}),
       },
     );
-    return send(c, withProfile(reply, negotiated));
+    return send(c, withProfile(reply, negotiated, profile));
   } catch (error) {
-    if (error instanceof RolledBack) return send(c, withProfile(error.reply, negotiated));
+    if (error instanceof RolledBack) return send(c, withProfile(error.reply, negotiated, profile));
     return send(c, errorReply(toPgrstError(error, role === 'anon')));
   }
 }

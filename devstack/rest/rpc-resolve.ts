@@ -61,6 +61,7 @@ function paramsText(keys: readonly string[]): string {
 /** findProc: the one overload the argument names choose, else PGRST203 or PGRST202. */
 export async function resolve(
   tx: SqlRunner,
+  schema: string,
   candidates: readonly FunctionInfo[],
   req: Pick<RpcRequest, 'name' | 'method' | 'mediaType'>,
   keys: ReadonlySet<string>,
@@ -84,7 +85,9 @@ export async function resolve(
   if (first && chosen.length === 1) return first;
   if (chosen.length > 1) {
     const list = chosen
-      .map((fn) => `public.${fn.name}(${fn.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`)
+      .map(
+        (fn) => `${schema}.${fn.name}(${fn.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`,
+      )
       .join(', ');
     throw pgrstError(
       300,
@@ -95,7 +98,7 @@ export async function resolve(
     );
   }
   const sorted = [...keys].sort();
-  const func = `public.${req.name}`;
+  const func = `${schema}.${req.name}`;
   const withParams = sorted.length === 0 ? ' without parameters' : paramsText(sorted);
   const searched =
     sorted.length === 0
@@ -104,9 +107,9 @@ export async function resolve(
   let hint: string | null = null;
   if (rawType === undefined) {
     if (candidates.length === 0) {
-      const names = (await functionNames(tx)).filter((n) => n !== req.name);
+      const names = (await functionNames(tx, schema)).filter((n) => n !== req.name);
       const near = closest(names, req.name, 0.75);
-      if (near !== undefined) hint = `Perhaps you meant to call the function public.${near}`;
+      if (near !== undefined) hint = `Perhaps you meant to call the function ${schema}.${near}`;
     } else {
       const lists = candidates.map((fn) => paramsText(fn.args.map((a) => a.name)));
       const near = closest(lists, paramsText(sorted), 0.33);

@@ -111,7 +111,7 @@ function callSql(
   wholeBody: boolean,
   params: Params,
 ): string {
-  const target = `public.${quoteIdent(fn.name)}`;
+  const target = `${quoteIdent(fn.schema)}.${quoteIdent(fn.name)}`;
   if (wholeBody) {
     const type = fn.args[0]?.type ?? 'json';
     return `${target}(${params.add(body ?? '')}::${type})`;
@@ -191,7 +191,7 @@ export async function callRpc(tx: SqlRunner, catalog: Catalog, req: RpcRequest):
     jsonBody = text;
   }
   const candidates = (await catalog.functions(req.name)).filter(callable).sort(overloadOrder);
-  const fn = await resolve(tx, candidates, req, keys);
+  const fn = await resolve(tx, catalog.schema, candidates, req, keys);
   const wholeBody = isPost && !matchesParams(fn, keys, RAW_BODY_TYPES.has(req.mediaType));
   const params = new Params();
   const argsBody = form ? undefined : isPost ? (jsonBody ?? req.body) : undefined;

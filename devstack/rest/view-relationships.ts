@@ -17,13 +17,13 @@ const VIEWS_SQL = `
 select c.relname::text as view, r.ev_action::text as action
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   join pg_rewrite r on r.ev_class = c.oid and r.rulename = '_RETURN'
- where n.nspname = 'public' and c.relkind in ('v', 'm')`;
+ where n.nspname = $1 and c.relkind in ('v', 'm')`;
 
 const COLUMNS_SQL = `
 select c.oid::text as oid, c.relname::text as tbl, a.attnum::int as num, a.attname::text as col
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
- where n.nspname = 'public' and c.relkind in ('r', 'p', 'v', 'm', 'f')`;
+ where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f')`;
 
 /** `{TARGETENTRY … :resname x … :resorigtbl oid :resorigcol n …}` in a pg_node_tree text. */
 const TARGET_ENTRY =
@@ -37,12 +37,13 @@ const MAX_VIEW_DEPTH = 8;
 
 export async function viewRelationships<R extends KeyRelationship>(
   tx: SqlRunner,
+  schema: string,
   direct: readonly R[],
 ): Promise<{ rels: R[]; views: Set<string> }> {
-  const views = (await tx.query<{ view: string; action: string }>(VIEWS_SQL)).rows;
+  const views = (await tx.query<{ view: string; action: string }>(VIEWS_SQL, [schema])).rows;
   if (views.length === 0) return { rels: [], views: new Set() };
   const columns = (
-    await tx.query<{ oid: string; tbl: string; num: number; col: string }>(COLUMNS_SQL)
+    await tx.query<{ oid: string; tbl: string; num: number; col: string }>(COLUMNS_SQL, [schema])
   ).rows;
   const byAttr = new Map(columns.map((c) => [`${c.oid}:${String(c.num)}`, c]));
   const viewNames = new Set(views.map((v) => v.view));

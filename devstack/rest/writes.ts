@@ -88,8 +88,6 @@ async function readRows(
 }
 
 interface Statement {
-  /** Data-modifying CTEs (each ending in `returning <RET>`) that must sit at the top level. */
-  before?: string[];
   /** The statement whose rows are the result; `<RET>` stands for its returning list. */
   main: string;
   /** An upsert that may update: count the rows it inserted (200 when none). */
@@ -132,7 +130,7 @@ async function writeReply(
   const insertedSql = statement.upsert
     ? `(select count(*)::int from _r where "pgrst.inserted")`
     : 'null::int';
-  const ctes = [...(statement.before ?? []).map(ret), `_r as (${ret(statement.main)})`];
+  const ctes = [`_r as (${ret(statement.main)})`];
   const fromSelected = full ? ` from (select ${picked} from _r) _s` : '';
   const { rows } = await tx.query<{ body: string; n: number; inserted: number | null }>(
     `with ${ctes.join(', ')}
@@ -205,7 +203,7 @@ export async function insertRows(req: WriteRequest): Promise<Reply> {
   const { table, search, prefer } = req;
   const { rows, json, array } = await readRows(req.c);
   const columns = insertColumns(table, rows, search.get('columns'));
-  const target = `public.${quoteIdent(table.name)}`;
+  const target = `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`;
   const params = new Params();
   const onConflictParam = search.get('on_conflict');
   let conflict = '';
@@ -241,17 +239,20 @@ export async function insertRows(req: WriteRequest): Promise<Reply> {
     // `{}`: every column takes its default.
     statement = { main: `insert into ${target} default values${conflict} returning ${RET}` };
   } else if (prefer.missing === 'default') {
-    // Each row names its own columns so the absent ones take their defaults.
-    const before = rows.map((row, i) => {
-      const own = columns.filter((col) => Object.hasOwn(row, col));
-      const p = params.add(JSON.stringify(row));
-      const list = own.map(quoteIdent).join(', ');
-      return own.length === 0
-        ? `_i${i} as (insert into ${target} default values${conflict} returning ${RET})`
-        : `_i${i} as (insert into ${target} (${list}) select ${list} from json_populate_record(null::${target}, ${p}::json)${conflict} returning ${RET})`;
-    });
-    const main = rows.map((_, i) => `select * from _i${i}`).join(' union all ');
-    statement = { before, main };
+    // As PostgREST: one statement; each row starts from the listed columns' defaults (every
+    // default evaluated for every row, so a sequence advances once per row and column, as on
+    // hosted), then its own keys, null included, replace them. A column without a default
+    // gets null; a generated one gets nothing, so naming it fails as Postgres says.
+    const list = columns.map(quoteIdent).join(', ');
+    const defaults = columns
+      .filter((col) => !table.generated.has(col))
+      .map((col) => `${params.add(col)}::text, ${table.defaults.get(col) ?? 'null'}`)
+      .join(', ');
+    const p = params.add(json === undefined ? JSON.stringify(rows) : array ? json : `[${json}]`);
+    const picked = columns.map((col) => `_b.${quoteIdent(col)}`).join(', ');
+    statement = {
+      main: `insert into ${target} (${list}) select ${picked} from jsonb_array_elements(${p}::jsonb) with ordinality _e(v, i), lateral jsonb_populate_record(null::${target}, jsonb_build_object(${defaults}) || _e.v) _b order by _e.i${conflict} returning ${RET}`,
+    };
   } else {
     const list = columns.map(quoteIdent).join(', ');
     const p = params.add(json === undefined ? JSON.stringify(rows) : array ? json : `[${json}]`);
@@ -267,7 +268,7 @@ export async function updateRows(req: WriteRequest): Promise<Reply> {
   const body = await readJson(req.c);
   if (!isPlainObject(body)) throw INVALID_BODY();
   const columns = insertColumns(table, [body], search.get('columns'));
-  const target = `public.${quoteIdent(table.name)}`;
+  const target = `${quoteIdent(table.schema)}.${quoteIdent(table.name)}`;
   const cols = new ColumnResolver(table.name, table.columns, `${quoteIdent(table.name)}.`);
   const params = new Params();
   const where = compileFilters(cols, search, params);
@@ -292,6 +293,6 @@ export async function deleteRows(req: WriteRequest): Promise<Reply> {
   const cols = new ColumnResolver(table.name, table.columns);
   const params = new Params();
   const where = compileFilters(cols, search, params);
-  const main = `delete from public.${quoteIdent(table.name)} where ${where} returning ${RET}`;
+  const main = `delete from ${quoteIdent(table.schema)}.${quoteIdent(table.name)} where ${where} returning ${RET}`;
   return writeReply(req, 'delete', { main }, params);
 }

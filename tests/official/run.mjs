@@ -63,6 +63,11 @@ function startDevstack(projectDir, log) {
       DEVSTACK_PORT: '0',
       DEVSTACK_MEMORY: 'true',
       DEVSTACK_PROJECT_DIR: projectDir,
+      // The CLI's GoTrue has no rate-limit header configured, and GoTrue applies its per-IP
+      // limits only when it knows the caller's address from one (middleware.go): under
+      // `supabase start` they never bite. The devstack applies them as hosted does, so the
+      // runner raises them, as the browser tests do.
+      DEVSTACK_TEST_RATE_LIMITS: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
