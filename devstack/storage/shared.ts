@@ -8,7 +8,7 @@ import { resolveCaller, type DevstackContext } from '../context';
 import type { Claims, VerifyFailure } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import type { SqlRunner } from '../sql-engine';
-import { invalidJwt, invalidKey, invalidRequest, StorageError } from './errors';
+import { invalidKey, invalidRequest, StorageError } from './errors';
 import { isValidObjectName } from './object-names';
 import { readBounded } from './upload-body';
 
@@ -147,9 +147,13 @@ export function createStorageKit(ctx: DevstackContext): StorageKit {
     async requireCaller(c) {
       const caller = await resolveCaller(ctx, c);
       if (caller.ok) return { role: caller.role, claims: caller.claims };
-      if (caller.reason === 'missing') throw invalidJwt(caller.message);
-      // Hosted storage answers a JWT it cannot verify with AccessDenied (403), not InvalidJWT.
-      const message = storageJwtMessage(caller.kind, caller.message);
+      // No gateway key check stands before storage (public URLs work without a key): with
+      // neither a key nor a token, storage-api verifies an empty JWT and says why it failed.
+      // Any other JWT it cannot verify is AccessDenied (403) too, never InvalidJWT.
+      const message =
+        caller.reason === 'missing'
+          ? 'Invalid Compact JWS'
+          : storageJwtMessage(caller.kind, caller.message);
       throw new StorageError('403', 'AccessDenied', 'Unauthorized', message);
     },
     asCaller(c, caller, operation, fn) {
