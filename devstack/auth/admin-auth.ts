@@ -6,10 +6,18 @@
 import type { Context } from 'hono';
 
 import { apiKeyOf, bearerToken, type DevstackContext } from '../context';
-import type { SqlRunner } from '../sql-engine';
+import { sqlState, type SqlEngine, type SqlRunner } from '../sql-engine';
 import type { EmailRouteHelpers } from './email';
-import { AuthApiError, authErrors } from './errors';
-import { isoTime, isJsonObject, userJson, type JsonObject, type UserRow } from './users';
+import { AuthApiError, authErrors, isAuthApiError } from './errors';
+import {
+  FACTOR_COLUMNS,
+  isoTime,
+  isJsonObject,
+  userJson,
+  type FactorRow,
+  type JsonObject,
+  type UserRow,
+} from './users';
 
 /** GoTrue's default `jwt.admin_roles`. */
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
@@ -215,6 +223,24 @@ export async function loadUser(db: SqlRunner, rawId: string): Promise<UserRow> {
   return user;
 }
 
+/**
+ * An admin write in one transaction, as GoTrue's: its own errors and invalid values
+ * (SQLSTATE class 22) answer as they are; any other database failure is GoTrue's 500 with
+ * `failure` as its message.
+ */
+export async function adminTransaction<T>(
+  db: SqlEngine,
+  failure: string,
+  fn: (tx: SqlRunner) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction(fn);
+  } catch (error) {
+    if (isAuthApiError(error) || sqlState(error)?.startsWith('22')) throw error;
+    throw adminErrors.internal(failure);
+  }
+}
+
 /** Whether auth.mfa_factors exists yet (the MFA slice owns it). */
 export async function hasFactorTable(db: SqlRunner): Promise<boolean> {
   const { rows } = await db.query<{ present: boolean }>(
@@ -222,36 +248,6 @@ export async function hasFactorTable(db: SqlRunner): Promise<boolean> {
   );
   return rows[0]?.present === true;
 }
-
-interface FactorRow {
-  id: string;
-  friendly_name: string | null;
-  factor_type: string;
-  status: string;
-  phone: string | null;
-  created_at: Date | string | null;
-  updated_at: Date | string | null;
-  last_challenged_at: Date | string | null;
-  [key: string]: unknown;
-}
-
-/** A factor as GoTrue's models.Factor JSON. */
-export function factorJson(factor: FactorRow): JsonObject {
-  const json: JsonObject = {
-    id: factor.id,
-    created_at: isoTime(factor.created_at) ?? '',
-    updated_at: isoTime(factor.updated_at) ?? '',
-    status: factor.status,
-  };
-  if (factor.friendly_name) json.friendly_name = factor.friendly_name;
-  json.factor_type = factor.factor_type;
-  json.phone = factor.phone ?? '';
-  json.last_challenged_at = isoTime(factor.last_challenged_at) ?? null;
-  return json;
-}
-
-export const FACTOR_COLUMNS = `id::text as id, friendly_name, factor_type::text as factor_type,
-  status::text as status, phone, created_at, updated_at, last_challenged_at`;
 
 /** A user's factors, oldest first ([] while no factor table exists). */
 export async function userFactors(db: SqlRunner, userId: string): Promise<FactorRow[]> {

@@ -6,11 +6,9 @@ import type { Hono } from 'hono';
 
 import { sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
-import { sqlState, type SqlRunner } from '../sql-engine';
+import type { SqlRunner } from '../sql-engine';
 import {
-  adminErrors,
-  FACTOR_COLUMNS,
-  factorJson,
+  adminTransaction,
   hasFactorTable,
   isUuid,
   loadUser,
@@ -19,7 +17,8 @@ import {
   validatePhone,
   type AdminRouteHelpers,
 } from './admin-auth';
-import { AuthApiError, isAuthApiError } from './errors';
+import { AuthApiError } from './errors';
+import { FACTOR_COLUMNS, factorJson } from './users';
 
 type Factor = Awaited<ReturnType<typeof userFactors>>[number];
 
@@ -93,29 +92,24 @@ export function registerAdminFactorRoutes(
     const friendlyName = stringField(body, 'friendly_name');
     const rawPhone = stringField(body, 'phone');
     const at = sqlNow(ctx.clock);
-    try {
-      await ctx.db.transaction(async (tx) => {
-        if (friendlyName !== '') {
-          await tx.query(
-            `update auth.mfa_factors set friendly_name = $2, updated_at = $3::timestamptz
+    // A name the user's other factor has: the unique index refuses it, GoTrue answers 500.
+    await adminTransaction(ctx.db, 'Unexpected failure', async (tx) => {
+      if (friendlyName !== '') {
+        await tx.query(
+          `update auth.mfa_factors set friendly_name = $2, updated_at = $3::timestamptz
              where id::text = $1`,
-            [factor.id, friendlyName, at],
-          );
-        }
-        if (rawPhone !== '' && factor.factor_type === 'phone') {
-          const phone = validatePhone(rawPhone);
-          await tx.query(
-            `update auth.mfa_factors set phone = $2, updated_at = $3::timestamptz
+          [factor.id, friendlyName, at],
+        );
+      }
+      if (rawPhone !== '' && factor.factor_type === 'phone') {
+        const phone = validatePhone(rawPhone);
+        await tx.query(
+          `update auth.mfa_factors set phone = $2, updated_at = $3::timestamptz
              where id::text = $1`,
-            [factor.id, phone, at],
-          );
-        }
-      });
-    } catch (error) {
-      if (isAuthApiError(error) || sqlState(error)?.startsWith('22')) throw error;
-      // A name the user's other factor has: the unique index refuses it, GoTrue answers 500.
-      throw adminErrors.internal('Unexpected failure');
-    }
+          [factor.id, phone, at],
+        );
+      }
+    });
     return c.json(factorJson(await loadFactor(ctx.db, user.id, factor.id)));
   });
 }

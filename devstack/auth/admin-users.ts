@@ -10,6 +10,7 @@ import type { DevstackContext } from '../context';
 import { sqlState, type SqlParam } from '../sql-engine';
 import {
   adminErrors,
+  adminTransaction,
   adminUserJson,
   banDuration,
   boolField,
@@ -33,7 +34,7 @@ import {
   phoneTaken,
   softDelete,
 } from './admin-user-store';
-import { authErrors, isAuthApiError } from './errors';
+import { authErrors } from './errors';
 import { jsonObject, type JsonObject } from './users';
 
 /** GoTrue's defaultPerPage. */
@@ -89,6 +90,19 @@ function paginationLinks(c: Context, page: number, perPage: number, total: numbe
   return header;
 }
 
+/** GoTrue's AdminUserParams: the fields that creating and updating a user read alike. */
+function userParams(body: Parameters<typeof stringField>[0]) {
+  return {
+    rawEmail: stringField(body, 'email'),
+    rawPhone: stringField(body, 'phone'),
+    role: stringField(body, 'role'),
+    emailConfirm: boolField(body, 'email_confirm'),
+    phoneConfirm: boolField(body, 'phone_confirm'),
+    userMetadata: mapField(body, 'user_metadata'),
+    appMetadata: mapField(body, 'app_metadata'),
+  };
+}
+
 export function registerAdminUserRoutes(
   app: Hono,
   ctx: DevstackContext,
@@ -142,13 +156,8 @@ export function registerAdminUserRoutes(
   app.post('/admin/users', async (c) => {
     const body = await helpers.readJsonBody(c);
     const aud = stringField(body, 'aud') || requestAud(c);
-    const rawEmail = stringField(body, 'email');
-    const rawPhone = stringField(body, 'phone');
-    const role = stringField(body, 'role');
-    const emailConfirm = boolField(body, 'email_confirm');
-    const phoneConfirm = boolField(body, 'phone_confirm');
-    const userMetadata = mapField(body, 'user_metadata');
-    const appMetadata = mapField(body, 'app_metadata');
+    const { rawEmail, rawPhone, role, emailConfirm, phoneConfirm, userMetadata, appMetadata } =
+      userParams(body);
     if (rawEmail === '' && rawPhone === '') {
       throw authErrors.validation('Cannot create a user without either an email or phone');
     }
@@ -170,9 +179,11 @@ export function registerAdminUserRoutes(
     const banMs = banDuration(body);
 
     const at = now();
-    let created: JsonObject;
-    try {
-      created = await ctx.db.transaction(async (tx) => {
+    // A taken id (or an address taken by a racing request): GoTrue's transaction fails.
+    const created = await adminTransaction(
+      ctx.db,
+      'Database error creating new user',
+      async (tx) => {
         const app = mergeMetadata(
           { provider: providers[0] ?? 'email', providers },
           appMetadata ?? {},
@@ -212,12 +223,8 @@ export function registerAdminUserRoutes(
         }
         if (banMs !== undefined) await ban(ctx, tx, userId, banMs, at);
         return adminUserJson(tx, await loadUser(tx, userId));
-      });
-    } catch (error) {
-      if (isAuthApiError(error) || sqlState(error)?.startsWith('22')) throw error;
-      // A taken id (or an address taken by a racing request): GoTrue's transaction fails.
-      throw adminErrors.internal('Database error creating new user');
-    }
+      },
+    );
     return c.json(created);
   });
 
@@ -229,13 +236,8 @@ export function registerAdminUserRoutes(
   app.put('/admin/users/:user_id', async (c) => {
     const user = await loadUser(ctx.db, c.req.param('user_id'));
     const body = await helpers.readJsonBody(c);
-    const rawEmail = stringField(body, 'email');
-    const rawPhone = stringField(body, 'phone');
-    const role = stringField(body, 'role');
-    const emailConfirm = boolField(body, 'email_confirm');
-    const phoneConfirm = boolField(body, 'phone_confirm');
-    const userMetadata = mapField(body, 'user_metadata');
-    const appMetadata = mapField(body, 'app_metadata');
+    const { rawEmail, rawPhone, role, emailConfirm, phoneConfirm, userMetadata, appMetadata } =
+      userParams(body);
     const email = rawEmail === '' ? undefined : helpers.validateEmail(rawEmail);
     const phone = rawPhone === '' ? undefined : validatePhone(rawPhone);
     const banMs = banDuration(body);
@@ -247,83 +249,77 @@ export function registerAdminUserRoutes(
     }
 
     const at = now();
-    let updated: JsonObject;
-    try {
-      updated = await ctx.db.transaction(async (tx) => {
-        const id = user.id;
-        const touch = async (sql: string, params: SqlParam[]) => {
-          await tx.query(sql, [id, ...params]);
-        };
-        if (role !== '') {
-          await touch(
-            `update auth.users set role = $2, updated_at = $3::timestamptz where id::text = $1`,
-            [role.trim(), at],
-          );
-        }
-        if (emailConfirm) await confirmEmail(tx, user, at);
-        if (phoneConfirm) {
-          await touch(
-            `update auth.users set phone_confirmed_at = $2::timestamptz, confirmation_token = '', updated_at = $2::timestamptz where id::text = $1`,
-            [at],
-          );
-        }
-        if (hash !== undefined) {
-          // User.UpdatePassword: pending tokens are cleared and every session ends.
-          await touch(
-            `update auth.users set encrypted_password = $2, confirmation_token = '',
+    // GoTrue checks no duplicate here: the unique index refuses a taken address.
+    const updated = await adminTransaction(ctx.db, 'Error updating user', async (tx) => {
+      const id = user.id;
+      const touch = async (sql: string, params: SqlParam[]) => {
+        await tx.query(sql, [id, ...params]);
+      };
+      if (role !== '') {
+        await touch(
+          `update auth.users set role = $2, updated_at = $3::timestamptz where id::text = $1`,
+          [role.trim(), at],
+        );
+      }
+      if (emailConfirm) await confirmEmail(tx, user, at);
+      if (phoneConfirm) {
+        await touch(
+          `update auth.users set phone_confirmed_at = $2::timestamptz, confirmation_token = '', updated_at = $2::timestamptz where id::text = $1`,
+          [at],
+        );
+      }
+      if (hash !== undefined) {
+        // User.UpdatePassword: pending tokens are cleared and every session ends.
+        await touch(
+          `update auth.users set encrypted_password = $2, confirmation_token = '',
                confirmation_sent_at = null, recovery_token = '', recovery_sent_at = null,
                email_change_token_current = '', email_change_token_new = '',
                email_change_sent_at = null, phone_change_token = '', phone_change_sent_at = null,
                reauthentication_token = '', reauthentication_sent_at = null,
                updated_at = $3::timestamptz
              where id::text = $1`,
-            [hash, at],
-          );
-          await touch(`delete from auth.sessions where user_id::text = $1`, []);
-        }
-        for (const [provider, value, confirmed] of [
-          ['email', email, emailConfirm],
-          ['phone', phone, phoneConfirm],
-        ] as const) {
-          if (value === undefined) continue;
-          const patch = { [provider]: value, [`${provider}_verified`]: confirmed };
-          const changed = await tx.query(
-            `update auth.identities set identity_data = identity_data || $2::jsonb,
+          [hash, at],
+        );
+        await touch(`delete from auth.sessions where user_id::text = $1`, []);
+      }
+      for (const [provider, value, confirmed] of [
+        ['email', email, emailConfirm],
+        ['phone', phone, phoneConfirm],
+      ] as const) {
+        if (value === undefined) continue;
+        const patch = { [provider]: value, [`${provider}_verified`]: confirmed };
+        const changed = await tx.query(
+          `update auth.identities set identity_data = identity_data || $2::jsonb,
                updated_at = $3::timestamptz where user_id::text = $1 and provider = $4`,
-            [id, JSON.stringify(patch), at, provider],
-          );
-          if (changed.affected === 0) {
-            const other = provider === 'email' ? 'phone_verified' : 'email_verified';
-            await insertIdentity(tx, id, provider, { sub: id, ...patch, [other]: false }, at);
-          }
-          await touch(
-            `update auth.users set ${provider} = $2, updated_at = $3::timestamptz,
+          [id, JSON.stringify(patch), at, provider],
+        );
+        if (changed.affected === 0) {
+          const other = provider === 'email' ? 'phone_verified' : 'email_verified';
+          await insertIdentity(tx, id, provider, { sub: id, ...patch, [other]: false }, at);
+        }
+        await touch(
+          `update auth.users set ${provider} = $2, updated_at = $3::timestamptz,
                is_anonymous = is_anonymous and not $4 where id::text = $1`,
-            [value, at, confirmed],
-          );
-        }
-        if (appMetadata) {
-          const current = jsonObject((await loadUser(tx, id)).raw_app_meta_data);
-          await touch(
-            `update auth.users set raw_app_meta_data = $2::jsonb, updated_at = $3::timestamptz where id::text = $1`,
-            [JSON.stringify(mergeMetadata(current, appMetadata)), at],
-          );
-        }
-        if (userMetadata) {
-          const current = jsonObject((await loadUser(tx, id)).raw_user_meta_data);
-          await touch(
-            `update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3::timestamptz where id::text = $1`,
-            [JSON.stringify(mergeMetadata(current, userMetadata)), at],
-          );
-        }
-        if (banMs !== undefined) await ban(ctx, tx, id, banMs, at);
-        return adminUserJson(tx, await loadUser(tx, id));
-      });
-    } catch (error) {
-      if (isAuthApiError(error) || sqlState(error)?.startsWith('22')) throw error;
-      // GoTrue checks no duplicate here: the unique index refuses a taken address.
-      throw adminErrors.internal('Error updating user');
-    }
+          [value, at, confirmed],
+        );
+      }
+      if (appMetadata) {
+        const current = jsonObject((await loadUser(tx, id)).raw_app_meta_data);
+        await touch(
+          `update auth.users set raw_app_meta_data = $2::jsonb, updated_at = $3::timestamptz where id::text = $1`,
+          [JSON.stringify(mergeMetadata(current, appMetadata)), at],
+        );
+      }
+      if (userMetadata) {
+        const current = jsonObject((await loadUser(tx, id)).raw_user_meta_data);
+        await touch(
+          `update auth.users set raw_user_meta_data = $2::jsonb, updated_at = $3::timestamptz where id::text = $1`,
+          [JSON.stringify(mergeMetadata(current, userMetadata)), at],
+        );
+      }
+      if (banMs !== undefined) await ban(ctx, tx, id, banMs, at);
+      return adminUserJson(tx, await loadUser(tx, id));
+    });
     return c.json(updated);
   });
 

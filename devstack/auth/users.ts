@@ -83,7 +83,7 @@ export async function findUserByEmail(db: SqlRunner, email: string): Promise<Use
   return rows[0];
 }
 
-interface FactorJsonRow {
+export interface FactorRow {
   id: string;
   friendly_name: string | null;
   factor_type: string;
@@ -95,27 +95,33 @@ interface FactorJsonRow {
   [key: string]: unknown;
 }
 
+/** The columns factorJson reads, as auth.mfa_factors holds them. */
+export const FACTOR_COLUMNS = `id::text as id, friendly_name, factor_type::text as factor_type,
+  status::text as status, phone, created_at, updated_at, last_challenged_at`;
+
+/** A factor as GoTrue's models.Factor JSON. */
+export function factorJson(factor: FactorRow): JsonObject {
+  const json: JsonObject = {
+    id: factor.id,
+    created_at: isoTime(factor.created_at) ?? '',
+    updated_at: isoTime(factor.updated_at) ?? '',
+    status: factor.status,
+  };
+  if (factor.friendly_name) json.friendly_name = factor.friendly_name;
+  json.factor_type = factor.factor_type;
+  json.phone = factor.phone ?? '';
+  json.last_challenged_at = isoTime(factor.last_challenged_at) ?? null;
+  return json;
+}
+
 /** The user's MFA factors as GoTrue's models.Factor JSON (mfa.ts keeps them). */
 async function factorsJson(db: SqlRunner, userId: string): Promise<Json[]> {
-  const { rows } = await db.query<FactorJsonRow>(
-    `select id::text as id, friendly_name, factor_type::text as factor_type,
-            status::text as status, phone, created_at, updated_at, last_challenged_at
-     from auth.mfa_factors where user_id::text = $1 order by created_at, id`,
+  const { rows } = await db.query<FactorRow>(
+    `select ${FACTOR_COLUMNS} from auth.mfa_factors where user_id::text = $1
+     order by created_at, id`,
     [userId],
   );
-  return rows.map((factor) => {
-    const json: JsonObject = {
-      id: factor.id,
-      created_at: isoTime(factor.created_at) ?? '',
-      updated_at: isoTime(factor.updated_at) ?? '',
-      status: factor.status,
-    };
-    if (factor.friendly_name) json.friendly_name = factor.friendly_name;
-    json.factor_type = factor.factor_type;
-    json.phone = factor.phone ?? '';
-    json.last_challenged_at = isoTime(factor.last_challenged_at) ?? null;
-    return json;
-  });
+  return rows.map(factorJson);
 }
 
 /** The user object of GoTrue's JSON (omitempty fields left out when NULL). */

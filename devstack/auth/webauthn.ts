@@ -11,7 +11,7 @@ import { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simpl
 
 import type { AuthConfig } from './config';
 import { AuthApiError } from './errors';
-import type { Json, UserRow } from './users';
+import type { Json, JsonObject, UserRow } from './users';
 import { isJsonObject, jsonObject } from './users';
 
 /** GoTrue's WebAuthn ChallengeExpiryDuration default (5m). */
@@ -65,8 +65,16 @@ function base64urlField(value: Json | undefined, required: boolean): boolean {
   return typeof value === 'string' && BASE64URL.test(value) && (!required || value !== '');
 }
 
-/** Protocol's CredentialCreationResponse.Parse: the shape, before any cryptography. */
-export function parseRegistration(raw: Json | undefined): RegistrationResponseJSON {
+/**
+ * Protocol's ParsedCredential checks, common to both ceremonies: id, rawId and type, then
+ * the response's base64url fields (`required` ones present and non-empty, `optional` ones
+ * base64url when present).
+ */
+function parseCredential(
+  raw: Json | undefined,
+  required: string[],
+  optional: string[] = [],
+): { id: string; rawId: string; response: JsonObject } {
   if (!isJsonObject(raw) || !isJsonObject(raw.response)) throw webauthnErrors.invalidResponse();
   const response = raw.response;
   if (
@@ -74,14 +82,20 @@ export function parseRegistration(raw: Json | undefined): RegistrationResponseJS
     !base64urlField(raw.id, true) ||
     !base64urlField(raw.rawId ?? raw.id, true) ||
     raw.type !== 'public-key' ||
-    !base64urlField(response.clientDataJSON, true) ||
-    !base64urlField(response.attestationObject, true)
+    required.some((field) => !base64urlField(response[field], true)) ||
+    optional.some((field) => !base64urlField(response[field], false))
   ) {
     throw webauthnErrors.invalidResponse();
   }
+  return { id: raw.id, rawId: typeof raw.rawId === 'string' ? raw.rawId : raw.id, response };
+}
+
+/** Protocol's CredentialCreationResponse.Parse: the shape, before any cryptography. */
+export function parseRegistration(raw: Json | undefined): RegistrationResponseJSON {
+  const { id, rawId, response } = parseCredential(raw, ['clientDataJSON', 'attestationObject']);
   return {
-    id: raw.id,
-    rawId: typeof raw.rawId === 'string' ? raw.rawId : raw.id,
+    id,
+    rawId,
     type: 'public-key',
     clientExtensionResults: {},
     response: {
@@ -93,23 +107,14 @@ export function parseRegistration(raw: Json | undefined): RegistrationResponseJS
 
 /** Protocol's CredentialAssertionResponse.Parse. */
 export function parseAssertion(raw: Json | undefined): AuthenticationResponseJSON {
-  if (!isJsonObject(raw) || !isJsonObject(raw.response)) throw webauthnErrors.invalidResponse();
-  const response = raw.response;
-  if (
-    typeof raw.id !== 'string' ||
-    !base64urlField(raw.id, true) ||
-    !base64urlField(raw.rawId ?? raw.id, true) ||
-    raw.type !== 'public-key' ||
-    !base64urlField(response.clientDataJSON, true) ||
-    !base64urlField(response.authenticatorData, true) ||
-    !base64urlField(response.signature, true) ||
-    !base64urlField(response.userHandle, false)
-  ) {
-    throw webauthnErrors.invalidResponse();
-  }
+  const { id, rawId, response } = parseCredential(
+    raw,
+    ['clientDataJSON', 'authenticatorData', 'signature'],
+    ['userHandle'],
+  );
   return {
-    id: raw.id,
-    rawId: typeof raw.rawId === 'string' ? raw.rawId : raw.id,
+    id,
+    rawId,
     type: 'public-key',
     clientExtensionResults: {},
     response: {
@@ -140,13 +145,22 @@ export interface NewCredential {
   backedUp: boolean;
 }
 
+/** A ceremony's check: whatever it throws (a bad signature, a malformed CBOR) is GoTrue's one answer. */
+async function failedUnlessVerified<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch {
+    throw webauthnErrors.failed();
+  }
+}
+
 /** webAuthn.CreateCredential: the attestation checked against the stored challenge. */
 export async function verifyRegistration(
   rp: RelyingParty,
   response: RegistrationResponseJSON,
   challenge: string,
 ): Promise<NewCredential> {
-  try {
+  return failedUnlessVerified(async () => {
     const result = await verifyRegistrationResponse({
       response,
       expectedChallenge: challenge,
@@ -164,9 +178,7 @@ export async function verifyRegistration(
       backupEligible: info.credentialDeviceType === 'multiDevice',
       backedUp: info.credentialBackedUp,
     };
-  } catch {
-    throw webauthnErrors.failed();
-  }
+  });
 }
 
 /** webAuthn.ValidateLogin: the assertion's signature by a known credential. */
@@ -176,7 +188,7 @@ export async function verifyAssertion(
   challenge: string,
   credential: WebAuthnCredential,
 ): Promise<number> {
-  try {
+  return failedUnlessVerified(async () => {
     const result = await verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
@@ -187,7 +199,5 @@ export async function verifyAssertion(
     });
     if (!result.verified) throw webauthnErrors.failed();
     return result.authenticationInfo.newCounter;
-  } catch {
-    throw webauthnErrors.failed();
-  }
+  });
 }

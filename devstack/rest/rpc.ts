@@ -2,7 +2,6 @@
 // does), how the arguments reach it (a JSON body, query-string values, or the whole body as
 // one unnamed parameter), and the result read like a table: select, filters, order, limit,
 // Range and count apply to what the function returns, in one statement as the caller.
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../context';
 import type { SqlRunner } from '../sql-engine';
 import type { Catalog, FunctionInfo } from './catalog';
 import { pgrstError } from './errors';
@@ -17,6 +16,7 @@ import {
   Params,
   quoteIdent,
 } from './query';
+import { INVALID_BODY, parseJsonBody } from './writes';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SINGULAR_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
@@ -65,8 +65,6 @@ export interface RpcReply {
   body: string | null;
   headers: Record<string, string>;
 }
-
-const INVALID_BODY = () => pgrstError(400, 'PGRST102', 'Empty or invalid json');
 
 /** Whether a query key shapes the result (select, order …) rather than naming a column. */
 function isReservedKey(key: string): boolean {
@@ -167,21 +165,7 @@ export async function callRpc(tx: SqlRunner, catalog: Catalog, req: RpcRequest):
     keys = new Set(given.keys());
   } else if (!RAW_BODY_TYPES.has(req.mediaType)) {
     const text = bodyText.trim() === '' ? '{}' : bodyText;
-    // Postgres and JSON.parse recurse per level: refuse what would overflow their stacks.
-    if (jsonNestsDeeperThan(text)) {
-      throw pgrstError(
-        400,
-        'PGRST102',
-        'Empty or invalid json',
-        `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
-      );
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw INVALID_BODY();
-    }
+    const parsed = parseJsonBody(text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       keys = new Set(Object.keys(parsed));
       for (const key of keys) given.set(key, []);

@@ -47,7 +47,12 @@ export async function readJson(c: Context, emptyAs?: unknown): Promise<unknown> 
     if (emptyAs !== undefined) return emptyAs;
     throw INVALID_BODY();
   }
-  // Postgres and JSON.stringify recurse per level: refuse what would overflow their stacks.
+  return parseJsonBody(text);
+}
+
+/** A non-empty body's JSON, or PostgREST's PGRST102. */
+export function parseJsonBody(text: string): unknown {
+  // Postgres and JSON.parse recurse per level: refuse what would overflow their stacks.
   if (jsonNestsDeeperThan(text)) {
     throw pgrstError(
       400,

@@ -6,71 +6,43 @@
 import { createHash } from 'node:crypto';
 
 import bcrypt from 'bcryptjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { TestClock } from '../support/devstack';
+import {
+  authCall,
+  devstackPerEngine,
+  gotrueError as error,
+  uniqueEmail as freshEmail,
+  type Reply,
+} from './support';
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown> & { [key: string]: unknown };
-}
-
-let counter = 0;
-/** A fresh address; `tag` lets a list filter find exactly the users of one test. */
-function uniqueEmail(tag = 'admin'): string {
-  counter += 1;
-  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
-}
+const uniqueEmail = (tag = 'admin') => freshEmail(tag);
 
 const sha224 = (text: string) => createHash('sha224').update(text).digest('hex');
 const UNKNOWN_ID = '83fd9e20-7a80-46e4-bf29-a86e3d6bbf66';
 
 describe.each(ENGINE_KINDS)('GoTrue admin API (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: { enableConfirmations: false, doubleConfirmChanges: true },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: { enableConfirmations: false, doubleConfirmChanges: true },
   });
   beforeEach(() => clock.advance(1_000));
 
   /** A request to /auth/v1 as the secret key (the service_role), unless `token` says else. */
-  async function call(
+  function call(
     method: string,
     path: string,
     init: { body?: unknown; token?: string | null; apikey?: string } = {},
   ): Promise<Reply> {
-    const headers: Record<string, string> = { apikey: init.apikey ?? stack.secretKey };
-    const token = init.token === undefined ? stack.secretKey : init.token;
-    if (token !== null) headers.Authorization = `Bearer ${token}`;
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      redirect: 'manual',
+    return authCall(stack, method, path, {
+      apikey: init.apikey ?? stack.secretKey,
+      token: init.token === undefined ? stack.secretKey : init.token,
+      body: init.body,
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text === '' ? {} : (JSON.parse(text) as Reply['body']),
-    };
   }
-
-  const error = (status: number, code: string, msg: string) => ({
-    code: status,
-    error_code: code,
-    msg,
-  });
 
   async function createUser(body: Record<string, unknown>): Promise<Reply['body']> {
     const reply = await call('POST', '/admin/users', { body });

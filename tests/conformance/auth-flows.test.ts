@@ -3,60 +3,47 @@
 // SAML SSO, phone sign-ups and phone OTP), and reauthentication before a password change
 // when secure password change is on (nonce mailed, then PUT /user with it).
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { TestClock } from '../support/devstack';
+import {
+  AUTH_CLIENT_HEADERS,
+  authCall,
+  devstackPerEngine,
+  statusAndBody,
+  uniqueEmail,
+  type Reply,
+} from './support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let counter = 0;
-function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
-}
-
 describe.each(ENGINE_KINDS)('GoTrue user flows conformance (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: {
-        securePasswordChange: true,
-        enableConfirmations: false,
-        enableAnonymousSignIns: false,
-        emailMaxFrequencySec: 60,
-      },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: {
+      securePasswordChange: true,
+      enableConfirmations: false,
+      enableAnonymousSignIns: false,
+      emailMaxFrequencySec: 60,
+    },
   });
   beforeEach(() => clock.advance(120_000));
 
+  /** A request as supabase-js's auth client sends it (the publishable key unless `key`). */
   async function call(
     method: string,
     path: string,
     init: { token?: string; body?: unknown; key?: string | null } = {},
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'X-Supabase-Api-Version': '2024-01-01',
-    };
-    if (init.key !== null) headers.apikey = init.key ?? stack.publishableKey;
-    if (init.token) headers.Authorization = `Bearer ${init.token}`;
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+  ): Promise<Omit<Reply, 'headers'>> {
+    const reply = await authCall(stack, method, path, {
+      apikey: init.key,
+      token: init.token,
+      body: init.body,
+      headers: AUTH_CLIENT_HEADERS,
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    };
+    return statusAndBody(reply);
   }
 
   /** The newest mail to `address`, from the devstack's mail viewer (Mailpit's API). */

@@ -2,55 +2,29 @@
 // third-party provider still ends at GoTrue's provider check (none runs here), and unlinking
 // removes one of the user's identities, keeps at least one, and rewrites app_metadata's
 // providers as GoTrue does. The default (linking off) is auth-identities.test.ts's.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-const error = (status: number, code: string, msg: string) => ({
-  code: status,
-  error_code: code,
-  msg,
-});
+import { TestClock } from '../support/devstack';
+import { authCall, devstackPerEngine, gotrueError as error, statusAndBody } from './support';
 
 describe.each(ENGINE_KINDS)('GoTrue identity linking, manual linking on (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock, auth: { enableManualLinking: true } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { clock, auth: { enableManualLinking: true } });
   beforeEach(() => clock.advance(1_000));
 
+  /** A request as the publishable key with `token`, or as the secret key when `admin`. */
   async function call(
     method: string,
     path: string,
     init: { body?: unknown; token?: string; admin?: boolean } = {},
-  ): Promise<Reply> {
-    const key = init.admin ? stack.secretKey : stack.publishableKey;
-    const headers: Record<string, string> = { apikey: key };
-    const token = init.admin ? stack.secretKey : init.token;
-    if (token) headers.Authorization = `Bearer ${token}`;
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      redirect: 'manual',
+  ) {
+    const reply = await authCall(stack, method, path, {
+      apikey: init.admin ? stack.secretKey : stack.publishableKey,
+      token: init.admin ? stack.secretKey : init.token,
+      body: init.body,
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    };
+    return statusAndBody(reply);
   }
 
   it('refuses a provider that is not enabled, and unlinks down to one identity', async () => {

@@ -2,64 +2,35 @@
 // CLI's default), on both engines: GET /user lists the email identity a sign-up made, and the
 // linking endpoints (GET /user/identities/authorize, DELETE /user/identities/:id) answer 404
 // manual_linking_disabled once the caller is authenticated (authentication is checked first).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-const error = (status: number, code: string, msg: string) => ({
-  code: status,
-  error_code: code,
-  msg,
-});
+import { TestClock } from '../support/devstack';
+import {
+  authCall,
+  devstackPerEngine,
+  gotrueError as error,
+  signUpWithPassword,
+  statusAndBody,
+} from './support';
 
 let counter = 0;
 
 describe.each(ENGINE_KINDS)('GoTrue identity linking, manual linking off (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock, auth: { enableConfirmations: false } });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { clock, auth: { enableConfirmations: false } });
   beforeEach(() => clock.advance(1_000));
 
-  async function call(
-    method: string,
-    path: string,
-    init: { body?: unknown; token?: string } = {},
-  ): Promise<Reply> {
-    const headers: Record<string, string> = { apikey: stack.publishableKey };
-    if (init.token) headers.Authorization = `Bearer ${init.token}`;
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    };
+  async function call(method: string, path: string, init: { body?: unknown; token?: string } = {}) {
+    return statusAndBody(await authCall(stack, method, path, init));
   }
 
   /** A fresh user signed up with a password: its access token and email. */
   async function signUp(): Promise<{ token: string; email: string }> {
     counter += 1;
     const email = `identity-${counter}-${kind}@example.com`;
-    const reply = await call('POST', '/signup', { body: { email, password: 'pass-word-1' } });
-    expect(reply.status).toBe(200);
-    return { token: String(reply.body.access_token), email };
+    const session = await signUpWithPassword(stack, email, 'pass-word-1');
+    return { token: String(session.access_token), email };
   }
 
   it('lists the email identity, and refuses linking a provider', async () => {

@@ -3,78 +3,53 @@
 // rules around them, the factor limits and names, and the factor types switched off. Codes
 // are computed from the enrolled secret at the devstack's (injected) time.
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { totpCode } from '../../devstack/auth/totp';
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { TestClock } from '../support/devstack';
+import {
+  AUTH_CLIENT_HEADERS,
+  authCall,
+  devstackPerEngine,
+  signUpWithPassword,
+  statusAndBody,
+  uniqueEmail,
+  UUID,
+  type Session,
+} from './support';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_FACTORS = 3;
-
-interface Session {
-  access_token: string;
-  refresh_token: string;
-  user: { id: string; factors?: { id: string; status: string; factor_type: string }[] };
-}
-
-let counter = 0;
-function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
-}
 
 describe.each(ENGINE_KINDS)('GoTrue MFA conformance (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: {
-        mfaTotpEnroll: true,
-        mfaTotpVerify: true,
-        mfaMaxEnrolledFactors: MAX_FACTORS,
-        enableAnonymousSignIns: true,
-        siteUrl: 'http://127.0.0.1:3000',
-      },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: {
+      mfaTotpEnroll: true,
+      mfaTotpVerify: true,
+      mfaMaxEnrolledFactors: MAX_FACTORS,
+      enableAnonymousSignIns: true,
+      siteUrl: 'http://127.0.0.1:3000',
+    },
   });
   beforeEach(() => clock.advance(60_000));
 
-  async function call(
-    method: string,
-    path: string,
-    init: { token?: string; body?: unknown } = {},
-  ): Promise<{ status: number; body: Record<string, unknown> }> {
-    const headers: Record<string, string> = {
-      apikey: stack.publishableKey,
-      'Content-Type': 'application/json',
-      'X-Supabase-Api-Version': '2024-01-01',
-    };
-    if (init.token) headers.Authorization = `Bearer ${init.token}`;
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    };
+  /** A request as supabase-js's auth client sends it, with the publishable key. */
+  async function call(method: string, path: string, init: { token?: string; body?: unknown } = {}) {
+    const reply = await authCall(stack, method, path, { ...init, headers: AUTH_CLIENT_HEADERS });
+    return statusAndBody(reply);
   }
 
   async function signUp(): Promise<Session & { email: string }> {
     const email = uniqueEmail('mfa');
-    const { status, body } = await call('POST', '/signup', {
-      body: { email, password: 'mfa-password-1' },
-    });
-    expect(status).toBe(200);
-    return { ...(body as unknown as Session), email };
+    const session = await signUpWithPassword<Session>(
+      stack,
+      email,
+      'mfa-password-1',
+      AUTH_CLIENT_HEADERS,
+    );
+    return { ...session, email };
   }
 
   async function signIn(email: string): Promise<Session> {

@@ -5,35 +5,19 @@
 // with the server switched off (404 feature_disabled) is auth-admin.test.ts's.
 import { createHash } from 'node:crypto';
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
+import { TestClock } from '../support/devstack';
+import { authCall, devstackPerEngine, gotrueError as error, statusAndBody } from './support';
 
 const UNKNOWN_ID = '00000000-0000-0000-0000-000000000000';
-const error = (status: number, code: string, msg: string) => ({
-  code: status,
-  error_code: code,
-  msg,
-});
 
 describe.each(ENGINE_KINDS)('GoTrue OAuth server client admin (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: { oauthServerEnabled: true, oauthDynamicRegistration: true },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: { oauthServerEnabled: true, oauthDynamicRegistration: true },
   });
   beforeEach(() => clock.advance(1_000));
 
@@ -42,24 +26,16 @@ describe.each(ENGINE_KINDS)('GoTrue OAuth server client admin (%s)', (kind) => {
     method: string,
     path: string,
     init: { body?: unknown; raw?: string; token?: string } = {},
-  ): Promise<Reply> {
+  ) {
     const token = init.token ?? stack.secretKey;
-    const headers: Record<string, string> = {
+    const reply = await authCall(stack, method, path, {
       apikey: token,
-      Authorization: `Bearer ${token}`,
-      'Content-Type': 'application/json',
-    };
-    const body = init.raw ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
+      token,
+      body: init.body,
+      ...(init.raw !== undefined ? { raw: init.raw } : {}),
+      headers: { 'Content-Type': 'application/json' },
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-    };
+    return statusAndBody(reply);
   }
 
   const create = (body: unknown) => call('POST', '/admin/oauth/clients', { body });

@@ -5,77 +5,58 @@
 // and delete, a replayed or expired challenge and an unregistered authenticator refused.
 // A software authenticator (tests/support/webauthn-authenticator.ts) answers the ceremonies.
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { TestClock } from '../support/devstack';
 import { SoftwareWebAuthnAuthenticator } from '../support/webauthn-authenticator';
+import {
+  AUTH_CLIENT_HEADERS,
+  authCall,
+  devstackPerEngine,
+  signUpWithPassword,
+  statusAndBody,
+  uniqueEmail,
+  UUID,
+  type Session,
+} from './support';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const RP_ID = 'localhost';
 const ORIGIN = 'http://localhost:5173';
 
 type Body = Record<string, unknown> & { options?: Record<string, unknown> };
-interface Session {
-  access_token: string;
-  refresh_token: string;
-  user: { id: string };
-}
-
-let counter = 0;
-function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
-}
 
 describe.each(ENGINE_KINDS)('GoTrue WebAuthn conformance (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: {
-        mfaWebAuthnEnroll: true,
-        mfaWebAuthnVerify: true,
-        passkeyEnabled: true,
-        webauthnRpDisplayName: 'Outpost tests',
-        webauthnRpId: RP_ID,
-        webauthnRpOrigins: [ORIGIN],
-      },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: {
+      mfaWebAuthnEnroll: true,
+      mfaWebAuthnVerify: true,
+      passkeyEnabled: true,
+      webauthnRpDisplayName: 'Outpost tests',
+      webauthnRpId: RP_ID,
+      webauthnRpOrigins: [ORIGIN],
+    },
   });
 
-  async function call(
-    method: string,
-    path: string,
-    init: { token?: string; body?: unknown } = {},
-  ): Promise<{ status: number; body: Body }> {
-    const headers: Record<string, string> = {
+  async function call(method: string, path: string, init: { token?: string; body?: unknown } = {}) {
+    const reply = await authCall<Body>(stack, method, path, {
+      ...init,
       // The admin API is called as the official admin client does: the secret key both ways.
       apikey: init.token === stack.secretKey ? stack.secretKey : stack.publishableKey,
-      'Content-Type': 'application/json',
-      'X-Supabase-Api-Version': '2024-01-01',
-    };
-    if (init.token) headers.Authorization = `Bearer ${init.token}`;
-    const response = await fetch(`${stack.url}/auth/v1${path}`, {
-      method,
-      headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      headers: AUTH_CLIENT_HEADERS,
     });
-    const text = await response.text();
-    return { status: response.status, body: text ? (JSON.parse(text) as Body) : {} };
+    return statusAndBody(reply);
   }
 
-  async function signUp(): Promise<Session> {
-    const { status, body } = await call('POST', '/signup', {
-      body: { email: uniqueEmail('webauthn'), password: 'webauthn-password-1' },
-    });
-    expect(status).toBe(200);
-    return body as unknown as Session;
+  function signUp(): Promise<Session> {
+    return signUpWithPassword<Session>(
+      stack,
+      uniqueEmail('webauthn'),
+      'webauthn-password-1',
+      AUTH_CLIENT_HEADERS,
+    );
   }
 
   function errorOf(body: Body) {

@@ -3,26 +3,13 @@
 // hints, !inner/!left, spreads, aliases/casts/JSON paths, aggregates, computed relationships
 // and fields, filters/orders/limits on embeds, related orders, RLS on embedded rows, the
 // relationship cache following DDL, and PGRST100/108/118/120/123/200/201 in PostgREST's words.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
-
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'embedding.sql'), 'utf8');
+import { answerOf, devstackPerEngine, fixture, pgrstError } from './support';
 
 describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind);
-    await stack.db.exec(FIXTURE);
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, {}, fixture('embedding.sql'));
 
   /** GET /rest/v1/<path> (query already encoded where it needs to be) as anon or service. */
   async function get(path: string, key: 'anon' | 'service' = 'anon', headers = {}) {
@@ -30,12 +17,8 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
     const response = await fetch(`${stack.url}/rest/v1/${path}`, {
       headers: { apikey, ...headers },
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      body: text === '' ? null : (JSON.parse(text) as unknown),
-      headers: response.headers,
-    };
+    const { status, json, headers: replyHeaders } = await answerOf(response, null);
+    return { status, body: json, headers: replyHeaders };
   }
 
   async function ok(path: string, key: 'anon' | 'service' = 'anon'): Promise<unknown> {
@@ -228,13 +211,13 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
       'emb_posts?select=id,emb_comments(id)&order=emb_comments(id)',
     );
     expect(status).toBe(400);
-    expect(body).toEqual({
-      code: 'PGRST118',
-      details:
+    expect(body).toEqual(
+      pgrstError(
+        'PGRST118',
+        "A related order on 'emb_comments' is not possible",
         "'emb_posts' and 'emb_comments' do not form a many-to-one or one-to-one relationship",
-      hint: null,
-      message: "A related order on 'emb_comments' is not possible",
-    });
+      ),
+    );
   });
 
   it('RLS applies to embedded rows as to top-level ones', async () => {
@@ -285,12 +268,9 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
   it('aggregates are refused until the authenticator enables them, then count/sum/avg/max/min group', async () => {
     const refused = await get('emb_posts?select=stars.sum()');
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
-      code: 'PGRST123',
-      details: null,
-      hint: null,
-      message: 'Use of aggregate functions is not allowed',
-    });
+    expect(refused.body).toEqual(
+      pgrstError('PGRST123', 'Use of aggregate functions is not allowed'),
+    );
     await stack.db.exec(`alter role authenticator set pgrst.db_aggregates_enabled to 'true'`);
     expect(await ok('emb_posts?select=stars.sum(),stars.max(),total:count()')).toEqual([
       { sum: 12, max: 5, total: 3 },
@@ -311,14 +291,14 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
   it('no relationship is PGRST200 with a hint; a filter on what is not embedded is PGRST108', async () => {
     const missing = await get('emb_posts?select=id,emb_comment(id)');
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({
-      code: 'PGRST200',
-      details:
-        "Searched for a foreign key relationship between 'emb_posts' and 'emb_comment' in the schema 'public', but no matches were found.",
-      hint: "Perhaps you meant 'emb_comments' instead of 'emb_comment'.",
-      message:
+    expect(missing.body).toEqual(
+      pgrstError(
+        'PGRST200',
         "Could not find a relationship between 'emb_posts' and 'emb_comment' in the schema cache",
-    });
+        "Searched for a foreign key relationship between 'emb_posts' and 'emb_comment' in the schema 'public', but no matches were found.",
+        "Perhaps you meant 'emb_comments' instead of 'emb_comment'.",
+      ),
+    );
     const hinted = await get('emb_posts?select=id,emb_tags!nope(id)');
     expect(hinted.body).toMatchObject({
       code: 'PGRST200',
@@ -327,23 +307,20 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
     });
     const notEmbedded = await get('emb_posts?select=id&emb_comments.id=eq.1');
     expect(notEmbedded.status).toBe(400);
-    expect(notEmbedded.body).toEqual({
-      code: 'PGRST108',
-      details: null,
-      hint: "Verify that 'emb_comments' is included in the 'select' query parameter.",
-      message: "'emb_comments' is not an embedded resource in this request",
-    });
+    expect(notEmbedded.body).toEqual(
+      pgrstError(
+        'PGRST108',
+        "'emb_comments' is not an embedded resource in this request",
+        null,
+        "Verify that 'emb_comments' is included in the 'select' query parameter.",
+      ),
+    );
   });
 
   it('an unknown column of an embed names the embed alias; a bad select is PGRST100', async () => {
     const column = await get('emb_posts?select=id,emb_comments(nope)');
     expect(column.status).toBe(400);
-    expect(column.body).toEqual({
-      code: '42703',
-      details: null,
-      hint: null,
-      message: 'column emb_comments_1.nope does not exist',
-    });
+    expect(column.body).toEqual(pgrstError('42703', 'column emb_comments_1.nope does not exist'));
     const parse = await get('emb_posts?select=id,emb_comments(id');
     expect(parse.status).toBe(400);
     expect(parse.body).toMatchObject({

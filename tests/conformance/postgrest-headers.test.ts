@@ -4,40 +4,21 @@
 // estimated, timezone) with Preference-Applied, Range and its 416s, and the media types
 // (CSV out and in, nulls=stripped, GeoJSON without PostGIS, explain plans off and on, an
 // unknown Accept). Plus one database fact: `extensions` on role postgres's search_path.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
-
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'headers.sql'), 'utf8');
+import { devstackPerEngine, fixture, rest as restCall, pgrstError } from './support';
 
 describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
-  let stack: TestDevstack;
+  const stack = devstackPerEngine(kind, {}, fixture('headers.sql'));
   let database = '';
 
   beforeAll(async () => {
-    stack = await startTestDevstack(kind);
-    await stack.db.exec(FIXTURE);
     const { rows } = await stack.db.query<{ name: string }>('select current_database() as name');
     database = rows[0]?.name ?? '';
   });
-  afterAll(async () => {
-    await stack?.stop();
-  });
 
-  function rest(path: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${stack.url}/rest/v1/${path}`, {
-      ...init,
-      headers: {
-        apikey: stack.publishableKey,
-        'Content-Type': 'application/json',
-        ...(init.headers as Record<string, string> | undefined),
-      },
-    });
-  }
+  const rest = (path: string, init: RequestInit = {}) => restCall(stack, path, init);
 
   /** PostgREST's in-database config for this database only (other suites share the cluster). */
   async function withDbConfig<T>(name: string, value: string, fn: () => Promise<T>): Promise<T> {
@@ -97,12 +78,13 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
       headers: { Prefer: 'handling=strict, count=none, foo' },
     });
     expect(strict.status).toBe(400);
-    expect(await strict.json()).toEqual({
-      code: 'PGRST122',
-      details: 'Invalid preferences: count=none, foo',
-      hint: null,
-      message: 'Invalid preferences given with handling=strict',
-    });
+    expect(await strict.json()).toEqual(
+      pgrstError(
+        'PGRST122',
+        'Invalid preferences given with handling=strict',
+        'Invalid preferences: count=none, foo',
+      ),
+    );
     const lenient = await rest('hdr_items?select=id&id=eq.1', {
       headers: { Prefer: 'handling=lenient, foo=bar, count=exact' },
     });
@@ -118,12 +100,13 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
       body: JSON.stringify({ name: 'changed' }),
     });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({
-      code: 'PGRST124',
-      details: 'The query affects 2 rows',
-      hint: null,
-      message: 'Query result exceeds max-affected preference constraint',
-    });
+    expect(await refused.json()).toEqual(
+      pgrstError(
+        'PGRST124',
+        'Query result exceeds max-affected preference constraint',
+        'The query affects 2 rows',
+      ),
+    );
     const { rows } = await stack.db.query(`select name from public.hdr_codes order by code`);
     expect(rows).toEqual([{ name: 'one' }, { name: 'two' }]);
 
@@ -272,21 +255,22 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
     });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`*/${await codesCount()}`);
-    expect(await past.json()).toEqual({
-      code: 'PGRST103',
-      details: `An offset of 10 was requested, but there are only ${await codesCount()} rows.`,
-      hint: null,
-      message: 'Requested range not satisfiable',
-    });
+    expect(await past.json()).toEqual(
+      pgrstError(
+        'PGRST103',
+        'Requested range not satisfiable',
+        `An offset of 10 was requested, but there are only ${await codesCount()} rows.`,
+      ),
+    );
     const inverted = await rest('hdr_codes?select=code', { headers: { Range: '5-2' } });
     expect(inverted.status).toBe(416);
-    expect(await inverted.json()).toEqual({
-      code: 'PGRST103',
-      details:
+    expect(await inverted.json()).toEqual(
+      pgrstError(
+        'PGRST103',
+        'Requested range not satisfiable',
         'The lower boundary must be lower than or equal to the upper boundary in the Range header.',
-      hint: null,
-      message: 'Requested range not satisfiable',
-    });
+      ),
+    );
   });
 
   async function codesCount(): Promise<number> {
@@ -346,12 +330,14 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
       headers: { Accept: 'application/geo+json' },
     });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({
-      code: '42883',
-      details: null,
-      hint: 'No function matches the given name and argument types. You might need to add explicit type casts.',
-      message: 'function st_asgeojson(record) does not exist',
-    });
+    expect(await response.json()).toEqual(
+      pgrstError(
+        '42883',
+        'function st_asgeojson(record) does not exist',
+        null,
+        'No function matches the given name and argument types. You might need to add explicit type casts.',
+      ),
+    );
   });
 
   it('explain plans are off as on Supabase (406), and on when the database enables them', async () => {
@@ -359,13 +345,12 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
       headers: { Accept: 'application/vnd.pgrst.plan' },
     });
     expect(off.status).toBe(406);
-    expect(await off.json()).toEqual({
-      code: 'PGRST107',
-      details: null,
-      hint: null,
-      message:
+    expect(await off.json()).toEqual(
+      pgrstError(
+        'PGRST107',
         'None of these media types are available: application/vnd.pgrst.plan+text; for="application/json"',
-    });
+      ),
+    );
     await withDbConfig('db_plan_enabled', 'true', async () => {
       const text = await rest('hdr_items?select=id', {
         headers: { Accept: 'application/vnd.pgrst.plan' },
@@ -392,12 +377,12 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
       headers: { Accept: 'text/unknown, application/xml;q=0.5' },
     });
     expect(response.status).toBe(406);
-    expect(await response.json()).toEqual({
-      code: 'PGRST107',
-      details: null,
-      hint: null,
-      message: 'None of these media types are available: text/unknown, application/xml',
-    });
+    expect(await response.json()).toEqual(
+      pgrstError(
+        'PGRST107',
+        'None of these media types are available: text/unknown, application/xml',
+      ),
+    );
   });
 
   it('timezone= sets the zone timestamps are written in; an unknown zone is 400', async () => {
@@ -422,12 +407,14 @@ describe.each(ENGINE_KINDS)('PostgREST headers conformance (%s)', (kind) => {
     expect(read.headers.get('content-profile')).toBe('public');
     const hidden = await rest('hdr_codes?select=code', { headers: { 'Accept-Profile': 'auth' } });
     expect(hidden.status).toBe(406);
-    expect(await hidden.json()).toEqual({
-      code: 'PGRST106',
-      details: null,
-      hint: 'Only the following schemas are exposed: public',
-      message: 'Invalid schema: auth',
-    });
+    expect(await hidden.json()).toEqual(
+      pgrstError(
+        'PGRST106',
+        'Invalid schema: auth',
+        null,
+        'Only the following schemas are exposed: public',
+      ),
+    );
     // A write reads Content-Profile only: an Accept-Profile on it changes nothing.
     const write = await rest('hdr_codes', {
       method: 'POST',

@@ -2,26 +2,13 @@
 // (any)/(all), match/imatch, in, is, isdistinct, the range operators, cs/cd/ov on ranges,
 // arrays and jsonb, full-text search with and without a language, their not. forms, or/and
 // trees holding them, and the parser's words for a filter it cannot read.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
-
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'operators.sql'), 'utf8');
+import { devstackPerEngine, fixture, pgrstError } from './support';
 
 describe.each(ENGINE_KINDS)('PostgREST operators conformance (%s)', (kind) => {
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind);
-    await stack.db.exec(FIXTURE);
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, {}, fixture('operators.sql'));
 
   /** GET conf_ops with the filters given (values encoded here), ids in order. */
   async function get(filters: [string, string][]) {
@@ -129,31 +116,27 @@ describe.each(ENGINE_KINDS)('PostgREST operators conformance (%s)', (kind) => {
   it('answers a filter it cannot parse in the words of PostgREST’s parser', async () => {
     expect(await get([['name', '0']])).toEqual({
       status: 400,
-      body: {
-        code: 'PGRST100',
-        details: 'unexpected "0" expecting "not" or operator (eq, gt, ...)',
-        hint: null,
-        message: '"failed to parse filter (0)" (line 1, column 1)',
-      },
+      body: pgrstError(
+        'PGRST100',
+        '"failed to parse filter (0)" (line 1, column 1)',
+        'unexpected "0" expecting "not" or operator (eq, gt, ...)',
+      ),
     });
     expect(await get([['flag', 'is.maybe']])).toEqual({
       status: 400,
-      body: {
-        code: 'PGRST100',
-        details: 'unexpected "m" expecting isVal: (null, not_null, true, false, unknown)',
-        hint: null,
-        message: '"failed to parse filter (is.maybe)" (line 1, column 4)',
-      },
+      body: pgrstError(
+        'PGRST100',
+        '"failed to parse filter (is.maybe)" (line 1, column 4)',
+        'unexpected "m" expecting isVal: (null, not_null, true, false, unknown)',
+      ),
     });
     expect(await get([['or', '()']])).toEqual({
       status: 400,
-      body: {
-        code: 'PGRST100',
-        details:
-          'unexpected ")" expecting field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)',
-        hint: null,
-        message: '"failed to parse logic tree (())" (line 1, column 4)',
-      },
+      body: pgrstError(
+        'PGRST100',
+        '"failed to parse logic tree (())" (line 1, column 4)',
+        'unexpected ")" expecting field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)',
+      ),
     });
   });
 });

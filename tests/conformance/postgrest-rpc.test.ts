@@ -3,36 +3,17 @@
 // overloads chosen by argument names (PGRST203, PGRST202 and its hints); one unnamed
 // parameter taking the whole body; row-typed, array, variadic and defaulted arguments; GET
 // refused for a function that writes; singular responses; methods other than GET and POST.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
+import { answerOf, devstackPerEngine, fixture, type Answer, pgrstError } from './support';
 
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'rpc.sql'), 'utf8');
 const JSON_TYPE = 'application/json; charset=utf-8';
 const AMBIGUOUS_HINT =
   'Try renaming the parameters or the function itself in the database so function overloading can be resolved';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: unknown;
-}
-
 describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind);
-    await stack.db.exec(FIXTURE);
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, {}, fixture('rpc.sql'));
 
   async function rpc(
     path: string,
@@ -50,13 +31,7 @@ describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
       ...(init.raw !== undefined ? { body: init.raw } : {}),
     });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      text,
-      json: text === '' ? undefined : (JSON.parse(text) as unknown),
-    };
+    return answerOf(response);
   }
 
   it('applies select, filters and order to a set-returning function', async () => {
@@ -152,23 +127,21 @@ describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
     expect(one.json).toEqual({ label: 'gamma' });
     const two = await rpc('conf_devices_in?min_id=1&max_id=2', { headers: accept });
     expect(two.status).toBe(406);
-    expect(two.json).toEqual({
-      code: 'PGRST116',
-      details: 'The result contains 2 rows',
-      hint: null,
-      message: 'Cannot coerce the result to a single JSON object',
-    });
+    expect(two.json).toEqual(
+      pgrstError(
+        'PGRST116',
+        'Cannot coerce the result to a single JSON object',
+        'The result contains 2 rows',
+      ),
+    );
   });
 
   it('refuses writes on GET and in a POST to a stable function (read-only), runs them on POST', async () => {
     const get = await rpc('conf_note?note=x');
     expect(get.status).toBe(405);
-    expect(get.json).toEqual({
-      code: '25006',
-      details: null,
-      hint: null,
-      message: 'cannot execute INSERT in a read-only transaction',
-    });
+    expect(get.json).toEqual(
+      pgrstError('25006', 'cannot execute INSERT in a read-only transaction'),
+    );
     const post = await rpc('conf_note', { body: { note: 'x' } });
     expect(post.status).toBe(200);
     expect(typeof post.json).toBe('number');
@@ -187,33 +160,36 @@ describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
     expect((await rpc('conf_pick?b=2&c=x')).json).toBe('b 2 x');
     const ambiguous = await rpc('conf_pick', { body: { a: 'x' } });
     expect(ambiguous.status).toBe(300);
-    expect(ambiguous.json).toEqual({
-      code: 'PGRST203',
-      details: null,
-      hint: AMBIGUOUS_HINT,
-      message:
+    expect(ambiguous.json).toEqual(
+      pgrstError(
+        'PGRST203',
         'Could not choose the best candidate function between: public.conf_pick(a => integer), public.conf_pick(a => text), public.conf_pick(a => text, z => integer)',
-    });
+        null,
+        AMBIGUOUS_HINT,
+      ),
+    );
   });
 
   it('PGRST202 names what was searched for and hints the closest function or arguments', async () => {
     const misspelt = await rpc('conf_ad?a=1&b=2');
     expect(misspelt.status).toBe(404);
-    expect(misspelt.json).toEqual({
-      code: 'PGRST202',
-      details:
+    expect(misspelt.json).toEqual(
+      pgrstError(
+        'PGRST202',
+        'Could not find the function public.conf_ad(a, b) in the schema cache',
         'Searched for the function public.conf_ad with parameters a, b, but no matches were found in the schema cache.',
-      hint: 'Perhaps you meant to call the function public.conf_add',
-      message: 'Could not find the function public.conf_ad(a, b) in the schema cache',
-    });
+        'Perhaps you meant to call the function public.conf_add',
+      ),
+    );
     const wrongArgs = await rpc('conf_add', { body: { a: 1, c: 2 } });
-    expect(wrongArgs.json).toEqual({
-      code: 'PGRST202',
-      details:
+    expect(wrongArgs.json).toEqual(
+      pgrstError(
+        'PGRST202',
+        'Could not find the function public.conf_add(a, c) in the schema cache',
         'Searched for the function public.conf_add with parameters a, c or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
-      hint: 'Perhaps you meant to call the function public.conf_add(a, b)',
-      message: 'Could not find the function public.conf_add(a, c) in the schema cache',
-    });
+        'Perhaps you meant to call the function public.conf_add(a, b)',
+      ),
+    );
     // One unnamed int parameter: PostgREST cannot call it, so it is not in its schema cache.
     const unnamed = await rpc('conf_unnamed_int', { body: { '': 1 } });
     expect(unnamed.status).toBe(404);
@@ -240,13 +216,13 @@ describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
     expect([bytes.status, await bytes.text()]).toEqual([200, '384']);
     const noText = await rpc('conf_add', { raw: 'x', headers: { 'Content-Type': 'text/plain' } });
     expect(noText.status).toBe(404);
-    expect(noText.json).toEqual({
-      code: 'PGRST202',
-      details:
+    expect(noText.json).toEqual(
+      pgrstError(
+        'PGRST202',
+        'Could not find the function public.conf_add in the schema cache',
         'Searched for the function public.conf_add with a single unnamed text parameter, but no matches were found in the schema cache.',
-      hint: null,
-      message: 'Could not find the function public.conf_add in the schema cache',
-    });
+      ),
+    );
   });
 
   it('takes row-typed, array, variadic and defaulted arguments by POST, GET and form', async () => {
@@ -274,11 +250,6 @@ describe.each(ENGINE_KINDS)('PostgREST rpc conformance (%s)', (kind) => {
   it('answers other methods with 405 PGRST101', async () => {
     const res = await rpc('conf_add', { method: 'DELETE' });
     expect(res.status).toBe(405);
-    expect(res.json).toEqual({
-      code: 'PGRST101',
-      details: null,
-      hint: null,
-      message: 'Cannot use the DELETE method on RPC',
-    });
+    expect(res.json).toEqual(pgrstError('PGRST101', 'Cannot use the DELETE method on RPC'));
   });
 });

@@ -8,12 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { startTestDevstack, type TestDevstack } from '../support/devstack';
+import { devstackPerEngine, fixture, rest as restCall } from './support';
 
-const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'schemas.sql'), 'utf8');
 const EXPOSED = 'public, sch_extra, graphql_public';
 
 /**
@@ -33,29 +32,21 @@ function configWithSchemas(dir: string): string {
 }
 
 describe.each(ENGINE_KINDS)('PostgREST schemas conformance (%s)', (kind) => {
-  let stack: TestDevstack;
   let dir = '';
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'outpost-schemas-'));
-    stack = await startTestDevstack(kind, { configPath: configWithSchemas(dir) });
-    await stack.db.exec(FIXTURE);
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  // Registered before the devstack's own afterAll, so it runs after the devstack stopped.
+  afterAll(() => {
     if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
+  const stack = devstackPerEngine(
+    kind,
+    () => {
+      dir = mkdtempSync(join(tmpdir(), 'outpost-schemas-'));
+      return { configPath: configWithSchemas(dir) };
+    },
+    fixture('schemas.sql'),
+  );
 
-  function rest(path: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(`${stack.url}/rest/v1/${path}`, {
-      ...init,
-      headers: {
-        apikey: stack.publishableKey,
-        'Content-Type': 'application/json',
-        ...(init.headers as Record<string, string> | undefined),
-      },
-    });
-  }
+  const rest = (path: string, init: RequestInit = {}) => restCall(stack, path, init);
 
   it('Accept-Profile reads the table of that schema; without one, the first schema listed', async () => {
     const extra = await rest('sch_people?order=id', { headers: { 'Accept-Profile': 'sch_extra' } });

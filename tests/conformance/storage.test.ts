@@ -2,15 +2,12 @@
 // body) for each class of request the official clients send, on both engines, over our own
 // fixture (fixtures/storage.sql). Signed uploads, list-v2, bucket fields and sizes, the
 // errors' codes, and image transformation answered as a project without it.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 import { ENGINE_KINDS } from '../support/database';
-import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../support/devstack';
+import { SEED, TestClock } from '../support/devstack';
+import { devstackPerEngine, fixture } from './support';
 
-const FIXTURE = readFileSync(join(__dirname, 'fixtures', 'storage.sql'), 'utf8');
 const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
 interface Answer {
@@ -27,21 +24,15 @@ const containing = (fields: Record<string, unknown>) =>
 
 describe.each(ENGINE_KINDS)('storage conformance on %s', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
+  const stack = devstackPerEngine(kind, { clock }, fixture('storage.sql'));
   let aliceJwt: string;
   let bobJwt: string;
 
   beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock });
-    await stack.db.exec(FIXTURE);
     const sign = (sub: string) =>
       stack.keys.sign({ sub, role: 'authenticated', aud: 'authenticated' }, 24 * 3600);
     aliceJwt = await sign(SEED.alice);
     bobJwt = await sign(SEED.bob);
-  });
-
-  afterAll(async () => {
-    await stack.stop();
   });
 
   /** One request to /storage/v1; `as` picks the bearer (none: no Authorization at all). */
