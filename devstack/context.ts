@@ -7,7 +7,6 @@ import type { DevstackClock } from './clock';
 import type { Claims, Keys, VerifyFailure } from './keys';
 import { isBrowserUserAgent, looksLikeApiKey } from './keys-api';
 import { isApiRole, type ApiRole } from './request-db';
-import type { PgrstSettings } from './role-settings';
 import type { SqlEngine } from './sql-engine';
 
 export interface DevstackSettings {
@@ -31,11 +30,6 @@ export interface DevstackSettings {
   readonly extraSearchPath?: readonly string[];
   /** config.toml's `[storage] file_size_limit` (bytes), when it sets one. */
   readonly storageFileSizeLimit?: number;
-  /**
-   * PostgREST's in-database settings (`alter role authenticator set pgrst.…`): aggregates,
-   * EXPLAIN and `Prefer: tx=` allowed or not. Read at start; absent: PostgREST's defaults.
-   */
-  readonly pgrst?: PgrstSettings;
 }
 
 export interface DevstackContext {

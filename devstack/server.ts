@@ -28,7 +28,6 @@ import { createKeys, type Keys, type LegacyKeys } from './keys';
 import { SECRET_KEY_IN_BROWSER } from './keys-api';
 import { legacyKeysFromEnv, loadSigningKeys } from './keys-config';
 import { configSettings, projectKeyOptions, readProjectDir } from './project-dir';
-import { readPgrstSettings } from './role-settings';
 import { attachRealtime } from './realtime/server';
 import { parseApiConfig } from './rest/config';
 import { restRoutes } from './rest/routes';
@@ -245,7 +244,6 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
       schema: options.schema ?? project?.schema,
     }));
 
-  const pgrst = await readPgrstSettings(db);
   const ownStorageDir = options.storageDir === undefined;
   const settings: DevstackSettings = {
     accessTokenTtlSec: options.accessTokenTtlSec ?? auth.jwtExpirySec,
@@ -260,7 +258,6 @@ export async function startDevstack(options: DevstackOptions = {}): Promise<Devs
         apiSchemas: api.schemas,
         extraSearchPath: api.extraSearchPath,
         storageFileSizeLimit: api.storageFileSizeLimit,
-        pgrst,
       };
     })(),
   };

@@ -1,8 +1,9 @@
 // PostgREST's in-database configuration: `alter role authenticator set pgrst.<name> to ...`,
 // which PostgREST reads at start-up (db-config is on by default) and Supabase projects and the
-// client libraries' own fixtures use to turn on explain plans or per-request transaction ends.
-// Without such a setting the answer is Supabase's: transactions commit (db-tx-end=commit, so
-// `Prefer: tx=` is ignored) and plans are off (db-plan-enabled=false).
+// client libraries' own fixtures use to turn on aggregates, explain plans or per-request
+// transaction ends. Without such a setting the answer is Supabase's: transactions commit
+// (db-tx-end=commit, so `Prefer: tx=` is ignored), plans and aggregates are off. Read in the
+// request that needs it: ALTER ROLE does not bump the schema generation, so it is not cached.
 import type { SqlRunner } from '../sql-engine';
 
 export type TxEnd = 'commit' | 'commit-allow-override' | 'rollback' | 'rollback-allow-override';
@@ -10,9 +11,17 @@ export type TxEnd = 'commit' | 'commit-allow-override' | 'rollback' | 'rollback-
 export interface DbConfig {
   txEnd: TxEnd;
   planEnabled: boolean;
+  aggregatesEnabled: boolean;
 }
 
-export const DEFAULT_DB_CONFIG: DbConfig = { txEnd: 'commit', planEnabled: false };
+export const DEFAULT_DB_CONFIG: DbConfig = {
+  txEnd: 'commit',
+  planEnabled: false,
+  aggregatesEnabled: false,
+};
+
+/** A boolean setting as PostgREST's config reads one. */
+const isOn = (value: string) => ['true', 'on', 'yes', '1'].includes(value.toLowerCase());
 
 const TX_ENDS: readonly TxEnd[] = [
   'commit',
@@ -43,7 +52,9 @@ export async function readDbConfig(tx: SqlRunner): Promise<DbConfig> {
     if (name === 'db_tx_end' && (TX_ENDS as readonly string[]).includes(value)) {
       config.txEnd = value as TxEnd;
     } else if (name === 'db_plan_enabled') {
-      config.planEnabled = value.toLowerCase() === 'true' || value.toLowerCase() === 'on';
+      config.planEnabled = isOn(value);
+    } else if (name === 'db_aggregates_enabled') {
+      config.aggregatesEnabled = isOn(value);
     }
   }
   return config;

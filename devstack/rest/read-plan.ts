@@ -25,12 +25,8 @@ import {
   type EmbedInfo,
   type ReadNode,
 } from './read-sql';
-import {
-  aggregatesEnabled,
-  findRelationship,
-  isToOne,
-  type RelationshipCache,
-} from './relationships';
+import { readDbConfig } from './db-config';
+import { findRelationship, isToOne, type RelationshipCache } from './relationships';
 import {
   outputName,
   parseSelect,
@@ -116,7 +112,7 @@ export async function planRead(input: PlanReadInput): Promise<PlannedRead> {
     params: input.params,
     maxRows: input.maxRows,
   };
-  if (usesAggregates(items) && !(await aggregatesEnabled(input.tx))) {
+  if (usesAggregates(items) && !(await readDbConfig(input.tx)).aggregatesEnabled) {
     throw pgrstError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
   }
   const source: Source = {

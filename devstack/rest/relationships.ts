@@ -111,15 +111,6 @@ select p.proname::text as fn, t.relname::text as tbl, r.relname::text as rtbl,
  where n.nspname = $1 and p.pronargs = 1 and p.prokind = 'f'
  order by p.proname`;
 
-const AGGREGATES_SQL = `
-select exists (
-  select from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
-   where r.rolname = 'authenticator'
-     and exists (select from unnest(s.setconfig) c
-                  where lower(c) in ('pgrst.db_aggregates_enabled=true', 'pgrst.db_aggregates_enabled=on',
-                                     'pgrst.db_aggregates_enabled=1', 'pgrst.db_aggregates_enabled=yes'))
-) as enabled`;
-
 /** The relationships within one exposed schema (both ends in it: never reaching another). */
 export async function loadRelationships(tx: SqlRunner, schema: string): Promise<RelationshipCache> {
   const fks = (await tx.query<FkRow>(FK_SQL, [schema])).rows;
@@ -202,16 +193,6 @@ export async function loadRelationships(tx: SqlRunner, schema: string): Promise<
     byTable.set(rel.table, list);
   }
   return { schema, byTable, computedFields };
-}
-
-/**
- * PostgREST's db-aggregates-enabled (off unless `alter role authenticator set
- * pgrst.db_aggregates_enabled to 'true'`). Read when a request uses an aggregate: ALTER ROLE
- * does not bump the schema generation, so it is not cached.
- */
-export async function aggregatesEnabled(tx: SqlRunner): Promise<boolean> {
-  const { rows } = await tx.query<{ enabled: boolean }>(AGGREGATES_SQL);
-  return rows[0]?.enabled ?? false;
 }
 
 function singleColumn(rel: FkRelationship, side: 0 | 1): string | undefined {

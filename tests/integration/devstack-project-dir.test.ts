@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
 import { DEMO_JWT_SECRET } from '../../devstack/keys';
 import { projectKeyOptions, readProjectDir } from '../../devstack/project-dir';
-import { DEFAULT_PGRST_SETTINGS, readPgrstSettings } from '../../devstack/role-settings';
+import { DEFAULT_DB_CONFIG, readDbConfig } from '../../devstack/rest/db-config';
 import { startDevstack, type Devstack } from '../../devstack/server';
 import { ENGINE_KINDS } from '../support/database';
 import { startTestDevstack, type TestDevstack } from '../support/devstack';
@@ -161,11 +161,10 @@ describe.each(ENGINE_KINDS)('devstack on another project’s supabase/ (%s)', (k
   });
 
   it('reads PostgREST’s settings the project gives the authenticator role', async () => {
-    expect(await readPgrstSettings(stack.db)).toEqual({
+    expect(await readDbConfig(stack.db)).toEqual({
       aggregatesEnabled: true,
       planEnabled: false,
       txEnd: 'commit-allow-override',
-      raw: { db_aggregates_enabled: 'true', db_tx_end: 'commit-allow-override' },
     });
   });
 
@@ -258,6 +257,6 @@ describe.each(ENGINE_KINDS)("Outpost's own devstack (%s)", (kind) => {
   });
 
   it('has PostgREST’s default in-database settings (no aggregates, EXPLAIN or tx override)', async () => {
-    expect(await readPgrstSettings(stack.db)).toEqual(DEFAULT_PGRST_SETTINGS);
+    expect(await readDbConfig(stack.db)).toEqual(DEFAULT_DB_CONFIG);
   });
 });
