@@ -133,32 +133,3 @@ export function secretKeyFromBrowser(ctx: DevstackContext, c: Context): boolean 
 export function isSecretApiKey(ctx: DevstackContext, value: string): boolean {
   return looksLikeApiKey(value) && ctx.keys.apiKey(value)?.kind === 'secret';
 }
-
-/**
- * How deeply a JSON request body (or realtime frame) may nest. Postgres's json parser and
- * V8's JSON.stringify recurse once per level and overflow their stacks somewhere in the tens
- * of thousands (a 500, or worse, a wedged PGlite); no real document comes near this.
- */
-export const MAX_JSON_DEPTH = 512;
-
-/** Whether JSON text nests deeper than `max` (a scan of the text: no recursion, no parse). */
-export function jsonNestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 0x5c)
-        i += 1; // backslash: skip the escaped character
-      else if (ch === 0x22) inString = false;
-    } else if (ch === 0x22) {
-      inString = true;
-    } else if (ch === 0x5b || ch === 0x7b) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (ch === 0x5d || ch === 0x7d) {
-      depth -= 1;
-    }
-  }
-  return false;
-}

@@ -7,14 +7,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import bcrypt from 'bcryptjs';
 import { Hono, type Context, type Next } from 'hono';
 
-import {
-  apiKeyOf,
-  bearerToken,
-  checkApiKey,
-  jsonNestsDeeperThan,
-  MAX_JSON_DEPTH,
-  type DevstackContext,
-} from '../context';
+import { apiKeyOf, bearerToken, checkApiKey, type DevstackContext } from '../context';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json';
 import { sqlNow } from '../clock';
 import { isBanned, userBanned } from './admin-auth';
 import { registerAdminRoutes } from './admin-routes';

@@ -9,7 +9,7 @@
 // SQL (PostgREST reaches the public schema's tables and functions, nothing else), so what
 // arrives on the channel is the trigger's.
 import type { DevstackClock } from '../clock';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../context';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json';
 import { execRacingDdl, type SqlEngine } from '../sql-engine';
 import { BatchQueue } from './batch-queue';
 import type { Json } from './protocol';

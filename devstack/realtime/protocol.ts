@@ -1,6 +1,6 @@
 // Phoenix frames as realtime-js speaks them: vsn 2.0.0 JSON arrays (plus the binary
 // broadcast frames, kind 3 from the client and kind 4 to it) and vsn 1.0.0 JSON objects.
-import { jsonNestsDeeperThan } from '../context';
+import { jsonNestsDeeperThan } from '../json';
 
 export type Vsn = '1.0.0' | '2.0.0';
 

@@ -3,7 +3,7 @@
 // sends for the `Prefer` given (return=, count=, max-affected=, Location, upsert 200 vs 201).
 import type { Context } from 'hono';
 
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../context';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json';
 import type { SqlRunner } from '../sql-engine';
 import type { TableInfo } from './catalog';
 import { PgrstError, pgrstError } from './errors';
