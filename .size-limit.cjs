@@ -19,8 +19,8 @@
 //   sentences, exports, invites, avatar uploads), as screens are: chunks (precached, so they
 //   open offline) with their own line, as does all app JS together;
 // - the sync library without Dexie and supabase-js (scripts/bundle-sync.mjs), as any app
-//   adopting it ships it (sync/core.ts: engine, device database, write store, Supabase port,
-//   wire validation), ≤ 15 kB (issue 15); and Outpost on it (sync/index.ts: plus Outpost's
+//   adopting it ships it (sync/index.ts: engine, device database, write store, Supabase port,
+//   wire validation), ≤ 15 kB (issue 15); and Outpost on it (src/data/sync.ts: plus Outpost's
 //   tables, rules, write API and read API, which was screen code before), ≤ 20 kB (issue
 //   16 added the outbox's kept counts, the pull's look-ahead and progress, and index
 //   counts: 19.8 kB), ≤ 21 kB (issue 17 added the read API's find for the command palette,
@@ -55,13 +55,13 @@ module.exports = [
     gzip: true,
   },
   {
-    name: 'sync library (sync/core.ts) without Dexie and supabase-js (gzip)',
+    name: 'sync library (sync/index.ts) without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-core.js',
     limit: '15.1 kB',
     gzip: true,
   },
   {
-    name: "Outpost's sync (sync/index.ts: the library + Outpost's data, writes, reads) (gzip)",
+    name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
     limit: '21.3 kB',
     gzip: true,

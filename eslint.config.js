@@ -51,6 +51,29 @@ const importBoundaries = [
     except: ['./index.ts', './testing.ts'],
     message: 'src/ uses the sync library only through @sync/index (tests: also @sync/testing).',
   },
+  // Outpost's data layer (src/data: its tables, rules, reads, writes, undo) sits below the
+  // screens: it never reaches up into them.
+  {
+    target: './src/data',
+    from: ['./src/features', './src/app', './src/components', './src/hooks'],
+    message: "src/data is Outpost's data layer: the screens import it, never the other way round.",
+  },
+  // src/lib (the single instances: supabase client, services, session, toasts) is below the
+  // hooks that use it.
+  {
+    target: './src/lib',
+    from: './src/hooks',
+    message: 'src/lib must not import src/hooks: hooks build on lib, not the other way round.',
+  },
+  // An app adopting the library (examples/) sees what Outpost sees: the public entry, the
+  // testing entries and the SQL generator.
+  {
+    target: './examples',
+    from: './sync',
+    except: ['./index.ts', './testing.ts', './kit', './sql/generate.ts'],
+    message:
+      'examples/ use the sync library through sync/index.ts (and its testing, kit, sql entries).',
+  },
   {
     target: './devstack',
     from: ['./src', './sync'],
@@ -188,7 +211,7 @@ export default defineConfig([
   },
   // Tests the liveQuery sharing itself, on its own tiny Dexie database (not the device's).
   {
-    files: ['src/hooks/use-shared-live-query.test.tsx'],
+    files: ['src/data/use-shared-live-query.test.tsx'],
     rules: { 'no-restricted-imports': ['error', testImports({ dexie: false })] },
   },
 ]);

@@ -9,7 +9,8 @@ import '@/app/load-first-screen';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
-import { browserOnline, createOutpostSync, setDeviceDatabaseDebug } from '@sync/index';
+import { browserOnline, setDeviceDatabaseDebug } from '@sync/index';
+import { createOutpostSync } from '@/data/sync';
 import { App } from '@/app/app';
 import { readFirstScreen, readScreensAhead } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';

@@ -12,7 +12,7 @@ import {
   type ServerRow,
 } from './apply';
 import type { SyncDatabase } from './db';
-import { memoryDevice } from './memory-device';
+import { memoryDevice } from '../src/data/testing/memory-device';
 import { clearQueueOf } from './testing';
 import type { LocalRow } from './registry';
 

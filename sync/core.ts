@@ -1,7 +1,7 @@
 // The sync library's generic entry: `createSync` wires the Dexie store, the app's write API
 // (over the store: validate, write and queue in one transaction) and read API (named
 // queries) and the engine over the app's supabase-js client, for any app's SyncSchema.
-// Outpost's own is index.ts. The engine's rooms (platform.ts lists them) are wired here and
+// The public entry is index.ts; Outpost's wiring is src/data/sync.ts. The engine's rooms (platform.ts lists them) are wired here and
 // nothing more. In a browser, one tab leads (Web Locks, leadership.ts) and runs the engine;
 // the others follow it. A sign-out (account.ts) takes the lock before it wipes, so no tab's
 // engine writes into the wiped store.
@@ -251,40 +251,3 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
   };
   return sync;
 }
-
-export { DEVICE_DB, SyncDatabase, type FileRecord, type IndexedDbDeps } from './db';
-export { LOCAL_USER_ID } from './account';
-export { realClock, type Clock, type OnlineSignal } from './platform';
-export type { SyncEngine } from './schedule';
-export {
-  classifyStorageError,
-  isSyncError,
-  SyncError,
-  SYNC_ERROR_CODES,
-  type SyncErrorCode,
-} from './errors';
-export type { Download, SyncPhase, SyncStatus } from './status';
-export type {
-  AccessModel,
-  DeviceVersion,
-  FileTable,
-  LocalRow,
-  OutboxEntry,
-  Registry,
-  Rejection,
-  SyncSchema,
-  TableSpec,
-} from './registry';
-export { backoffDelayMs } from './backoff';
-export {
-  createStore,
-  parse,
-  UNDO_WINDOW_MS,
-  ValidationError,
-  type Store,
-  type StoreContext,
-  type WriteContext,
-} from './store';
-export { validate, type FieldErrors, type Validated } from './validate';
-export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout, type SupabaseSource } from './remote';
-export type { TabChannel, TabMessage } from './tabs';

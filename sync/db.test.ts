@@ -6,7 +6,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 
 import { laterStores, storesV1, SyncDatabase } from './db';
-import { OUTPOST_SCHEMA, OUTPOST_TABLES } from './outpost';
+import { OUTPOST_SCHEMA, OUTPOST_TABLES } from '../src/data/tables';
 import type { DeviceVersion } from './registry';
 
 describe('SyncDatabase schema versions', () => {

@@ -1,43 +1,53 @@
-// Outpost on the sync library (core.ts): its synced data (outpost.ts, schema.ts), its write
-// API (repositories.ts: lists, tasks, comments, members, profile, attachments) and its read
-// API (queries.ts), wired by `createOutpostSync`. The app imports this entry only (a lint
-// rule holds src/ to it); it reads through `queries`, writes through `repos`, and shows
-// `engine.status`.
-import { createSync, type FileRecord, type Sync, type SyncOptions } from './core';
-import { OUTPOST_SCHEMA } from './outpost';
-import { createQueries, type Queries } from './queries';
-import { createRepositories, type Repositories } from './repositories';
+// The sync library's public entry: every name an app adopting it needs, and nothing else.
+// sync/README.md lists each with a line; everything not exported here is internal. Tests
+// also have sync/testing.ts, sync/kit/ and sync/sql/generate.ts.
 
-/** How Outpost's sync is wired: the library's options, the database named `outpost` by default. */
-export type OutpostSyncOptions = Omit<SyncOptions, 'dbName'> & { dbName?: string };
-
-/** Outpost's sync for one device database. */
-export type OutpostSync = Sync<Queries, Repositories>;
-
-/** Opens Outpost's device database and wires it; call `start()` to begin syncing. */
-export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
-  return createSync(
-    { ...options, dbName: options.dbName ?? 'outpost' },
-    { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories },
-  );
-}
-
-export * from './core';
-export * from './schema';
-export type { Repositories } from './repositories';
-export type {
-  DeviceRows,
-  FoundRows,
-  ListSummary,
-  TaskCounts,
-  MemberRow,
-  Queries,
-  RejectionRow,
-  TaskLookup,
-} from './queries';
-export type { Attachment, Comment, List, Membership, Profile, Task } from './rows';
-export { OUTPOST_SCHEMA_VERSION } from './outpost';
-export { liveQuery } from 'dexie';
+// Wiring an app: its schema, its read and write APIs, the engine over its supabase-js client.
+export { browserOnline, createSync, type AppDefinition, type Sync, type SyncOptions } from './core';
+export type { IndexedDbDeps, FileRecord, SyncDatabase } from './db';
 export { setDeviceDatabaseDebug } from './db';
-/** Where an attachment's bytes are on this device. */
-export type FileState = FileRecord['state'];
+export type { SupabaseSource } from './remote';
+export { realClock, type Clock, type OnlineSignal } from './platform';
+export type { TabChannel, TabMessage } from './tabs';
+export type { SyncEngine } from './schedule';
+
+// Declaring the synced data.
+export type {
+  AccessModel,
+  FileTable,
+  LocalRow,
+  Registry,
+  Rejection,
+  SyncSchema,
+  TableSpec,
+} from './registry';
+
+// Writing: validate, write and queue in one transaction.
+export {
+  createStore,
+  parse,
+  UNDO_WINDOW_MS,
+  ValidationError,
+  type Store,
+  type StoreContext,
+  type WriteContext,
+} from './store';
+export { validate, type FieldErrors, type Validated } from './validate';
+export { LOCAL_USER_ID } from './account';
+
+// Reading: a query that follows the device.
+export { liveRead, type LiveRead } from './live';
+
+// What the engine says: its status and its errors.
+export type { Download, SyncPhase, SyncStatus } from './status';
+export {
+  classifyStorageError,
+  isSyncError,
+  SyncError,
+  SYNC_ERROR_CODES,
+  type SyncErrorCode,
+} from './errors';
+
+// For the app's own Supabase calls beside the engine's, so they time out and retry alike.
+export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout } from './remote';
+export { backoffDelayMs } from './backoff';

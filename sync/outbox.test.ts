@@ -3,7 +3,7 @@
 // are what counting the queue entry by entry gives.
 import { describe, expect, it } from 'vitest';
 
-import { memoryDevice } from './memory-device';
+import { memoryDevice } from '../src/data/testing/memory-device';
 import {
   clearOutbox,
   countQueue,

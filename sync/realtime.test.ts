@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { OWNER_KEY } from './account';
-import { memoryDevice } from './memory-device';
+import { memoryDevice } from '../src/data/testing/memory-device';
 import { createRealtime } from './realtime';
 import type { LocalRow } from './registry';
 import type { Remote, RowMessage, TopicListener } from './remote';

@@ -3,7 +3,9 @@
 // App tests use the functions below (rows as the device keeps them, the outbox, the files and
 // rejections the engine keeps); only the library's own suites take the database itself.
 import { OWNER_KEY } from './account';
-import { DEVICE_DB, type FileRecord, type SyncDatabase } from './db';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+
+import { DEVICE_DB, SyncDatabase, type FileRecord } from './db';
 import type { Sync } from './core';
 import {
   clearOutbox,
@@ -13,7 +15,7 @@ import {
   outboxTables,
   type OutboxCounts,
 } from './outbox';
-import type { LocalRow, OutboxEntry, Rejection } from './registry';
+import type { LocalRow, OutboxEntry, Rejection, SyncSchema } from './registry';
 
 export { switchableOnline, type SwitchableOnline } from './switchable-online';
 
@@ -154,4 +156,16 @@ export function rejectionsLogged(sync: AnySync): Promise<Rejection[]> {
  */
 export async function setDeviceOwner(sync: AnySync, userId: string): Promise<void> {
   await deviceDb(sync).setMeta(OWNER_KEY, userId);
+}
+
+/**
+ * A device database for `schema` on its own in-memory IndexedDB (fake-indexeddb), with no
+ * engine and no server: for unit tests of an app's read and write APIs over the library.
+ * `name` prefixes the database's name, which is made unique.
+ */
+export function memoryDatabase(name: string, schema: SyncSchema): SyncDatabase {
+  return new SyncDatabase(`${name}-${crypto.randomUUID()}`, schema, {
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+  });
 }

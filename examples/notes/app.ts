@@ -1,6 +1,6 @@
 // The notes app on the sync library: its read API (named queries over the device database)
 // and its write API (built on the library's store: validate, write and queue in one
-// transaction), wired by createSync with NOTES_SCHEMA. Only sync/core.ts, the public entry.
+// transaction), wired by createSync with NOTES_SCHEMA. Only sync/index.ts, the public entry.
 import {
   createStore,
   ValidationError,
@@ -8,7 +8,7 @@ import {
   type LocalRow,
   type SyncDatabase,
   type WriteContext,
-} from '../../sync/core';
+} from '../../sync/index';
 import { NOTES_SCHEMA } from './schema';
 
 /** A folder as the device keeps it. */

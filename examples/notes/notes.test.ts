@@ -1,5 +1,5 @@
 // The notes example, tested the way any app tests its sync: only the library's public entry
-// (sync/core.ts, through app.ts), the sync kit, and the generator for the drift check. Two
+// (sync/index.ts, through app.ts), the sync kit, and the generator for the drift check. Two
 // users each keep private notes; one shares a folder with the other; both edit offline, a
 // push answer is lost, they settle and converge, and neither ever holds the other's private
 // notes.

@@ -1,6 +1,6 @@
 // The notes app's synced data, as the sync library takes it: the one source of both the
 // device's tables and the server's registry (migrations/0002_sync.sql is generated from it).
-import type { SyncSchema } from '../../sync/core';
+import type { SyncSchema } from '../../sync/index';
 
 /** Folders hold notes; a folder's members (folder_members) see and write its notes. */
 export const NOTES_SCHEMA: SyncSchema = {

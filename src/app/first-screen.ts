@@ -2,11 +2,11 @@
 // list, the user's role on it, its first tasks and its counts are read while the screen's code
 // is still on its way; the screen's hooks ask the same shared queries, so it renders them at
 // its first render instead of rendering, then reading, then rendering again.
-import type { OutpostSync } from '@sync/index';
+import type { OutpostSync } from '@/data/sync';
 import { firstTasksQuery, taskCountsQuery } from '@/features/tasks/hooks/use-list-tasks';
 import { listQuery } from '@/hooks/use-list';
 import { roleQuery } from '@/hooks/use-list-access';
-import { warmSharedQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
+import { warmSharedQuery, type QuerySpec } from '@/data/use-shared-live-query';
 import { deviceOwnerQuery, sessionUserId, storedUser } from '@/lib/session';
 
 import { screenAt } from './screen-code';

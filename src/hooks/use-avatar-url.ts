@@ -4,10 +4,8 @@
 // the initials show.
 import { useMemo } from 'react';
 
+import { AVATARS_BUCKET } from '@/lib/api';
 import { useLoadedSupabase } from '@/lib/services';
-
-/** Bucket of profile pictures (supabase/migrations/…_avatars.sql). */
-export const AVATARS_BUCKET = 'avatars';
 
 export function useAvatarUrl(path: string | null | undefined): string | null {
   const supabase = useLoadedSupabase();

@@ -6,9 +6,9 @@ import { useCallback } from 'react';
 
 import { UNDO_WINDOW_MS } from '@sync/index';
 import { useServices } from '@/lib/services';
-import { holdDelete, releaseDelete } from '@/lib/held-deletes';
+import { holdDelete, releaseDelete } from '@/data/held-deletes';
 import { showToast, useToasts } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 
 /** The rows deleted this way, by their repository. */
 export type Deletable = 'lists' | 'tasks' | 'comments' | 'attachments';

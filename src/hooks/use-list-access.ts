@@ -1,10 +1,11 @@
 // The current user's role on a list, and what it lets them do (product.md §6). The UI hides what a
 // role may not do; RLS still enforces it on the server.
-import type { OutpostSync, Role } from '@sync/index';
+import type { OutpostSync } from '@/data/sync';
+import type { Role } from '@/data/schema';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
-import { useSharedLiveQuery, type QuerySpec } from './use-shared-live-query';
+import { useSharedLiveQuery, type QuerySpec } from '@/data/use-shared-live-query';
 
 export interface ListAccess {
   /** undefined while loading; null when the user is not (or no longer) a member. */

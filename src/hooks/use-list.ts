@@ -2,11 +2,12 @@
 // deleted, never synced to this device, or the user lost access or has just left it). Shared
 // by every component asking for it, and read before the first render on a list's URL
 // (main.tsx).
-import type { List, OutpostSync } from '@sync/index';
+import type { List } from '@/data/rows';
+import type { OutpostSync } from '@/data/sync';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 
-import { useSharedLiveQuery, type QuerySpec } from './use-shared-live-query';
+import { useSharedLiveQuery, type QuerySpec } from '@/data/use-shared-live-query';
 
 export function listQuery(
   sync: OutpostSync,

@@ -3,7 +3,8 @@
 // picker and the tasks' assignee chips.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { MemberRow, Role } from '@sync/index';
+import type { MemberRow } from '@/data/queries';
+import type { Role } from '@/data/schema';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

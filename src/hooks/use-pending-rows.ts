@@ -2,7 +2,7 @@
 // pending or rejected), for the small "not synced yet" marks on tasks, comments and files.
 import { useServices } from '@/lib/services';
 
-import { useSharedLiveQuery } from './use-shared-live-query';
+import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 
 const NONE: ReadonlySet<string> = new Set();
 

@@ -1,7 +1,7 @@
 // Profiles of the people the user shares lists with (synced as peers), by user id.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { Profile } from '@sync/index';
+import type { Profile } from '@/data/rows';
 import { useServices } from '@/lib/services';
 
 export type { Profile };

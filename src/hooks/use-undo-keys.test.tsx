@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearQueue, queuedChanges, storedRow } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
 import { useServices } from '@/lib/services';
-import { loadUndo } from '@/lib/undo-services';
+import { loadUndo } from '@/data/undo-services';
 import {
   createTestServices,
   markLocalOnly,

@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 
 import { useServices } from '@/lib/services';
-import { loadUndo, rawSync } from '@/lib/undo-services';
+import { loadUndo, rawSync } from '@/data/undo-services';
 
 import { isTypingTarget } from './use-shortcut';
 

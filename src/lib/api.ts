@@ -18,9 +18,11 @@ import {
   SyncError,
   type SupabaseSource,
 } from '@sync/index';
-import { AVATARS_BUCKET } from '@/hooks/use-avatar-url';
 
 import { ERROR_MESSAGES, type AppErrorCode } from './error-messages';
+
+/** Bucket of profile pictures (supabase/migrations/…_avatars.sql). */
+export const AVATARS_BUCKET = 'avatars';
 
 /** Roles an invite can grant (owners are made by changing a member's role). */
 export type InviteRole = 'editor' | 'viewer';

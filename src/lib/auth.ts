@@ -10,7 +10,8 @@ import {
 // valibot, like sync/schema.ts: only the validators used reach the bundle.
 import * as v from 'valibot';
 
-import { DISPLAY_NAME_MAX, validate, type FieldErrors, type SupabaseSource } from '@sync/index';
+import { DISPLAY_NAME_MAX } from '@/data/schema';
+import { validate, type FieldErrors, type SupabaseSource } from '@sync/index';
 
 /** GoTrue's default minimum password length (hosted projects may ask for more). */
 export const PASSWORD_MIN_LENGTH = 6;

@@ -2,7 +2,8 @@
 // the edge functions' `error.code`); text is chosen here, once, never matched back.
 // Why a change was refused (describeRejection) is rejection-messages.ts: only the rejection
 // toast and Settings need it, so it is not in the app shell (issue 16).
-import { ATTACHMENT_MAX_BYTES, type SyncErrorCode } from '@sync/index';
+import { ATTACHMENT_MAX_BYTES } from '@/data/schema';
+import { type SyncErrorCode } from '@sync/index';
 import { formatBytes } from '@/utils/format';
 
 export type InviteErrorCode =

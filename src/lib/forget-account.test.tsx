@@ -7,7 +7,8 @@
 import { act, render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { LOCAL_USER_ID, type OutpostSync } from '@sync/index';
+import { LOCAL_USER_ID } from '@sync/index';
+import { type OutpostSync } from '@/data/sync';
 import { setDeviceOwner } from '@sync/testing';
 import {
   ALICE_ID,
@@ -20,13 +21,13 @@ import {
   type TestServices,
 } from '@/testing/app-harness';
 
-import { holdDelete, useHeldDeletes } from './held-deletes';
+import { holdDelete, useHeldDeletes } from '@/data/held-deletes';
 import { TAB_USER_KEY } from './forget-account';
 import { announceSignOut, LOCAL_ONLY_KEY, useSession, type Session } from './session';
 import { showToast, useToasts } from './toasts';
-import { undoerOf, type Undoer } from './undo';
-import { UNDO_STORAGE_KEY } from './undo-history';
-import { loadUndo } from './undo-services';
+import { undoerOf, type Undoer } from '@/data/undo';
+import { UNDO_STORAGE_KEY } from '@/data/undo-history';
+import { loadUndo } from '@/data/undo-services';
 
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
 

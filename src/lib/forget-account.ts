@@ -4,17 +4,17 @@
 // the worker's caches of their files (attachments loaded by signed URL, with workbox's
 // record of them, and files shared to Outpost but not yet attached). session.tsx hands every
 // tab's person here as it changes; its own chunk keeps the app shell small. The full list of
-// what the device keeps, and why the rest stays, is in docs/architecture.md "What sign-out
+// what the device keeps, and why the rest stays, is in src/README.md "What sign-out
 // leaves".
 import { LOCAL_USER_ID } from '@sync/index';
 
-import { useHeldDeletes } from './held-deletes';
+import { useHeldDeletes } from '@/data/held-deletes';
 import { clearAttachmentCache } from './pwa/attachment-cache';
 import { forgetAttachmentExpiry } from './pwa/attachment-expiry';
 import { clearShares } from './pwa/share-cache';
 import { useToasts } from './toasts';
-import { forgetStoredHistory } from './undo-history';
-import { loadUndo } from './undo-services';
+import { forgetStoredHistory } from '@/data/undo-history';
+import { loadUndo } from '@/data/undo-services';
 
 /**
  * Forgets this tab's state of the person who used it and, with `device`, the caches the

@@ -1,16 +1,8 @@
 // Why the server refused a change, in one sentence (product.md §4 "rejected", §8): for the
 // rejection toast and Settings › Rejected changes. Apart from error-messages.ts so that the
 // app shell does not carry it (issue 16): the toast loads it with the first rejection.
-import {
-  ATTACHMENT_MAX_BYTES,
-  attachmentInput,
-  commentInput,
-  listInput,
-  profilePatch,
-  taskPatch,
-  validate,
-  type RuleCode,
-} from '@sync/index';
+import { ATTACHMENT_MAX_BYTES, attachmentInput, commentInput, listInput, profilePatch, taskPatch, type RuleCode } from '@/data/schema';
+import { validate } from '@sync/index';
 
 import { formatBytes } from '@/utils/format';
 

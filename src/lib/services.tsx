@@ -4,9 +4,10 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
-import type { OnlineSignal, OutpostSync } from '@sync/index';
+import type { OnlineSignal } from '@sync/index';
+import type { OutpostSync } from '@/data/sync';
 
-import { preloadUndo, withUndo } from './undo-services';
+import { preloadUndo, withUndo } from '@/data/undo-services';
 
 export interface AppServices {
   /**

@@ -13,8 +13,9 @@ import {
   type ReactNode,
 } from 'react';
 
-import { LOCAL_USER_ID, type OutpostSync } from '@sync/index';
-import { useSharedLiveQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
+import { LOCAL_USER_ID } from '@sync/index';
+import { type OutpostSync } from '@/data/sync';
+import { useSharedLiveQuery, type QuerySpec } from '@/data/use-shared-live-query';
 import { useServices } from './services';
 import { AUTH_STORAGE_KEY } from './auth-storage';
 

@@ -9,7 +9,7 @@ import { useLayoutEffect, type ReactNode } from 'react';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
-import { createOutpostSync, type OutpostSync } from '@sync/index';
+import { createOutpostSync, type OutpostSync } from '@/data/sync';
 import { switchableOnline, type SwitchableOnline } from '@sync/testing';
 import { AppRoutes } from '@/app/routes';
 import { createSessionRevocations } from '@/lib/revocations';

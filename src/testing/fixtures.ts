@@ -1,7 +1,8 @@
 // Rows written straight into a test device's database, as the server would send them, for
 // what the repositories cannot make on their own: lists shared with this device's user in a
 // given role, other members.
-import { LOCAL_USER_ID, type LocalRow, type Role } from '@sync/index';
+import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
+import { type Role } from '@/data/schema';
 import { putStoredRows } from '@sync/testing';
 
 import type { TestServices } from './app-harness';

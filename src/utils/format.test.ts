@@ -2,7 +2,7 @@
 // refuses always reads as more than the limit it names.
 import { describe, expect, it } from 'vitest';
 
-import { ATTACHMENT_MAX_BYTES } from '@sync/index';
+import { ATTACHMENT_MAX_BYTES } from '@/data/schema';
 
 import { charactersLeft, formatBytes, formatDue, shortDate } from './format';
 

@@ -12,7 +12,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
 
 import { deviceStores } from '../../sync/db';
-import { OUTPOST_SCHEMA } from '../../sync/outpost';
+import { OUTPOST_SCHEMA } from '../../src/data/tables';
 import type { LocalRow } from '../../sync/registry';
 import type { Remote } from '../../sync/remote';
 import { SEED, startTestDevstack } from '../support/devstack';

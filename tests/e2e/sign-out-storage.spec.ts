@@ -3,7 +3,7 @@
 // tabs with a rename and a delete, a file attached and one loaded by its signed URL, a share
 // not yet attached), signs out in one tab, and then every storage each tab can see is listed
 // (IndexedDB databases and the rows of each store, localStorage, sessionStorage, every
-// cache and its keys) and must hold exactly what is meant to stay (docs/architecture.md
+// cache and its keys) and must hold exactly what is meant to stay (src/README.md
 // "What sign-out leaves"): the app's own precache, the empty device database, and a few
 // device flags that say nothing of anyone.
 import { expect, test, type Page } from '@playwright/test';

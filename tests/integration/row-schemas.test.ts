@@ -9,14 +9,14 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { readCatalog, type Catalog, type CatalogColumn } from '../../scripts/gen-types-catalog';
-import { OUTPOST_SCHEMA } from '../../sync/outpost';
+import { OUTPOST_SCHEMA } from '../../src/data/tables';
 import {
   attachmentInput,
   commentInput,
   listInput,
   profileInput,
   taskInput,
-} from '../../sync/schema';
+} from '../../src/data/schema';
 import { ENGINE_KINDS, freshDatabase, type TestDatabase } from '../support/database';
 
 /** Each synced table's input schema: the fields a user types in. */

@@ -341,7 +341,7 @@ describe('start-up', () => {
 
 describe('the table registry', () => {
   it('matches public.sync_registry column for column', async () => {
-    const { OUTPOST_TABLES } = await import('../../sync/outpost');
+    const { OUTPOST_TABLES } = await import('../../src/data/tables');
     const { rows } = await stack.db.query<{
       name: string;
       scope: string;
@@ -480,7 +480,7 @@ describe('files and tabs', () => {
   });
 
   it('lets one tab lead: the others only write, and one takes over when it closes', async () => {
-    const { createOutpostSync } = await import('../../sync/index');
+    const { createOutpostSync } = await import('../../src/data/sync');
     const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
     const { clientFor, signIn, switchableOnline } = await import('../support/sync-client');
     const { FaultyNetwork } = await import('../support/faults');

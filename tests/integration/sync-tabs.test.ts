@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 
 import { storesV1 } from '../../sync/db';
 import { LOCAL_USER_ID } from '../../sync/account';
-import { OUTPOST_TABLES } from '../../sync/outpost';
+import { OUTPOST_TABLES } from '../../src/data/tables';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';

@@ -4,7 +4,7 @@
 // queued for upload and works offline. Files the worker did not keep are named with why.
 import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 
-import { TASK_TITLE_MAX } from '@sync/index';
+import { TASK_TITLE_MAX } from '@/data/schema';
 import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
 import { TextField } from '@/components/ui/field';
@@ -19,7 +19,7 @@ import { SHARE_FILES_MAX, type KeptShare, type ShareRefusalCode } from '@/lib/pw
 import { Link, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { formatBytes } from '@/utils/format';
 
 import './share.css';

@@ -1,7 +1,7 @@
 // The toasts of refused changes, which rejection-toasts.tsx watches for: one change explained
 // in its toast, changes refused together in one toast. Loaded with the first refusal, not with
 // the app shell.
-import type { OutpostSync } from '@sync/index';
+import type { OutpostSync } from '@/data/sync';
 import { showToast, useToasts, type ToastAction } from '@/lib/toasts';
 
 /**

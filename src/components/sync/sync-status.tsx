@@ -20,7 +20,7 @@ import { useNow } from '@/hooks/use-now';
 import { useOnline } from '@/hooks/use-online';
 import { useSyncStatus } from '@/hooks/use-sync-status';
 import { errorMessage } from '@/lib/error-messages';
-import { useHeldDeletes } from '@/lib/held-deletes';
+import { useHeldDeletes } from '@/data/held-deletes';
 import { reloadToLatest } from '@/lib/pwa/service-worker';
 import { useSession } from '@/lib/session';
 import { relativeTime } from '@/utils/format';

@@ -1,4 +1,4 @@
-import type { ListColor } from '@sync/index';
+import type { ListColor } from '@/data/schema';
 
 /** Names of the palette keys, for labels ("Teal"). */
 export const COLOR_NAMES: Readonly<Record<ListColor, string>> = {

@@ -2,7 +2,7 @@
 // or their device said, so on its own it could save a "PDF" as `invoice.html` (which the
 // device would then open as a web page) or hide an extension behind a right-to-left override.
 // The saved name always ends in the extension of the attachment's checked type instead.
-import { ATTACHMENT_EXTENSIONS } from '@sync/index';
+import { ATTACHMENT_EXTENSIONS } from '@/data/schema';
 
 /** Extensions that already say the type, beyond the canonical one. */
 const SYNONYMS: Partial<Record<string, readonly string[]>> = { 'image/jpeg': ['jpeg'] };

@@ -1,7 +1,8 @@
 // Pure pieces of the tasks screens: the typed task row, status filter and search (run in
 // memory over a whole list, so they must stay cheap at 10,000 tasks), counts, labels, and
 // the neighbours a moved task lands between.
-import type { Priority, Task, TaskStatus } from '@sync/index';
+import type { Priority, TaskStatus } from '@/data/schema';
+import type { Task } from '@/data/rows';
 
 /** A task as the screens use it: the device's typed row (`queries.tasks`). */
 export type TaskRow = Omit<Task, 'version' | 'deleted_at'>;

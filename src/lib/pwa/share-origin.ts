@@ -19,7 +19,7 @@
 // Origin on a POST navigation, by its referrer); a page of the app's own origin is accepted,
 // since any script of this origin can write the share inbox (CacheStorage) directly anyway.
 // A cross-site form that hides its origin ("null", no referrer) looks, to the worker, exactly
-// like the share sheet: it cannot be told apart here (see docs/architecture.md).
+// like the share sheet: it cannot be told apart here (see src/README.md "Share to Outpost").
 
 /** Why a POST to /share was not taken for the share sheet's. */
 export type ShareOriginRefusal = 'NOT_NAVIGATION' | 'FOREIGN_ORIGIN';

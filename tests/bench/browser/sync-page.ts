@@ -9,8 +9,8 @@ import { createClient } from '@supabase/supabase-js';
 import Dexie from 'dexie';
 
 import { deviceStores } from '../../../sync/db';
-import { createOutpostSync, type OutpostSync } from '../../../sync/index';
-import { OUTPOST_SCHEMA } from '../../../sync/outpost';
+import { createOutpostSync, type OutpostSync } from '../../../src/data/sync';
+import { OUTPOST_SCHEMA } from '../../../src/data/tables';
 import { storedRows, switchableOnline } from '../../../sync/testing';
 
 /** The baseline's chunk: the engine's pull page size. */

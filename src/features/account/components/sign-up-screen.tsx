@@ -10,7 +10,7 @@ import { PASSWORD_RULE, signUp, validateSignUp, type SignUpInput } from '@/lib/a
 import { Link, useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { DISPLAY_NAME_MAX } from '@sync/index';
+import { DISPLAY_NAME_MAX } from '@/data/schema';
 
 import '../account.css';
 import { useAccountSubmit } from '../hooks/use-account-submit';

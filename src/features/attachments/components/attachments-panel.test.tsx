@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { ATTACHMENTS_PER_TASK_MAX } from '@sync/index';
+import { ATTACHMENTS_PER_TASK_MAX } from '@/data/schema';
 import {
   putStoredRows,
   storedRows,

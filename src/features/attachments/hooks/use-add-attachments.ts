@@ -2,15 +2,11 @@
 // share from another app): each file is checked before anything is queued (product.md §8
 // FILE_TOO_LARGE / FILE_TYPE, ≤ 20 per task), the rest go to the repository, which keeps the
 // bytes on the device and queues the upload (so it works offline).
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_PER_TASK_MAX,
-  attachmentInput,
-  validate,
-} from '@sync/index';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_TASK_MAX, attachmentInput } from '@/data/schema';
+import { validate } from '@sync/index';
 import { errorMessage } from '@/lib/error-messages';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { formatBytes } from '@/utils/format';
 
 export interface FileRefusal {

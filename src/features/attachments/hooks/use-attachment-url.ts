@@ -8,7 +8,7 @@
 // database and the sync layer both hold to the allowed list.
 import { useEffect, useState } from 'react';
 
-import { ATTACHMENT_MIME_TYPES } from '@sync/index';
+import { ATTACHMENT_MIME_TYPES } from '@/data/schema';
 import { useOnline } from '@/hooks/use-online';
 import { useServices } from '@/lib/services';
 

@@ -2,7 +2,7 @@
 // one attachment's bytes (product.md §4: queued → uploading → uploaded; failed retries).
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { FileState } from '@sync/index';
+import type { FileState } from '@/data/sync';
 import { useServices } from '@/lib/services';
 
 export interface Attachment {

@@ -2,11 +2,12 @@
 // the 4,000-character limit, and Ctrl/⌘+Enter to post.
 import { useId, useState, type FormEvent } from 'react';
 
-import { commentInput, validate } from '@sync/index';
+import { commentInput } from '@/data/schema';
+import { validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 
 import { isSubmitShortcut, lengthCounter, submitShortcutLabel } from './comment-keys';
 

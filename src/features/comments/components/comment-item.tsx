@@ -3,13 +3,14 @@
 // (product.md §6: the author; the list's owner for any comment). Editing happens in place.
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 
-import { commentInput, validate } from '@sync/index';
+import { commentInput } from '@/data/schema';
+import { validate } from '@sync/index';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { relativeTime } from '@/utils/format';
 
 import type { Comment } from '../hooks/use-task-comments';

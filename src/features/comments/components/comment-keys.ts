@@ -1,7 +1,7 @@
 // Keyboard conventions shared by the comment composer and the inline editor.
 import type { KeyboardEvent } from 'react';
 
-import { COMMENT_BODY_MAX } from '@sync/index';
+import { COMMENT_BODY_MAX } from '@/data/schema';
 
 /** The counter appears once a comment is this long (80 % of the limit). */
 export const COUNTER_FROM_CHARS = Math.floor(COMMENT_BODY_MAX * 0.8);

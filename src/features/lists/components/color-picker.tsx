@@ -3,7 +3,7 @@
 import { useId } from 'react';
 
 import { COLOR_NAMES } from '@/components/ui/color-dot';
-import { PALETTE, type ListColor } from '@sync/index';
+import { PALETTE, type ListColor } from '@/data/schema';
 
 export function ColorPicker({
   value,

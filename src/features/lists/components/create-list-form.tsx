@@ -6,9 +6,10 @@ import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/field';
 import { useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { charactersLeft } from '@/utils/format';
-import { LIST_NAME_MAX, listInput, validate, type FieldErrors, type ListColor } from '@sync/index';
+import { LIST_NAME_MAX, listInput, type ListColor } from '@/data/schema';
+import { validate, type FieldErrors } from '@sync/index';
 
 import { ColorPicker } from './color-picker';
 

@@ -5,8 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { FormError, TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
-import { listInput, validate, type FieldErrors, type ListColor } from '@sync/index';
+import { attempt } from '@/data/writes';
+import { listInput, type ListColor } from '@/data/schema';
+import { validate, type FieldErrors } from '@sync/index';
 
 import { ColorPicker } from './color-picker';
 

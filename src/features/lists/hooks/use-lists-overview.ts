@@ -2,9 +2,9 @@
 // `queries.lists`): the user's live lists with open/done counts, members and queued changes,
 // not those the user has just left, in name order.
 
-import type { ListColor, Role } from '@sync/index';
+import type { ListColor, Role } from '@/data/schema';
 import { toMember } from '@/hooks/use-members';
-import { useSharedLiveQuery } from '@/hooks/use-shared-live-query';
+import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 

@@ -4,7 +4,7 @@
 // invite links need the create-invite function, so a connection.
 import { useId, useState } from 'react';
 
-import { MEMBERS_PER_LIST_MAX, type Role } from '@sync/index';
+import { MEMBERS_PER_LIST_MAX, type Role } from '@/data/schema';
 import { Avatar } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -19,7 +19,7 @@ import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { InviteLinkPanel } from './invite-link-panel';
 
 import '../members.css';

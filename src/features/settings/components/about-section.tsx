@@ -1,5 +1,5 @@
 // Settings › About: which build this is (for bug reports) and the sync contract it speaks.
-import { OUTPOST_SCHEMA_VERSION } from '@sync/index';
+import { OUTPOST_SCHEMA_VERSION } from '@/data/tables';
 
 import { SettingsSection } from './settings-section';
 

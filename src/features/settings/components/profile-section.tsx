@@ -14,8 +14,10 @@ import type { AppErrorCode } from '@/lib/error-messages';
 import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { attempt } from '@/lib/writes';
-import { DISPLAY_NAME_MAX, profilePatch, validate, type Profile } from '@sync/index';
+import { attempt } from '@/data/writes';
+import { DISPLAY_NAME_MAX, profilePatch } from '@/data/schema';
+import { validate } from '@sync/index';
+import { type Profile } from '@/data/rows';
 
 import { SettingsSection } from './settings-section';
 

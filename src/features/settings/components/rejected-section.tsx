@@ -11,7 +11,8 @@ import { describeRejection, ROW_NOUNS } from '@/lib/rejection-messages';
 import { Link } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { relativeTime } from '@/utils/format';
-import type { OutpostSync, Rejection } from '@sync/index';
+import type { OutpostSync } from '@/data/sync';
+import type { Rejection } from '@sync/index';
 
 import { SettingsSection } from './settings-section';
 

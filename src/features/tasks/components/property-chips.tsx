@@ -2,7 +2,7 @@
 // each opening a menu to change it (editors), or the same values as plain text (viewers).
 import type { ReactNode } from 'react';
 
-import { PRIORITIES, STATUS_TRANSITIONS, type Priority, type TaskStatus } from '@sync/index';
+import { PRIORITIES, STATUS_TRANSITIONS, type Priority, type TaskStatus } from '@/data/schema';
 import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';

@@ -2,11 +2,12 @@
 // focused for the next one, the way a checklist is typed in.
 import { useState, type FormEvent, type Ref } from 'react';
 
-import { taskPatch, validate } from '@sync/index';
+import { taskPatch } from '@/data/schema';
+import { validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 
 export function QuickAdd({
   listId,

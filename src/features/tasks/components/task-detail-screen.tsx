@@ -12,7 +12,8 @@ import {
   type ReactNode,
 } from 'react';
 
-import { TASK_NOTES_MAX, taskPatch, validate } from '@sync/index';
+import { TASK_NOTES_MAX, taskPatch } from '@/data/schema';
+import { validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';
 import { useFirstSyncDone } from '@/hooks/use-first-sync';
@@ -26,7 +27,7 @@ import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 import { relativeTime } from '@/utils/format';
 
 import '../tasks.css';

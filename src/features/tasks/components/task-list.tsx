@@ -26,14 +26,15 @@ import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable'
 import { useWindowVirtualizer, windowScroll } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
-import { taskPatch, validate, type TaskStatus } from '@sync/index';
+import { taskPatch, type TaskStatus } from '@/data/schema';
+import { validate } from '@sync/index';
 import { useNow } from '@/hooks/use-now';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useNavigate } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 
 import { neighboursAfterMove, type TaskRow } from '../task-filter';
 import {

@@ -14,7 +14,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { Link } from '@/lib/router';
-import { canTransition, STATUSES, type TaskStatus } from '@sync/index';
+import { canTransition, STATUSES, type TaskStatus } from '@/data/schema';
 
 import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';

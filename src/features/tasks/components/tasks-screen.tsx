@@ -29,7 +29,7 @@ import { Link, useParams, useSearchParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
-import { attempt } from '@/lib/writes';
+import { attempt } from '@/data/writes';
 
 import '../tasks.css';
 import { useListTasks, useTaskCounts } from '../hooks/use-list-tasks';

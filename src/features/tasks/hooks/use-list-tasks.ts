@@ -4,8 +4,10 @@
 // has drawn them; counts come from indexes (no task read).
 import { useState } from 'react';
 
-import type { OutpostSync, Task, TaskCounts } from '@sync/index';
-import { useSharedLiveQuery, type QuerySpec } from '@/hooks/use-shared-live-query';
+import type { OutpostSync } from '@/data/sync';
+import type { Task } from '@/data/rows';
+import type { TaskCounts } from '@/data/queries';
+import { useSharedLiveQuery, type QuerySpec } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
 /** Tasks read before the rest: more than a tall screen shows. */

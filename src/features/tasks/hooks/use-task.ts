@@ -2,7 +2,7 @@
 // apart from a row that is simply not here.
 import { useLiveQuery } from 'dexie-react-hooks';
 
-import type { TaskLookup } from '@sync/index';
+import type { TaskLookup } from '@/data/queries';
 import { useServices } from '@/lib/services';
 
 export type { TaskLookup };

@@ -4,7 +4,7 @@
 // nullable or given another kind of type in a migration fails tsc here, naming the table.
 // The device may hold narrower types than Postgres (a status picklist for text, priorities
 // 0-3 for smallint): what must match is the columns, their kind and their nullability.
-import type { Database, Json } from '../supabase/database.types';
+import type { Database, Json } from '../../supabase/database.types';
 import type { OutpostRows } from './rows';
 
 type Tables = Database['public']['Tables'];

@@ -5,9 +5,8 @@
 // `_meta`, `_rejections`, `_files`): what those hold is answered here.
 import Dexie from 'dexie';
 
-import type { FileRecord, SyncDatabase } from './db';
-import { outboxCounts, pendingCount } from './outbox';
-import type { Rejection } from './registry';
+import type { FileRecord, SyncDatabase, Rejection } from '@sync/index';
+import { outboxCounts, pendingCount } from '../../sync/outbox';
 import type {
   Attachment,
   Comment,

@@ -4,7 +4,7 @@
 import { IDBCursor } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 
-import { memoryDevice } from './memory-device';
+import { memoryDevice } from './testing/memory-device';
 import { createQueries } from './queries';
 
 const ME = 'user-1';

@@ -3,9 +3,9 @@
 // must also fail when a device's store differs from what its user may see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { OUTPOST_SCHEMA } from '../outpost';
-import { createQueries } from '../queries';
-import { createRepositories } from '../repositories';
+import { OUTPOST_SCHEMA } from '../../src/data/tables';
+import { createQueries } from '../../src/data/queries';
+import { createRepositories } from '../../src/data/repositories';
 import {
   assertConverged,
   deviceDb,
@@ -15,7 +15,7 @@ import {
   startBackend,
   type Backend,
   type Device,
-} from './index';
+} from '../../sync/kit/index';
 
 const outpost = { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories };
 type OutpostDevice = Device<

@@ -3,9 +3,9 @@
 // before it is sent; a bulk complete is undone by putting each task's status back.
 import { describe, expect, it } from 'vitest';
 
-import type { SyncDatabase } from './db';
-import { memoryDevice } from './memory-device';
-import { clearQueueOf, freezeQueueOf } from './testing';
+import type { SyncDatabase } from '@sync/index';
+import { memoryDevice } from './testing/memory-device';
+import { clearQueueOf, freezeQueueOf } from '@sync/testing';
 
 const device = () => memoryDevice('undo');
 

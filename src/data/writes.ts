@@ -2,10 +2,10 @@
 // as messages per field (shown inline, the field stays editable); a full device or anything
 // unexpected becomes a toast. Nothing here ever drops a write the repository accepted.
 import { isSyncError, type FieldErrors } from '@sync/index';
-import { errorMessage } from './error-messages';
-import { useInstallPrompt } from './pwa/install-prompt';
-import { requestPersistenceAfterFirstSave } from './pwa/storage-persistence';
-import { showToast } from './toasts';
+import { errorMessage } from '@/lib/error-messages';
+import { useInstallPrompt } from '@/lib/pwa/install-prompt';
+import { requestPersistenceAfterFirstSave } from '@/lib/pwa/storage-persistence';
+import { showToast } from '@/lib/toasts';
 
 export type WriteResult<T> =
   { ok: true; value: T } | { ok: false; errors: FieldErrors; code: string };

@@ -5,8 +5,7 @@
 // (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import type { FileRecord } from './db';
-import type { LocalRow } from './registry';
+import type { FileRecord, LocalRow, WriteContext } from '@sync/index';
 import {
   ATTACHMENT_EXTENSIONS,
   ATTACHMENTS_PER_TASK_MAX,
@@ -24,7 +23,7 @@ import {
   type Role,
   type TaskStatus,
 } from './schema';
-import { createStore, parse, ValidationError, type WriteContext } from './store';
+import { createStore, parse, ValidationError } from '@sync/index';
 import type * as v from 'valibot';
 
 /** What the repositories write with: the library's WriteContext. */

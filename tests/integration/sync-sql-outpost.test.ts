@@ -10,10 +10,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { SqlEngine } from '../../devstack/sql-engine';
-import { ENGINE_KINDS, freshDatabase, type TestDatabase } from '../../tests/support/database';
-import { OUTPOST_SCHEMA } from '../outpost';
-import type { SyncSchema } from '../registry';
-import { loadSchema, syncSql } from './generate';
+import { ENGINE_KINDS, freshDatabase, type TestDatabase } from '../support/database';
+import { OUTPOST_SCHEMA } from '../../src/data/tables';
+import type { SyncSchema } from '../../sync/index';
+import { loadSchema, syncSql } from '../../sync/sql/generate';
 
 // Outpost's migrations name its realtime policies "outpost: …" and its epoch setting
 // `outpost.realtime_epoch_bump`; the schema's `app` says so (sync/outpost.ts does not set it

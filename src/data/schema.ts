@@ -210,4 +210,4 @@ export const attachmentInput = object({
   ),
 });
 
-export { validate, type FieldErrors, type Validated } from './validate';
+export { validate, type FieldErrors, type Validated } from '@sync/index';

@@ -3,8 +3,8 @@
 // QUOTA_EXCEEDED and write nothing of the attachment, and text edits still queue.
 import { describe, expect, it } from 'vitest';
 
-import { isSyncError } from './errors';
-import { memoryDevice } from './memory-device';
+import { isSyncError } from '@sync/index';
+import { memoryDevice } from './testing/memory-device';
 
 /** A device whose IndexedDB refuses to store any more file bytes, as a full disk does. */
 function fullDevice() {

@@ -2,7 +2,8 @@
 // sync whose edits go through undo's recording repositories, loaded in their own chunk after
 // the first paint (from the precache, so offline too). An edit made before it has come waits
 // for it; every other write goes straight to the repositories.
-import type { OutpostSync, Repositories } from '@sync/index';
+import type { OutpostSync } from './sync';
+import type { Repositories } from './repositories';
 
 type Undo = typeof import('./undo');
 

@@ -13,7 +13,7 @@ import {
 } from '@sync/testing';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
 
-import { useToasts } from './toasts';
+import { useToasts } from '@/lib/toasts';
 import { createUndoer, undoerOf } from './undo';
 import { createUndoHistory, UNDO_STORAGE_KEY, type HistoryStorage } from './undo-history';
 import { RECORDED, rawSync, withUndo } from './undo-services';

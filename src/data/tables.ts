@@ -1,6 +1,6 @@
 // Outpost's synced tables (product.md §3), mirroring public.sync_registry in
 // supabase/migrations/…_sync.sql (a test checks the two agree).
-import type { Registry, SyncSchema } from './registry';
+import type { Registry, SyncSchema } from '@sync/index';
 
 /** Outpost's six synced tables: the registry its Dexie store, repositories and engine use. */
 export const OUTPOST_TABLES: Registry = [

@@ -4,15 +4,12 @@
 // no write path can forget to. Undo and redo are new writes through the same repositories:
 // they sync, and are refused, like any edit. A row that changed since the edit (another device wrote the same field) is left as
 // it is, and the toast says so: an undo never overwrites someone's newer value.
-import {
-  canTransition,
-  type OutpostSync,
-  type Repositories,
-  type Task,
-  type TaskStatus,
-} from '@sync/index';
+import { canTransition, type TaskStatus } from './schema';
+import { type OutpostSync } from './sync';
+import { type Repositories } from './repositories';
+import { type Task } from './rows';
 
-import { showToast, useToasts } from './toasts';
+import { showToast, useToasts } from '@/lib/toasts';
 import {
   createUndoHistory,
   forgetStoredHistory,

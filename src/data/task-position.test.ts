@@ -4,8 +4,8 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { describe, expect, it } from 'vitest';
 
-import type { SyncDatabase } from './db';
-import { memoryDevice } from './memory-device';
+import type { SyncDatabase } from '@sync/index';
+import { memoryDevice } from './testing/memory-device';
 import { jitteredKeyBetween } from './repositories';
 
 const LIST = 'list-1';

@@ -3,7 +3,7 @@
 // would read three times, and in Chromium those reads queue ahead of the sync engine's next
 // push. Here the first subscriber starts the query, the others share its result, and the
 // last one to go stops it.
-import { liveQuery } from '@sync/index';
+import { liveRead as liveQuery } from '@sync/index';
 import { useMemo, useSyncExternalStore } from 'react';
 
 interface SharedQuery<T> {
