@@ -11,6 +11,7 @@ import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 
 import {
+  bootstrapFiles,
   migrationNames,
   REPO_ROOT,
   schemaFiles,
@@ -71,26 +72,20 @@ async function recordMigrations(db: SqlEngine, files: readonly SqlFile[]): Promi
   }
 }
 
-/** Where bootstrap.sql's re-runnable realtime section starts. */
-const REALTIME_SECTION = '-- Everything from here on is re-runnable';
-
 /**
- * A database bootstrapped before bootstrap.sql had the realtime schema (a persistent
- * .devstack/ data dir) gets bootstrap's realtime section, which is safe to run again.
+ * A database bootstrapped before the bootstrap had the realtime schema (a persistent
+ * .devstack/ data dir) gets the bootstrap's re-runnable parts, which are safe to run again.
  */
-async function addRealtimeSchema(db: SqlEngine): Promise<void> {
+async function addRerunnableParts(db: SqlEngine): Promise<void> {
   const { rows } = await db.query<{ ok: boolean }>(
     // auth.mfa_amr_claims, auth.webauthn_challenges: the MFA and WebAuthn tables came after
-    // the realtime section (same section).
+    // the realtime schema (re-runnable parts too).
     `select to_regclass('realtime.messages') is not null
               and to_regclass('auth.mfa_amr_claims') is not null
               and to_regclass('auth.webauthn_challenges') is not null as ok`,
   );
   if (rows[0]?.ok) return;
-  const [bootstrap] = schemaFiles({ seed: false });
-  const at = bootstrap?.sql.indexOf(REALTIME_SECTION) ?? -1;
-  if (!bootstrap || at < 0) throw new Error('bootstrap.sql has no realtime section');
-  await applySqlFiles(db, [{ name: bootstrap.name, sql: bootstrap.sql.slice(at) }]);
+  await applySqlFiles(db, bootstrapFiles('rerunnable'));
 }
 
 /**
@@ -113,10 +108,9 @@ async function migrate(db: SqlEngine, seed: boolean, source: SchemaSource = {}):
   );
   const empty = !rows[0]?.ready;
   if (empty) {
-    const [bootstrap] = schemaFiles({ seed: false });
-    if (bootstrap) await applySqlFiles(db, [bootstrap]);
+    await applySqlFiles(db, bootstrapFiles());
   } else {
-    await addRealtimeSchema(db);
+    await addRerunnableParts(db);
   }
   const pending = await pendingMigrations(db, source);
   await applySqlFiles(db, withPostgresSearchPath(pending));

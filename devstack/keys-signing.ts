@@ -17,6 +17,7 @@ import {
 } from 'jose';
 
 import type { DevstackClock } from './clock';
+import { parseJsonText } from './json';
 
 export type SigningKeyState = 'standby' | 'current' | 'previous' | 'revoked';
 /** The algorithms a signing-keys file may hold (what `supabase gen signing-key` makes). */
@@ -98,12 +99,9 @@ function parseKeyFileEntry(value: unknown, index: number): JWK & { kid: string }
 
 /** Parses a signing-keys file (a JSON array of private JWKs, as the CLI's config names). */
 export function parseSigningKeysFile(text: string, source: string): (JWK & { kid: string })[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new Error(`${source}: not JSON`);
-  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new Error(`${source}: not JSON`);
+  const parsed = json.value;
   if (!Array.isArray(parsed) || parsed.length === 0) {
     throw new Error(`${source}: must be a non-empty JSON array of JWKs`);
   }

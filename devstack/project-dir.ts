@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { parse } from 'smol-toml';
 
+import { isPlainObject } from './json';
 import { DEMO_JWT_SECRET } from './keys';
 import { loadSigningKeys } from './keys-config';
 import type { SchemaSource } from './schema-files';
@@ -48,9 +49,7 @@ const DEFAULT_FILE_SIZE_LIMIT = 50 * 1024 * 1024;
 type Table = Record<string, unknown>;
 
 function table(value: unknown): Table {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Table)
-    : {};
+  return isPlainObject(value) ? value : {};
 }
 
 function stringList(value: unknown, where: string, fallback: readonly string[]): string[] {

@@ -1,6 +1,6 @@
 // The SQL a devstack database is built from, in order: what hosted Supabase provides
-// (bootstrap.sql), then every migration of supabase/migrations/ (or of another directory: an
-// app testing its own schema with the sync kit), then optionally the seed.
+// (devstack/bootstrap/'s parts), then every migration of supabase/migrations/ (or of another
+// directory: an app testing its own schema with the sync kit), then optionally the seed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,34 @@ function read(path: string, kind: NonNullable<SqlFile['kind']>): SqlFile {
   return { name: name.split('\\').join('/'), sql: readFileSync(absolute, 'utf8'), kind };
 }
 
+/**
+ * devstack/bootstrap/'s parts in the order they run. From the first re-runnable one on, every
+ * part may run again on a database that has the rest (database.ts: an older data dir).
+ */
+const BOOTSTRAP_PARTS = [
+  { file: 'roles.sql', rerunnable: false },
+  { file: 'auth-schema.sql', rerunnable: false },
+  { file: 'storage-schema.sql', rerunnable: false },
+  { file: 'realtime-schema.sql', rerunnable: true },
+  { file: 'auth-mfa.sql', rerunnable: true },
+  { file: 'auth-oauth-clients.sql', rerunnable: true },
+] as const;
+
+const BOOTSTRAP_DIR = join(REPO_ROOT, 'devstack', 'bootstrap');
+
+/** The bootstrap's parts in order (only the re-runnable ones when asked). */
+export function bootstrapFiles(only?: 'rerunnable'): SqlFile[] {
+  // A part added to the directory but not to the list would silently never run.
+  const unlisted = readdirSync(BOOTSTRAP_DIR).filter(
+    (f) => f.endsWith('.sql') && !BOOTSTRAP_PARTS.some((part) => part.file === f),
+  );
+  if (unlisted.length > 0)
+    throw new Error(`devstack/bootstrap/ parts not in BOOTSTRAP_PARTS: ${unlisted.join(', ')}`);
+  return BOOTSTRAP_PARTS.filter((part) => only === undefined || part.rerunnable).map((part) =>
+    read(join(BOOTSTRAP_DIR, part.file), 'bootstrap'),
+  );
+}
+
 function migrationsDirOf(source: SchemaSource = {}): string {
   return source.migrationsDir === undefined ? MIGRATIONS_DIR : resolve(source.migrationsDir);
 }
@@ -58,7 +86,7 @@ export function migrationNames(source: SchemaSource = {}): string[] {
 export function schemaFiles(options: { seed: boolean } & SchemaSource): SqlFile[] {
   const dir = migrationsDirOf(options);
   const files = [
-    read('devstack/bootstrap.sql', 'bootstrap'),
+    ...bootstrapFiles(),
     ...migrationNames(options).map((f) => read(join(dir, f), 'migration')),
   ];
   const seedFile = options.seedFile === undefined ? SEED_FILE : options.seedFile;

@@ -6,11 +6,12 @@
 // the others follow it. A sign-out (account.ts) takes the lock before it wipes, so no tab's
 // engine writes into the wiped store.
 import { createAccount } from './account';
-import { DEVICE_DB, SyncDatabase, type IndexedDbDeps } from './db';
+import { DEVICE_DB, SyncDatabase, typedRows, type IndexedDbDeps } from './db';
 import { createLeader, webLocksLeadership, type Leadership } from './leadership';
 import { pendingCount } from './outbox';
 import { realClock, type Clock, type OnlineSignal } from './platform';
-import type { SyncSchema } from './registry';
+import { deviceReader, type DeviceReader } from './reader';
+import type { AnyRows, RowTypes, SyncSchema } from './registry';
 import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote, type SupabaseSource } from './remote';
 import { lazyEngine } from './lazy-engine';
 import type { SyncEngine } from './schedule';
@@ -148,24 +149,30 @@ function browserFocus(): SyncOptions['focus'] {
   };
 }
 
-/** What an app adds to the library: its data, and its read and write APIs over it. */
-export interface AppDefinition<Q, W> {
+/**
+ * What an app adds to the library: its data, and its read and write APIs over it. `Rows`
+ * are its rows by table (default: any columns): the reader and the store give and take them.
+ */
+export interface AppDefinition<Q, W, Rows extends RowTypes = AnyRows> {
   /** The app's synced tables, access model, files and cascades. */
-  schema: SyncSchema;
+  schema: SyncSchema<Rows>;
   /**
-   * The app's read API over the device database: named queries the screens run in
-   * liveQuery (Outpost: queries.ts). `owner` answers whose device this is.
+   * The app's read API over the device: named queries the screens run in liveQuery
+   * (Outpost: queries.ts). `owner` answers whose device this is.
    */
-  queries: (db: SyncDatabase, owner: () => Promise<string | null>) => Q;
+  queries: (reader: DeviceReader<Rows>, owner: () => Promise<string | null>) => Q;
   /** The app's write API over the store (createStore; Outpost: repositories.ts). */
-  writes: (ctx: WriteContext) => W;
+  writes: (ctx: WriteContext<Rows>) => W;
 }
 
 /**
  * Opens the device's database for `app` and wires its read and write APIs and the engine
  * over the app's supabase-js client. Call `start()` to begin syncing.
  */
-export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>): Sync<Q, W> {
+export function createSync<Q, W, Rows extends RowTypes = AnyRows>(
+  options: SyncOptions,
+  app: AppDefinition<Q, W, Rows>,
+): Sync<Q, W> {
   const { dbName } = options;
   const db = new SyncDatabase(dbName, app.schema, options.indexedDb);
   const clock = options.clock ?? realClock;
@@ -205,6 +212,7 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
   });
   const repos = app.writes({
     db,
+    rows: typedRows<Rows>(db),
     now: () => clock.now(),
     userId: account.userId,
     newId,
@@ -215,7 +223,7 @@ export function createSync<Q, W>(options: SyncOptions, app: AppDefinition<Q, W>)
   let attachmentBlob: ((attachmentId: string) => Promise<Blob | undefined>) | undefined;
   const sync: Sync<Q, W> = {
     [DEVICE_DB]: db,
-    queries: app.queries(db, account.owner),
+    queries: app.queries(deviceReader<Rows>(db), account.owner),
     repos,
     engine,
     pendingCount: () => pendingCount(db),

@@ -3,7 +3,16 @@
 // attachment blobs. Schema versions are append-only; see db.test.ts for the upgrade tests.
 import Dexie, { type Table } from 'dexie';
 
-import type { LocalRow, OutboxEntry, Registry, Rejection, SyncSchema } from './registry';
+import type {
+  LocalRow,
+  OutboxEntry,
+  Registry,
+  Rejection,
+  RowTypes,
+  Stored,
+  SyncSchema,
+  TableName,
+} from './registry';
 
 /** One sync bookkeeping value in `_meta` (client id, cursor, owner, resync mark…). */
 export interface MetaRecord {
@@ -67,7 +76,7 @@ export function laterStores(schema: SyncSchema): [number, Record<string, string>
       if (!schema.tables.some((spec) => spec.name === table)) {
         throw new Error(`device version ${version} indexes unknown table ${table}`);
       }
-      added.set(table, [...(added.get(table) ?? []), ...more]);
+      added.set(table, [...(added.get(table) ?? []), ...(more ?? [])]);
     }
     return [version, storesV1(schema.tables, added)];
   });
@@ -98,8 +107,10 @@ export function setDeviceDatabaseDebug(on: boolean): void {
 }
 
 /**
- * The device's database for a table registry: one Dexie table per synced entity plus the
- * internal ones. Screens read it (liveQuery); only the repositories and the engine write.
+ * The device's database for an app's schema: one Dexie table per synced entity plus the
+ * internal ones. Screens read it through the app's queries (liveQuery); only the app's
+ * write API and the engine write. The engine sees every row as a LocalRow; an app sees its
+ * tables typed by its rows through `typedRows`.
  */
 export class SyncDatabase extends Dexie {
   /** Queued changes, in seq order (the wire's order). */
@@ -148,6 +159,19 @@ export class SyncDatabase extends Dexie {
   async setMeta(key: string, value: unknown): Promise<void> {
     await this._meta.put({ key, value });
   }
+}
+
+/** An app's synced tables, each typed by its row (in `Rows`) as the device keeps it. */
+export type TypedRows<Rows extends RowTypes> = <T extends TableName<Rows>>(
+  table: T,
+) => Table<Stored<Rows[T]>, string>;
+
+/**
+ * `db`'s synced tables typed by the app's rows: what the app's schema promises of them
+ * (createSync takes the schema and the rows together, SyncSchema<Rows>).
+ */
+export function typedRows<Rows extends RowTypes>(db: SyncDatabase): TypedRows<Rows> {
+  return (table) => db.table(table);
 }
 
 /**

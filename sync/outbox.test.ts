@@ -3,7 +3,6 @@
 // are what counting the queue entry by entry gives.
 import { describe, expect, it } from 'vitest';
 
-import { memoryDevice } from '../src/data/testing/memory-device';
 import {
   clearOutbox,
   countQueue,
@@ -15,6 +14,7 @@ import {
   outboxCounts,
   outboxTables,
 } from './outbox';
+import { boardsDevice } from './test-schema';
 
 /** A small deterministic generator (mulberry32), so a failing sequence can be replayed. */
 function seeded(seed: number): () => number {
@@ -29,30 +29,27 @@ function seeded(seed: number): () => number {
 
 describe('outbox counts', () => {
   it('are kept through any sequence of outbox writes', async () => {
-    const { db, repos } = memoryDevice('outbox');
+    const { db, boards, cards } = boardsDevice('outbox');
     const random = seeded(16);
     const pick = <T>(items: readonly T[]): T | undefined =>
       items[Math.floor(random() * items.length)];
-    const lists = [
-      await repos.lists.create({ name: 'One', color: 'teal' }),
-      await repos.lists.create({ name: 'Two', color: 'blue' }),
-    ];
-    const tasks: string[] = [];
+    const boardIds = [await boards.create('One'), await boards.create('Two')];
+    const cardIds: string[] = [];
     const steps: string[] = [];
     for (let step = 0; step < 300; step++) {
       const roll = random();
-      const listId = pick(lists)!;
+      const boardId = pick(boardIds)!;
       if (roll < 0.3) {
         steps.push('create');
-        tasks.push(await repos.tasks.create(listId, { title: `Task ${step}` }));
-      } else if (roll < 0.55 && tasks.length > 0) {
+        cardIds.push(await cards.create(boardId, `Card ${step}`));
+      } else if (roll < 0.55 && cardIds.length > 0) {
         steps.push('edit'); // coalesces into an unsent entry, or queues after a sent one
-        await repos.tasks.update(pick(tasks)!, { title: `Edit ${step}` }).catch(() => undefined);
-      } else if (roll < 0.62 && tasks.length > 0) {
+        await cards.rename(pick(cardIds)!, `Edit ${step}`).catch(() => undefined);
+      } else if (roll < 0.62 && cardIds.length > 0) {
         steps.push('delete/undo');
-        const id = pick(tasks)!;
-        await repos.tasks.delete(id).catch(() => undefined);
-        if (random() < 0.5) await repos.tasks.undoDelete(id);
+        const id = pick(cardIds)!;
+        await cards.delete(id).catch(() => undefined);
+        if (random() < 0.5) await cards.undoDelete(id);
       } else if (roll < 0.75) {
         steps.push('freeze'); // a push takes a batch
         await db.transaction('rw', outboxTables(db), async () => {
@@ -68,16 +65,16 @@ describe('outbox counts', () => {
           const sent = await db._outbox.where('sent').equals(1).primaryKeys();
           await dequeue(db, [...sent.slice(0, 3), 999_999]);
         });
-      } else if (roll < 0.93 && tasks.length > 0) {
+      } else if (roll < 0.93 && cardIds.length > 0) {
         steps.push('row');
         await db.transaction(
           'rw',
           outboxTables(db),
-          async () => await dequeueRow(db, 'tasks', pick(tasks)!),
+          async () => await dequeueRow(db, 'cards', pick(cardIds)!),
         );
       } else if (roll < 0.97) {
         steps.push('list');
-        await db.transaction('rw', outboxTables(db), async () => await dequeueList(db, listId));
+        await db.transaction('rw', outboxTables(db), async () => await dequeueList(db, boardId));
       } else {
         steps.push('clear');
         await db.transaction('rw', outboxTables(db), async () => await clearOutbox(db));
@@ -91,16 +88,16 @@ describe('outbox counts', () => {
   });
 
   it('are counted once from the queue on a device that did not keep them', async () => {
-    const { db, repos } = memoryDevice('outbox-upgrade');
-    const listId = await repos.lists.create({ name: 'One', color: 'teal' });
-    await repos.tasks.create(listId, { title: 'A' });
+    const { db, boards, cards } = boardsDevice('outbox-upgrade');
+    const boardId = await boards.create('One');
+    await cards.create(boardId, 'A');
     await db._meta.delete(OUTBOX_COUNTS); // as a device from before counts were kept
-    expect(await outboxCounts(db)).toEqual({ total: 2, unsent: 2, lists: { [listId]: 2 } });
-    await repos.tasks.create(listId, { title: 'B' });
+    expect(await outboxCounts(db)).toEqual({ total: 2, unsent: 2, lists: { [boardId]: 2 } });
+    await cards.create(boardId, 'B');
     expect(await db.getMeta(OUTBOX_COUNTS)).toEqual({
       total: 3,
       unsent: 3,
-      lists: { [listId]: 3 },
+      lists: { [boardId]: 3 },
     });
   });
 });

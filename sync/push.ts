@@ -36,13 +36,13 @@ export interface PushContext {
 
 /**
  * Push over `ctx`: a function that sends the outbox until it is drained, as device `client`
- * (the stored client id; made and kept on the first push). `wake(delayMs)` asks the schedule
- * for a later cycle (a delete still in its undo window); `taking()` is called in the
- * transaction that reads each batch, which holds every change committed before it.
+ * (the stored client id; made and kept on the first push). `syncSoon(delayMs)` asks for a
+ * later cycle (a delete still in its undo window); `taking()` is called in the transaction
+ * that reads each batch, which holds every change committed before it.
  */
 export function createPush(
   { db, remote, clock, online, newId, undoWindowMs = UNDO_WINDOW_MS }: PushContext,
-  wake: (delayMs: number) => void,
+  syncSoon: (delayMs: number) => void,
   taking: () => void,
 ): (client: unknown) => Promise<void> {
   /**
@@ -72,7 +72,7 @@ export function createPush(
    * between could otherwise coalesce into an entry after we read it, and what it added would
    * be acknowledged without ever being sent (a lost write).
    */
-  async function nextBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+  async function nextBatch(): Promise<{ entries: OutboxEntry[]; resumeAt: number | undefined }> {
     return db.transaction('rw', outboxTables(db), async () => {
       taking();
       const batch = await readBatch();
@@ -85,11 +85,11 @@ export function createPush(
   }
 
   /** The next batch: ≤ batchMax mutations, ≤ 1 MiB, in seq order, stopping at a delete still in its undo window. */
-  async function readBatch(): Promise<{ entries: OutboxEntry[]; wakeAt: number | undefined }> {
+  async function readBatch(): Promise<{ entries: OutboxEntry[]; resumeAt: number | undefined }> {
     const max = batchMax;
     const entries: OutboxEntry[] = [];
     let bytes = 2; // "[]"
-    let wakeAt: number | undefined;
+    let resumeAt: number | undefined;
     // The first `max` entries in one request (getAll), not a cursor step per entry.
     for (const entry of await db._outbox.orderBy('seq').limit(max).toArray()) {
       if (
@@ -97,7 +97,7 @@ export function createPush(
         entry.sent === 0 &&
         clock.now() - entry.createdAt < undoWindowMs
       ) {
-        wakeAt = entry.createdAt + undoWindowMs;
+        resumeAt = entry.createdAt + undoWindowMs;
         break;
       }
       // A file's upload is allowed once the rows it belongs to are on the server (the bucket's
@@ -108,18 +108,18 @@ export function createPush(
         entry.table === db.schema.files?.table &&
         entries.some((before) => before.op === 'insert' && before.table !== entry.table)
       ) {
-        wakeAt = clock.now();
+        resumeAt = clock.now();
         break;
       }
       const size = jsonbTextBytes(wireMutation(entry)) + 2; // + ", "
       if (entries.length > 0 && bytes + size > PUSH_BATCH_MAX_BYTES) {
-        wakeAt = clock.now();
+        resumeAt = clock.now();
         break;
       }
       bytes += size;
       entries.push(entry);
     }
-    return { entries, wakeAt };
+    return { entries, resumeAt };
   }
 
   async function pushAll(stored: unknown): Promise<void> {
@@ -127,9 +127,9 @@ export function createPush(
     for (;;) {
       // Gone offline mid-cycle: no more batches (writes made since stay queued, unfrozen).
       if (!online.isOnline()) throw new SyncError('OFFLINE', 'Offline');
-      const { entries, wakeAt } = await nextBatch();
+      const { entries, resumeAt } = await nextBatch();
       if (entries.length === 0) {
-        if (wakeAt !== undefined) wake(Math.max(0, wakeAt - clock.now()));
+        if (resumeAt !== undefined) syncSoon(Math.max(0, resumeAt - clock.now()));
         return;
       }
       const refused = await uploadFiles(db, remote, entries);
@@ -152,7 +152,7 @@ export function createPush(
         // what this call misses the next one (or the daily run) removes.
         void remote.cleanupDeletedFiles().catch(() => undefined);
       }
-      if (entries.length < batchMax && wakeAt === undefined) {
+      if (entries.length < batchMax && resumeAt === undefined) {
         // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
         // of the size asked for: after a smaller batch size, entries frozen by a refused
         // batch are still there although none is unsent.)

@@ -1,7 +1,7 @@
 // Realtime (architecture.md "Realtime deltas"): joins the signed-in user's topics and the
 // topics of their lists, and applies each row message as a pull would, without moving the
 // cursor, when it came on a topic the server sends such a row to. What it cannot apply, or
-// may have missed, it leaves to a pull (`wake`). A change of the user's own memberships
+// may have missed, it leaves to a pull (`syncSoon`). A change of the user's own memberships
 // renews the realtime token, so the server checks every joined channel again.
 import { OWNER_KEY } from './account';
 import { applyServerRows, listIdOf, markDelivered } from './apply';
@@ -41,15 +41,15 @@ export interface Realtime {
 }
 
 /**
- * Realtime over the engine's database and server. `wake(delayMs)` asks the schedule for a
- * cycle (with its pull), at once by default; `leading()` says whether the engine leads (a
+ * Realtime over the engine's database and server. `syncSoon(delayMs)` asks for a cycle
+ * with its pull, at once by default; `leading()` says whether the engine leads (a
  * follower joins nothing); `outdated()` whether this app version is outdated (nothing more
  * is applied).
  */
 export function createRealtime(
   db: SyncDatabase,
   remote: Remote,
-  wake: (delayMs?: number) => void,
+  syncSoon: (delayMs?: number) => void,
   leading: () => boolean,
   outdated: () => boolean,
 ): Realtime {
@@ -88,7 +88,7 @@ export function createRealtime(
 
   /**
    * Joins the topics of `wanted` not joined yet and leaves the others. Each
-   * (re)join wakes a pull: what was broadcast while the channel was down is lost to it.
+   * (re)join asks for a pull: what was broadcast while the channel was down is lost to it.
    */
   function joinTopics(wanted: ReadonlySet<string>): void {
     for (const [topic, leaveTopic] of topics) {
@@ -104,7 +104,7 @@ export function createRealtime(
         remote.subscribeTopic(topic, {
           onSubscribed: () => {
             liveTopics.add(topic);
-            wake(REALTIME_DEBOUNCE_MS);
+            syncSoon(REALTIME_DEBOUNCE_MS);
           },
           onLost: () => liveTopics.delete(topic),
           onRow: (message) => {
@@ -248,7 +248,7 @@ export function createRealtime(
       if (held !== undefined && row.version > held && unrenewed(row.id, row.version)) {
         renewRealtimeAuth();
       }
-      return wake();
+      return syncSoon();
     }
     try {
       const gap = await db.transaction(
@@ -279,12 +279,12 @@ export function createRealtime(
           return row.version > (local?._v ?? 0) + 1;
         },
       );
-      if (gap) wake();
+      if (gap) syncSoon();
       if (table === scopes) await followLists(userId);
     } catch (error) {
       if (error === NOT_FOLLOWED) return;
       console.error('[sync] realtime row not applied', error);
-      wake();
+      syncSoon();
     }
   }
 

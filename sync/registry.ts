@@ -1,10 +1,10 @@
 // A synced app declares its tables once; the Dexie schema, the repositories' outbox and the
-// engine's pull are generic over this declaration (Outpost's is in outpost.ts).
+// engine's pull are generic over this declaration (Outpost's is in src/data/tables.ts).
 
 /** How one synced table is declared: its scope, indexes and the columns a client may write. */
-export interface TableSpec {
+export interface TableSpec<Name extends string = string> {
   /** Server table name (public schema) and local Dexie table name. */
-  readonly name: string;
+  readonly name: Name;
   /** How rows are scoped: by a list column, or profiles shared by co-membership. */
   readonly scope: { kind: 'list'; column: string } | { kind: 'peer' };
   /** Extra Dexie indexes (Dexie syntax: 'list_id', '[list_id+position]'). */
@@ -23,17 +23,43 @@ export interface TableSpec {
 }
 
 /** Every synced table of an app, in the order their Dexie tables are declared. */
-export type Registry = readonly TableSpec[];
+export type Registry<Name extends string = string> = readonly TableSpec<Name>[];
 
-/** A row as kept on the device: the server's columns plus `_v`, the server version it is based on. */
-export type LocalRow = Record<string, unknown> & {
+/**
+ * What the library needs of every synced row: its id, and its tombstone once deleted. (A
+ * type, not an interface, so rows stay assignable to `Record<string, unknown>`.)
+ */
+export type SyncedRow = {
   id: string;
+  deleted_at?: string | null;
+};
+
+/**
+ * An app's synced rows by table name (Outpost's: src/data/rows.ts), so the store's writes
+ * and the reader's tables take and give each table's own row type. A `type`, not an
+ * `interface`, declares it (an interface has no index signature to satisfy this).
+ */
+export type RowTypes = Record<string, SyncedRow>;
+
+/** The rows of an app that does not declare them: any columns (the notes example's). */
+export type AnyRows = Record<string, LocalRow>;
+
+/** The names of an app's synced tables. */
+export type TableName<Rows> = keyof Rows & string;
+
+/** What the device keeps beside a row's own columns (a type, as SyncedRow). */
+export type DeviceFields = {
   /** Server version this row is based on; 0 while it has never been on the server. */
   _v: number;
   /** The mark of the last resync from scratch that delivered this row (apply.ts). */
   _r?: number;
-  deleted_at?: string | null;
 };
+
+/** A row of an app's table as the device keeps it: its columns plus the device's fields. */
+export type Stored<Row> = Row & DeviceFields;
+
+/** A row as kept on the device: the server's columns plus `_v`, the server version it is based on. */
+export type LocalRow = Record<string, unknown> & SyncedRow & DeviceFields;
 
 /** What an outbox entry does: a full row, changed columns, or a soft delete. */
 export type MutationOp = 'insert' | 'patch' | 'delete';
@@ -98,17 +124,17 @@ export interface Rejection {
  * server (sync_pull, realtime's topics, RLS) sends a row to the live members of its
  * container, and a member who loses the container loses its rows (purge).
  */
-export interface AccessModel {
+export interface AccessModel<Name extends string = string> {
   /** The container table (Outpost: lists); its rows may carry `realtime_epoch`. */
-  readonly scopes: string;
+  readonly scopes: Name;
   /** The membership table (Outpost: memberships): a row per user and container. */
-  readonly members: string;
+  readonly members: Name;
   /** The membership's container column (list_id). */
   readonly memberScope: string;
   /** The membership's user column (user_id). */
   readonly memberUser: string;
   /** Profiles shared by co-membership (a `peer` table: Outpost's profiles), if any. */
-  readonly peers?: string;
+  readonly peers?: Name;
   /**
    * The membership's role column, read by the server's helpers `my_list_ids(roles)` and
    * `has_list_role(list, roles)` (sync/sql/generate.ts). Default 'role'; null when
@@ -118,16 +144,19 @@ export interface AccessModel {
 }
 
 /** A table whose rows each stand for a file in a Storage bucket (Outpost: attachments). */
-export interface FileTable {
-  readonly table: string;
+export interface FileTable<Name extends string = string> {
+  readonly table: Name;
   /** The column holding the file's object path in the bucket. */
   readonly path: string;
   /** The private bucket the files are in. */
   readonly bucket: string;
 }
 
-/** Everything the library needs to know of an app's synced data (Outpost's: outpost.ts). */
-export interface SyncSchema {
+/**
+ * Everything the library needs to know of an app's synced data (Outpost's: src/data/tables.ts),
+ * for its rows `Rows`: every table named here is one of theirs.
+ */
+export interface SyncSchema<Rows extends RowTypes = AnyRows> {
   /**
    * The app's short name ([a-z_][a-z0-9_]*), for names on the server (sync/sql/generate.ts):
    * its realtime policies are called "<app>: …" and an epoch move is marked by the setting
@@ -135,32 +164,32 @@ export interface SyncSchema {
    */
   readonly app?: string;
   /** The synced tables, in the order their Dexie tables are declared. */
-  readonly tables: Registry;
+  readonly tables: Registry<TableName<Rows>>;
   /** The sync contract version the app is built for (public.sync_schema_version()). */
   readonly version: number;
   /** Who sees which rows. */
-  readonly access: AccessModel;
+  readonly access: AccessModel<TableName<Rows>>;
   /** Columns naming the user who made a row: local-only rows are claimed through them. */
   readonly ownerColumns: readonly string[];
   /** The table of rows with files, if the app has one. */
-  readonly files?: FileTable;
+  readonly files?: FileTable<TableName<Rows>>;
   /**
    * What a row's delete reaches (mirroring the server's ON DELETE CASCADE): per parent
    * table, each child table and its column naming the parent.
    */
   readonly cascades: Readonly<
-    Record<string, readonly (readonly [table: string, column: string])[]>
+    Partial<Record<TableName<Rows>, readonly (readonly [table: TableName<Rows>, column: string])[]>>
   >;
   /**
    * Device indexes added after the first version (whose indexes are the tables' `indexes`),
    * append-only, in version order: each a Dexie schema version (2, 3, …) adding indexes to
    * some tables. A device upgrades when it opens, its data intact.
    */
-  readonly deviceVersions?: readonly DeviceVersion[];
+  readonly deviceVersions?: readonly DeviceVersion<TableName<Rows>>[];
 }
 
 /** A Dexie schema version of the device database: the indexes it adds, by table. */
-export interface DeviceVersion {
+export interface DeviceVersion<Name extends string = string> {
   readonly version: number;
-  readonly indexes: Readonly<Record<string, readonly string[]>>;
+  readonly indexes: Readonly<Partial<Record<Name, readonly string[]>>>;
 }

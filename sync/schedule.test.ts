@@ -9,8 +9,8 @@ import { realClock } from './platform';
 import { createSyncEngine, type SyncEngine } from './schedule';
 import { BATCH_TOO_LARGE_SQLSTATE, SyncError } from './errors';
 import { switchableOnline } from './switchable-online';
-import { memoryDevice } from './memory-device';
 import type { PullResponse, PushResponse, Remote, WireMutation } from './remote';
+import { boardsDevice } from './test-schema';
 
 const USER = 'user-1';
 
@@ -66,7 +66,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 
 describe('a failure while handling a failure', () => {
   it('never escapes the cycle as an unhandled rejection (CURSOR_EXPIRED on a closed database)', async () => {
-    const { db } = memoryDevice('engine');
+    const { db } = boardsDevice('engine');
     await db.setMeta('userId', USER);
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -95,10 +95,10 @@ describe('a failure while handling a failure', () => {
 
 describe('batch size after the server refused a batch as too large', () => {
   it('keeps the smaller size instead of going back to 500 and being refused again', async () => {
-    const { db, repos } = memoryDevice('engine');
+    const { db, boards, cards } = boardsDevice('engine', USER);
     await db.setMeta('userId', USER);
-    const listId = await repos.lists.create({ name: 'Big', color: 'teal' });
-    for (let i = 0; i < 300; i++) await repos.tasks.create(listId, { title: `Task ${i}` });
+    const boardId = await boards.create('Big');
+    for (let i = 0; i < 300; i++) await cards.create(boardId, `Card ${i}`);
     const queued = await db._outbox.count();
     // This server measures batches its own way: over 100 mutations is too much for it.
     const sizes: number[] = [];

@@ -1,19 +1,20 @@
-// Scheduling (sync-design.md "When sync runs"): the SyncEngine. It decides when to sync and
-// runs each cycle through the other rooms: the account adopts the session's user, push
-// sends the outbox, pull brings the rest, realtime follows the user's topics. It holds no
-// data of its own: everything it knows is in the Dexie database, so a reload, a crash or a
-// new engine over the same database carries on where the last one stopped (I1).
-// In a tab that is not the leader it only follows: it shows the leader's status and passes
-// requests to it (tabs.ts).
+// Scheduling (sync-design.md "When sync runs"): the SyncEngine. It decides which tab syncs and
+// what asks for a cycle: the outbox, the network, the session, tab focus, realtime and the
+// other tabs. When a cycle runs is cycle-plan.ts's; what it does (the account adopts the
+// session's user, push sends the outbox, pull brings the rest, realtime follows the user's
+// topics), cycle.ts's. It holds no data of its own: everything it knows is in the Dexie
+// database, so a reload, a crash or a new engine over the same database carries on where the
+// last one stopped (I1). In a tab that is not the leader it only follows: it shows the
+// leader's status and passes requests to it (tabs.ts).
 import { liveQuery } from 'dexie';
 
-import { createAccount, OWNER_KEY, type Account } from './account';
-import { backoffDelayMs } from './backoff';
-import { isDexieError, type SyncDatabase } from './db';
+import { createAccount, type Account } from './account';
+import { createCycles } from './cycle';
+import * as plan from './cycle-plan';
+import type { SyncDatabase } from './db';
 import type { Clock, OnlineSignal } from './platform';
-import { isSyncError, SyncError } from './errors';
-import { outboxCounts, pendingCount } from './outbox';
-import { createPull, SERVER_SCHEMA_VERSION } from './pull';
+import { outboxCounts } from './outbox';
+import { createPull } from './pull';
 import { createPush } from './push';
 import { createRealtime } from './realtime';
 import type { Remote } from './remote';
@@ -26,13 +27,8 @@ import {
   type TabChannel,
 } from './tabs';
 
-/**
- * A local write is pushed at once, unless another landed less than this long before it (ms):
- * then it waits this long, so the rest of a burst goes in one request.
- */
-export const PUSH_DEBOUNCE_MS = 30;
-/** Safety pull while online (ms). */
-export const PERIODIC_SYNC_MS = 60_000;
+export { PERIODIC_SYNC_MS, PUSH_DEBOUNCE_MS } from './cycle-plan';
+
 /** How long a follower tab's syncNow waits for the leader's answer (ms). */
 export const FOLLOWER_SYNC_WAIT_MS = 30_000;
 
@@ -112,85 +108,70 @@ export interface SyncEngine {
 
 /** A SyncEngine over `options`, idle until started or following. */
 export function createSyncEngine(options: EngineOptions): SyncEngine {
-  const { db, remote, clock, online, random, newId, schemaVersion, focus, tabs } = options;
+  const { db, remote, clock, online, random, newId, focus, tabs } = options;
   const status = options.status ?? createStatusStore();
-  let mode: 'idle' | 'leader' | 'follower' = 'idle';
-  let running: Promise<void> | undefined;
-  /** Another cycle is due once the running one ends (forced: even while parked). */
-  let again = false;
-  let againForced = false;
-  /** Set while backing off or signed out: only a forcing wake runs the engine. */
-  let parked: 'backoff' | 'signed-out' | null = null;
-  let attempt = 0;
-  let retryTimer: unknown;
-  let wakeTimer: unknown;
-  /** When the pending wakeTimer fires: a later wake never postpones an earlier one. */
-  let wakeDueAt: number | null = null;
-  let periodicTimer: unknown;
-  let refreshedSinceSuccess = false;
-  /** Set once the server is known to speak a newer sync contract (APP_OUTDATED): for good. */
-  let outdated: SyncError | null = null;
   /** What leave() undoes: the outbox watch and the subscriptions. */
   const unsubscribers: (() => void)[] = [];
   /**
-   * A pull was asked for (start, a sign-in, the network back, focus, realtime news, the
-   * safety schedule, a retry, the user) and has not started since. A cycle woken only by
-   * local writes pushes without pulling while every topic is live: the push's answer carries
-   * the rows it changed, and realtime the rest (a topic lost and joined again asks for a pull).
-   */
-  let pullDue = true;
-  const idleWaiters: (() => void)[] = [];
-  /**
    * Set by queued() until the next batch is read: that read includes every change committed
-   * before it, so unsent changes seen in the outbox meanwhile wake nothing more (one write,
+   * before it, so unsent changes seen in the outbox meanwhile ask for nothing more (one write,
    * one cycle, whichever of the two signals comes first).
    */
   let batchDue = false;
-  let lastWriteAt = -Infinity;
   /** Follower syncNow calls waiting for the leader's answer, by request id. */
   const followerWaiters = new Map<string, () => void>();
   const account = options.account ?? createAccount(db, remote);
-  const pushAll = createPush(options, wake, () => {
-    // From here on, what this tab's writes committed is read (see batchDue).
-    batchDue = false;
-  });
-  const pullAll = createPull({ ...options, onDownload: (download) => status.set({ download }) });
+  const schedule = plan.newScheduleState(clock, random, () => cycles.run());
+  const syncSoon = (delayMs?: number) => plan.syncSoon(schedule, delayMs);
   const realtime = createRealtime(
     db,
     remote,
-    wake,
-    () => mode === 'leader',
-    () => outdated !== null,
+    syncSoon,
+    () => schedule.role.kind === 'leader',
+    () => cycles.outdated(),
   );
+  const cycles = createCycles({
+    ...options,
+    status,
+    account,
+    pushAll: createPush(options, syncSoon, () => {
+      // From here on, what this tab's writes committed is read (see batchDue).
+      batchDue = false;
+    }),
+    pullAll: createPull({ ...options, onDownload: (download) => status.set({ download }) }),
+    realtime,
+    schedule,
+    leave,
+  });
 
   /**
    * Runs the engine in this tab (the leader): watches the outbox, the network, the session,
    * tab focus and realtime, and syncs at once. A follower becomes the leader.
    */
   function start(): void {
-    if (mode === 'leader') return;
+    if (schedule.role.kind === 'leader') return;
     leave();
-    mode = 'leader';
+    plan.lead(schedule);
     batchDue = false;
     watchOutbox((unsent) => {
-      if (unsent > 0 && !batchDue) written();
+      if (unsent > 0 && !batchDue) plan.pushSoon(schedule);
     });
     unsubscribers.push(
       online.subscribe((isOnline) => {
         if (isOnline) {
-          attempt = 0;
-          force();
+          plan.forgetFailures(schedule);
+          plan.syncNowEvenIfHeld(schedule);
         } else status.set({ phase: 'offline' });
       }),
       remote.onAuthChange((userId, change) => {
         realtime.join(userId);
         // A new sign-in is a new session, worth a refresh of its own after a 401; a token
         // refresh (our own among them) is not, or a refresh that keeps failing would loop.
-        if (change === 'signed-in') refreshedSinceSuccess = false;
-        force();
+        if (change === 'signed-in') cycles.newSession();
+        plan.syncNowEvenIfHeld(schedule);
       }),
     );
-    if (focus) unsubscribers.push(focus.subscribe(() => wake()));
+    if (focus) unsubscribers.push(focus.subscribe(() => plan.syncSoon(schedule)));
     if (tabs) {
       let told: SharedStatus | undefined;
       const tell = (answers?: string) => {
@@ -210,7 +191,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       );
       tell();
     }
-    force();
+    plan.syncNowEvenIfHeld(schedule);
   }
 
   /**
@@ -218,8 +199,8 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * it sync requests. Does nothing without a tab channel but count the queued changes.
    */
   function follow(): void {
-    if (mode !== 'idle') return;
-    mode = 'follower';
+    if (schedule.role.kind !== 'idle') return;
+    plan.follow(schedule);
     watchOutbox(() => undefined);
     if (!online.isOnline()) status.set({ phase: 'offline' });
     if (!tabs) return;
@@ -236,40 +217,22 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   /** Stops every timer and subscription; an in-flight push finishes (and is persisted) first. */
   async function stop(): Promise<void> {
     leave();
-    await running?.catch(() => undefined);
+    await schedule.cycle?.done.catch(() => undefined);
     await realtime.settled();
-    for (const resolve of idleWaiters.splice(0)) resolve();
+    plan.releaseWaiters(schedule);
     for (const done of [...followerWaiters.values()]) done();
   }
 
   function queued(): void {
-    if (mode !== 'leader') return;
+    if (schedule.role.kind !== 'leader') return;
     batchDue = true;
-    written();
-  }
-
-  /**
-   * New changes to push: at once for a lone write, PUSH_DEBOUNCE_MS later within a burst
-   * (typing), so a burst goes in few requests. A burst is writes less than PUSH_DEBOUNCE_MS
-   * apart while the engine is still busy or about to run: once everything before is sent and
-   * the engine is idle, there is nothing for a write to wait for.
-   */
-  function written(): void {
-    const now = clock.now();
-    const busy = running !== undefined || wakeDueAt !== null;
-    const burst = busy && now - lastWriteAt < PUSH_DEBOUNCE_MS;
-    lastWriteAt = now;
-    // Idle: the cycle starts now, not a timer's turn later. Its first store reads are then
-    // asked for before the screens' live queries re-read what the write changed, instead of
-    // queueing behind them.
-    if (!busy && parked === null && mode === 'leader') kick();
-    else schedule(burst ? PUSH_DEBOUNCE_MS : 0, false, false);
+    plan.pushSoon(schedule);
   }
 
   /** Asks for a sync as soon as possible: also cuts a backoff short (the user asked). */
   function requestSync(): void {
-    if (mode === 'follower') tabs?.post({ type: 'sync' });
-    else force();
+    if (schedule.role.kind === 'follower') tabs?.post({ type: 'sync' });
+    else plan.syncNowEvenIfHeld(schedule);
   }
 
   /**
@@ -277,7 +240,7 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
    * follower tab: once the leader says it is done, or after FOLLOWER_SYNC_WAIT_MS.
    */
   async function syncNow(): Promise<SyncStatus> {
-    if (mode === 'follower') {
+    if (schedule.role.kind === 'follower') {
       if (tabs) {
         const id = newId();
         await new Promise<void>((resolve) => {
@@ -293,23 +256,16 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
       }
       return status.getSnapshot();
     }
-    if (mode !== 'leader') return status.getSnapshot();
-    const idle = new Promise<void>((resolve) => idleWaiters.push(resolve));
-    force();
+    if (schedule.role.kind !== 'leader') return status.getSnapshot();
+    const idle = plan.untilIdle(schedule);
+    plan.syncNowEvenIfHeld(schedule);
     await idle;
     return status.getSnapshot();
   }
 
   /** Back to idle: every timer and subscription of either mode goes. */
   function leave(): void {
-    mode = 'idle';
-    clock.clearTimeout(retryTimer);
-    clock.clearTimeout(wakeTimer);
-    clock.clearTimeout(periodicTimer);
-    wakeDueAt = null;
-    parked = null;
-    again = false;
-    againForced = false;
+    plan.leave(schedule);
     realtime.join(null);
     for (const off of unsubscribers.splice(0)) off();
   }
@@ -330,244 +286,6 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     unsubscribers.push(() => watch.unsubscribe());
   }
 
-  /**
-   * Runs the engine after `delayMs`, unless it is parked (backing off after errors, or signed
-   * out): a new write, a realtime event, tab focus or the periodic pull must not cut a backoff
-   * short, or a failing server gets a request for every keystroke.
-   */
-  function wake(delayMs = 0): void {
-    schedule(delayMs, false);
-  }
-
-  /**
-   * Runs the engine now, parked or not: the user asked, the network or a session came back,
-   * or a retry is due.
-   */
-  function force(): void {
-    schedule(0, true);
-  }
-
-  function schedule(delayMs: number, forcing: boolean, pulling = true): void {
-    if (mode !== 'leader') return;
-    if (pulling) pullDue = true;
-    if (parked && !forcing) return;
-    if (forcing) {
-      parked = null;
-      clock.clearTimeout(retryTimer);
-    }
-    if (running && delayMs === 0) {
-      // Once the running cycle ends, another one (see kick).
-      again = true;
-      if (forcing) againForced = true;
-      return;
-    }
-    const dueAt = clock.now() + delayMs;
-    if (wakeDueAt !== null && wakeDueAt <= dueAt) return;
-    clock.clearTimeout(wakeTimer);
-    wakeDueAt = dueAt;
-    wakeTimer = clock.setTimeout(() => {
-      wakeDueAt = null;
-      kick();
-    }, delayMs);
-  }
-
-  function kick(): void {
-    if (mode !== 'leader') return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = cycleSafely().finally(() => {
-      running = undefined;
-      const forced = againForced;
-      const next = again && (forced || parked === null);
-      again = false;
-      againForced = false;
-      if (next && mode === 'leader') {
-        if (forced) parked = null;
-        kick();
-      } else {
-        for (const resolve of idleWaiters.splice(0)) resolve();
-      }
-    });
-  }
-
-  /**
-   * cycle handles its own failures; anything still thrown (a status listener failing) is
-   * logged here, never left to reject `running` with no one to hear it.
-   */
-  async function cycleSafely(): Promise<void> {
-    try {
-      await cycle();
-    } catch (error) {
-      console.error('[sync] cycle failed', error);
-    }
-  }
-
-  async function cycle(): Promise<void> {
-    if (outdated) {
-      showOutdated();
-      return;
-    }
-    if (!online.isOnline()) {
-      status.set({ phase: 'offline' });
-      return;
-    }
-    try {
-      // The bookkeeping a cycle needs, read at once (one transaction, not four in a row): an
-      // earlier pull's news of a newer server contract (then this app version must not push:
-      // APP_OUTDATED), a resync under way, the store's owner and this device's
-      // client id. The engine is their only writer while it leads. The session is read
-      // meanwhile.
-      const [metas, userId] = await Promise.all([
-        db._meta.bulkGet([SERVER_SCHEMA_VERSION, 'resync', OWNER_KEY, 'clientId']),
-        remote.userId(),
-      ]);
-      const [serverVersion, resync, owner, client] = metas.map((meta) => meta?.value);
-      if (Number(serverVersion ?? 0) > schemaVersion) {
-        retire();
-        return;
-      }
-      if (!userId) {
-        // Queued work stays; a sign-in (an auth change) wakes the engine again.
-        park('signed-out');
-        status.set({ phase: 'signed-out' });
-        return;
-      }
-      realtime.join(userId);
-      const resyncing = resync !== undefined;
-      status.set({
-        phase: 'syncing',
-        ...(resyncing ? { lastError: new SyncError('CURSOR_EXPIRED', 'Refreshing all data') } : {}),
-      });
-      await account.adopt(userId, owner);
-      // Push first, so the pull that follows already includes our own changes.
-      await pushAll(client);
-      if (pullDue || resyncing || !realtime.live()) {
-        pullDue = false;
-        try {
-          await pullAll(userId);
-        } catch (error) {
-          pullDue = true;
-          throw error;
-        }
-        await realtime.followLists(userId);
-      }
-      attempt = 0;
-      refreshedSinceSuccess = false;
-      const pending = await pendingCount(db);
-      status.set({ phase: 'synced', lastSyncedAt: clock.now(), lastError: null, pending });
-      clock.clearTimeout(periodicTimer);
-      periodicTimer = clock.setTimeout(() => wake(), PERIODIC_SYNC_MS);
-    } catch (error) {
-      try {
-        await onCycleError(error);
-      } catch (handlingError) {
-        // Handling the failure failed too (its own write hit a closed database): nothing
-        // may escape the cycle, or `running` rejects with no one to hear it.
-        if (isDatabaseClosed(handlingError)) {
-          leave();
-          return;
-        }
-        console.error('[sync] handling a failure failed', handlingError);
-        backOff(unexpected(handlingError));
-      }
-    }
-  }
-
-  /**
-   * The server speaks a newer sync contract: nothing is sent or pulled until the app is
-   * updated, and queued edits wait in the outbox for the new version. Not "synced": the
-   * error stays, and the UI offers the update.
-   */
-  function showOutdated(): void {
-    status.set({
-      phase: online.isOnline() ? 'backing-off' : 'offline',
-      lastError: outdated,
-    });
-  }
-
-  async function onCycleError(error: unknown): Promise<void> {
-    if (isDatabaseClosed(error)) {
-      // The database went away under us (the tab is closing, or another tab opened a newer
-      // schema): this engine is done. Nothing is lost: what it had sent is frozen and replays.
-      const leading = mode === 'leader';
-      leave();
-      if (leading) options.onDatabaseClosed?.();
-      return;
-    }
-    const failure = isSyncError(error) ? error : unexpected(error);
-    if (!isSyncError(error)) console.error('[sync] unexpected error', error);
-
-    if (failure.code === 'AUTH_EXPIRED') {
-      // One refresh per failure streak: a refresh that "works" but still gets 401s must not
-      // loop (its own TOKEN_REFRESHED event would otherwise ask for the next round).
-      if (!refreshedSinceSuccess) {
-        refreshedSinceSuccess = true;
-        let refreshed: boolean;
-        try {
-          refreshed = await remote.refresh();
-        } catch (refreshError) {
-          // The network failed, not the session: try again later, refresh included.
-          refreshedSinceSuccess = false;
-          backOff(isSyncError(refreshError) ? refreshError : failure);
-          return;
-        }
-        if (refreshed) {
-          again = true;
-          againForced = true;
-          return;
-        }
-      }
-      // Keep queueing; a sign-in (auth change) wakes the engine again.
-      park('signed-out');
-      status.set({ phase: 'signed-out', lastError: failure });
-      return;
-    }
-    if (failure.code === 'CURSOR_EXPIRED') {
-      // Offline past the tombstone retention: pull everything again. The rows stay on
-      // screen meanwhile; the ones not delivered again are swept at the end (apply.ts).
-      await db.transaction('rw', db._meta, async () => {
-        await db.setMeta('resync', clock.now());
-        await db._meta.delete('cursor');
-      });
-      again = true;
-      againForced = true;
-      return;
-    }
-    if (failure.code === 'APP_OUTDATED') {
-      retire();
-      return;
-    }
-    if (!online.isOnline()) {
-      status.set({ phase: 'offline' });
-      return;
-    }
-    backOff(failure);
-  }
-
-  /** Stops running until a forcing wake: wake-ups already scheduled (a write's) are void. */
-  function park(kind: 'backoff' | 'signed-out'): void {
-    parked = kind;
-    clock.clearTimeout(wakeTimer);
-    wakeDueAt = null;
-  }
-
-  /** Retries later: 1 s doubling to 60 s, with full jitter (product.md §8, §9). */
-  function backOff(failure: SyncError): void {
-    const delay = backoffDelayMs(attempt, random);
-    attempt += 1;
-    park('backoff');
-    status.set({ phase: 'backing-off', lastError: failure });
-    clock.clearTimeout(retryTimer);
-    retryTimer = clock.setTimeout(() => force(), delay);
-  }
-
-  function retire(): void {
-    outdated = new SyncError('APP_OUTDATED', 'Update available');
-    showOutdated();
-  }
-
   return {
     status,
     start,
@@ -576,16 +294,6 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
     requestSync,
     queued,
     syncNow,
-    retire,
+    retire: () => cycles.retire(),
   };
-}
-
-/** Anything thrown that is not a SyncError: a bug or a platform failure, retried as SERVER_ERROR. */
-function unexpected(error: unknown): SyncError {
-  return new SyncError('SERVER_ERROR', error instanceof Error ? error.message : String(error));
-}
-
-/** Dexie's error for a database closed under a running operation. */
-function isDatabaseClosed(error: unknown): boolean {
-  return isDexieError(error, 'DatabaseClosedError');
 }

@@ -10,7 +10,7 @@ import { SyncDatabase } from './db';
 import { isSyncError } from './errors';
 import type { SyncSchema } from './registry';
 import { createStore, parse, ValidationError } from './store';
-import { freezeQueueOf } from './testing';
+import { freezeQueueOf, syncedRow } from './testing';
 
 /** Folders and their notes; a note's delete goes with its folder's (ON DELETE CASCADE). */
 const NOTES_APP: SyncSchema = {
@@ -56,12 +56,12 @@ function notesDevice(now = () => Date.now()) {
 }
 
 /** Rows as the server sent them (version 1, nothing queued), put straight on the device. */
-async function seed(db: SyncDatabase, table: string, rows: Record<string, unknown>[]) {
-  await db
-    .rows(table)
-    .bulkPut(
-      rows.map((row) => ({ deleted_at: null, version: 1, ...row, id: String(row.id), _v: 1 })),
-    );
+async function seed(
+  db: SyncDatabase,
+  table: string,
+  rows: (Record<string, unknown> & { id: string })[],
+) {
+  await db.rows(table).bulkPut(rows.map((row) => syncedRow(NOTES_APP, table, row)));
 }
 
 describe('createStore', () => {

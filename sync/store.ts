@@ -7,10 +7,10 @@ import Dexie, { type Transaction } from 'dexie';
 import type * as v from 'valibot';
 
 import { cascadeTables, hideChildren, listIdOf, unhideChildren } from './apply';
-import { isDexieError, type SyncDatabase } from './db';
+import { isDexieError, typedRows, type SyncDatabase, type TypedRows } from './db';
 import { SyncError } from './errors';
 import { dequeue, enqueue, outboxTables } from './outbox';
-import type { LocalRow, MutationOp } from './registry';
+import type { AnyRows, LocalRow, MutationOp, RowTypes, Stored, TableName } from './registry';
 import { validate, type FieldErrors } from './validate';
 
 /** A write refused before anything was queued, with messages per field. */
@@ -47,9 +47,11 @@ export function parse<TSchema extends v.GenericSchema>(
 }
 
 /** What the store writes with: the device's database and the clock. */
-export interface StoreContext {
+export interface StoreContext<Rows extends RowTypes = AnyRows> {
   /** The device's database: rows and the outbox are written here, in one transaction. */
   readonly db: SyncDatabase;
+  /** Its synced tables typed by the app's rows (typedRows; by default, `db`'s own). */
+  readonly rows?: TypedRows<Rows>;
   /** Milliseconds since the epoch (injectable clock). */
   now(): number;
   /**
@@ -66,37 +68,60 @@ export interface StoreContext {
 }
 
 /** What the library hands an app's write API: the store's context, who writes, new ids. */
-export interface WriteContext extends StoreContext {
+export interface WriteContext<Rows extends RowTypes = AnyRows> extends StoreContext<Rows> {
+  /** The synced tables typed by the app's rows: the write API's reads. */
+  readonly rows: TypedRows<Rows>;
   /** The device's user (the account's): rows are stamped with it, local-only before sign-in. */
   userId(): string;
   /** A new unique id (rows are keyed by ids made on the device, so writes work offline). */
   newId(): string;
 }
 
+/** The columns the store stamps on a new row (the server's own, until it has the row). */
+type StampedColumn = 'created_at' | 'updated_at' | 'deleted_at' | 'version';
+
+/** A new row of a table as the app writes it: its columns, the stamped ones optional. */
+export type NewRow<Row> = Omit<Row, StampedColumn> & Partial<Pick<Row, StampedColumn & keyof Row>>;
+
+/**
+ * Changes to a row of a table: some of its columns. (Each may be typed undefined, as a
+ * validated partial input types its absent fields; an absent field is no change.)
+ */
+export type RowChanges<Row> = { [K in keyof Row]?: Row[K] | undefined };
+
 /**
  * The write API over the device database: validate, write and queue in one transaction.
  * `transaction` opens that transaction; the other writes run inside one (those that open
  * their own say so); `parse` validates input before it is written. Rows are written as the device keeps them (LocalRow), changes are queued
  * in the outbox for the engine to push, in the order they were made.
+ * Typed by the app's `Rows`: a table must be one of them, and a row or a change must have
+ * that table's columns only (a wrong column is a compile error).
  */
-export interface Store {
+export interface Store<Rows extends RowTypes = AnyRows> {
   /**
-   * Runs `fn` in one read-write transaction over `tables` and the outbox, after `ready`.
+   * Runs `fn` in one read-write transaction over `tables` (synced ones, and `_files` for a
+   * write that keeps file bytes) and the outbox, after `ready`.
    * Once it has committed, `onQueued` is called if `fn` queued a change. Everything `fn`
    * writes is kept or nothing is: a write that throws queues nothing.
    */
-  readonly transaction: <T>(tables: readonly string[], fn: () => Promise<T>) => Promise<T>;
+  readonly transaction: <T>(
+    tables: readonly (TableName<Rows> | '_files')[],
+    fn: () => Promise<T>,
+  ) => Promise<T>;
   /**
    * `transaction` for writes that store file bytes: a full device (IndexedDB's
    * QuotaExceededError) fails with a SyncError QUOTA_EXCEEDED, for the screen to say so.
    */
-  readonly blobTransaction: <T>(tables: readonly string[], fn: () => Promise<T>) => Promise<T>;
+  readonly blobTransaction: <T>(
+    tables: readonly (TableName<Rows> | '_files')[],
+    fn: () => Promise<T>,
+  ) => Promise<T>;
   /**
    * Queues a change of a row: the columns inserted or changed, nothing for a delete; `listId`
    * is the list the row belongs to, if any. An unsent change of the row absorbs a patch.
    */
   readonly queue: (
-    table: string,
+    table: TableName<Rows>,
     rowId: string,
     op: MutationOp,
     data: Record<string, unknown>,
@@ -107,45 +132,49 @@ export interface Store {
    * millisecond keep the order they were made in wherever rows sort by time.
    */
   readonly timestamp: () => string;
-  /** A new row as the device keeps it until the server has it: stamped now, `_v` 0. */
-  readonly newRow: (row: Record<string, unknown> & { id: string }) => LocalRow;
+  /** A new row of `table` as the device keeps it until the server has it: stamped now, `_v` 0. */
+  readonly newRow: <T extends TableName<Rows>>(table: T, row: NewRow<Rows[T]>) => Stored<Rows[T]>;
   /**
-   * Writes a new row (made by `newRow`) and queues its insert with the table's
+   * Writes a new row (stamped as by `newRow`) and queues its insert with the table's
    * `insertColumns` only: the other columns are the device's or the server's own.
    */
-  readonly insert: (table: string, row: Record<string, unknown>) => Promise<void>;
+  readonly insert: <T extends TableName<Rows>>(table: T, row: NewRow<Rows[T]>) => Promise<void>;
   /**
    * Changes a row and queues `changes` (for the row's `listId`); `local` columns are written
    * but not sent (the server derives them). Stamps `updated_at`.
    */
-  readonly patch: (
-    table: string,
+  readonly patch: <T extends TableName<Rows>>(
+    table: T,
     id: string,
-    changes: Record<string, unknown>,
+    changes: RowChanges<Rows[T]>,
     listId: string | undefined,
-    local?: Record<string, unknown>,
+    local?: Partial<Stored<Rows[T]>>,
   ) => Promise<void>;
   /** Changes fields of a live row in a transaction of its own (NOT_FOUND when it is gone). */
-  readonly edit: (table: string, id: string, changes: Record<string, unknown>) => Promise<void>;
+  readonly edit: <T extends TableName<Rows>>(
+    table: T,
+    id: string,
+    changes: RowChanges<Rows[T]>,
+  ) => Promise<void>;
   /** A row on the device, or a ValidationError NOT_FOUND when it is missing or deleted. */
-  readonly live: (table: string, id: string) => Promise<LocalRow>;
+  readonly live: <T extends TableName<Rows>>(table: T, id: string) => Promise<Stored<Rows[T]>>;
   /**
    * Soft-deletes a live row (NOT_FOUND when it is gone) once `check` allows it, in a
    * transaction of its own, and hides its children (the schema's cascades) with the same
    * stamp, as the server will cascade; `undoDelete` within UNDO_WINDOW_MS.
    */
-  readonly remove: (
-    table: string,
+  readonly remove: <T extends TableName<Rows>>(
+    table: T,
     id: string,
-    check?: (row: LocalRow) => Promise<void>,
+    check?: (row: Stored<Rows[T]>) => Promise<void>,
   ) => Promise<void>;
   /**
    * Takes back a delete not sent yet (within UNDO_WINDOW_MS), showing its children again.
    * False when it is too late: the server already has the tombstone, which is final.
    */
-  readonly undoDelete: (table: string, id: string) => Promise<boolean>;
+  readonly undoDelete: (table: TableName<Rows>, id: string) => Promise<boolean>;
   /** `delete` (remove) and `undoDelete` of one table's rows, for an entity's write API. */
-  readonly deletable: (table: string) => {
+  readonly deletable: (table: TableName<Rows>) => {
     /** Deletes a row with what it holds (cascades); undoDelete() within UNDO_WINDOW_MS. */
     delete: (id: string) => Promise<void>;
     /** Takes back a delete not sent yet; false when it is too late. */
@@ -154,13 +183,16 @@ export interface Store {
 }
 
 /** The write API over `ctx.db` (see Store). */
-export function createStore(ctx: StoreContext): Store {
+export function createStore<Rows extends RowTypes = AnyRows>(ctx: StoreContext<Rows>): Store<Rows> {
+  // The store writes every table alike, as the device keeps rows (LocalRow); what it hands
+  // back is read through the typed tables, so each table gives its own row type.
   const { db } = ctx;
+  const rows = ctx.rows ?? typedRows<Rows>(db);
   let lastStamp = 0;
   const iso = () => new Date((lastStamp = Math.max(ctx.now(), lastStamp + 1))).toISOString();
 
-  async function live(table: string, id: string): Promise<LocalRow> {
-    const row = await db.rows(table).get(id);
+  async function live<T extends TableName<Rows>>(table: T, id: string): Promise<Stored<Rows[T]>> {
+    const row = await rows(table).get(id);
     if (!row || row.deleted_at)
       throw new ValidationError({ _: `This ${table.replace(/s$/, '')} was deleted.` }, 'NOT_FOUND');
     return row;
@@ -221,13 +253,15 @@ export function createStore(ctx: StoreContext): Store {
     queuedIn.add(Dexie.currentTransaction);
   }
 
-  function newRow(row: Record<string, unknown> & { id: string }): LocalRow {
+  // The stamped columns and `_v` complete the row the app gave (NewRow: all but those).
+  function newRow<T extends TableName<Rows>>(table: T, row: NewRow<Rows[T]>): Stored<Rows[T]>;
+  function newRow(_table: string, row: Record<string, unknown> & { id: string }): LocalRow {
     const now = iso();
     return { created_at: now, updated_at: now, deleted_at: null, version: 0, ...row, _v: 0 };
   }
 
-  async function insert(table: string, row: Record<string, unknown>) {
-    const full = newRow({ ...row, id: String(row.id) });
+  async function insert<T extends TableName<Rows>>(table: T, row: NewRow<Rows[T]>) {
+    const full: LocalRow = newRow(table, row);
     await db.rows(table).put(full);
     const spec = db.registry.find((s) => s.name === table);
     const data: Record<string, unknown> = { id: full.id };
@@ -235,25 +269,33 @@ export function createStore(ctx: StoreContext): Store {
     await queue(table, full.id, 'insert', data, spec && listIdOf(spec, full));
   }
 
-  async function patch(
-    table: string,
+  async function patch<T extends TableName<Rows>>(
+    table: T,
     id: string,
-    changes: Record<string, unknown>,
+    changes: RowChanges<Rows[T]>,
     listId: string | undefined,
-    local: Record<string, unknown> = {},
+    local: Partial<Stored<Rows[T]>> = {},
   ) {
     await db.rows(table).update(id, { ...changes, ...local, updated_at: iso() });
     await queue(table, id, 'patch', changes, listId);
   }
 
-  function edit(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+  function edit<T extends TableName<Rows>>(
+    table: T,
+    id: string,
+    changes: RowChanges<Rows[T]>,
+  ): Promise<void> {
     return rw([table], async () => {
       const row = await live(table, id);
       await patch(table, id, changes, listOf(table, row));
     });
   }
 
-  function remove(table: string, id: string, check?: (row: LocalRow) => Promise<void>) {
+  function remove<T extends TableName<Rows>>(
+    table: T,
+    id: string,
+    check?: (row: Stored<Rows[T]>) => Promise<void>,
+  ) {
     return rw(cascadeTables(db, table), async () => {
       const row = await live(table, id);
       if (check) await check(row);

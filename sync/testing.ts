@@ -15,9 +15,21 @@ import {
   outboxTables,
   type OutboxCounts,
 } from './outbox';
-import type { LocalRow, OutboxEntry, Rejection, SyncSchema } from './registry';
+import type {
+  LocalRow,
+  OutboxEntry,
+  Rejection,
+  RowTypes,
+  Stored,
+  SyncSchema,
+  TableName,
+} from './registry';
+import type { NewRow } from './store';
 
 export { switchableOnline, type SwitchableOnline } from './switchable-online';
+// What createSync hands an app's read and write APIs, for their unit tests over memoryDatabase.
+export { deviceReader } from './reader';
+export { typedRows, type SyncDatabase } from './db';
 
 /** Any app's sync (createSync's answer; Outpost's OutpostSync is one). */
 type AnySync = Sync<unknown, unknown>;
@@ -28,6 +40,27 @@ type AnySync = Sync<unknown, unknown>;
  */
 export function deviceDb(sync: AnySync): SyncDatabase {
   return sync[DEVICE_DB];
+}
+
+/**
+ * A row of `table` as a pull stores it, for fixtures: `fields` (that table's columns, typed
+ * by the app's schema: a wrong column is a compile error) with the server's columns of a
+ * first version (created and updated now, live, `version` 1 unless given) and `_v` its
+ * version (synced). The one place tests stamp a row as synced.
+ */
+export function syncedRow<Rows extends RowTypes, T extends TableName<Rows>>(
+  schema: SyncSchema<Rows>,
+  table: T,
+  fields: NewRow<Rows[T]>,
+): Stored<Rows[T]>;
+export function syncedRow(
+  _schema: unknown,
+  _table: string,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  const at = new Date().toISOString();
+  const row = { created_at: at, updated_at: at, deleted_at: null, version: 1, ...fields };
+  return { ...row, _v: row.version };
 }
 
 /**

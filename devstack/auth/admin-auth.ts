@@ -7,7 +7,6 @@ import type { Context } from 'hono';
 
 import { apiKeyOf, bearerToken, type DevstackContext } from '../context';
 import { sqlState, type SqlEngine, type SqlRunner } from '../sql-engine';
-import type { EmailRouteHelpers } from './email';
 import { AuthApiError, authErrors, isAuthApiError } from './errors';
 import {
   FACTOR_COLUMNS,
@@ -25,12 +24,6 @@ const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
 export const DEFAULT_AUD = 'authenticated';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-
-/** What routes.ts lends the admin endpoints besides the email helpers. */
-export interface AdminRouteHelpers extends EmailRouteHelpers {
-  /** GoTrue's checkPasswordStrength with the project's rules. */
-  checkPasswordStrength(password: string): void;
-}
 
 export const adminErrors = {
   notAdmin: () => new AuthApiError(403, 'not_admin', 'User not allowed'),

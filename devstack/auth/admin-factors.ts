@@ -15,9 +15,9 @@ import {
   stringField,
   userFactors,
   validatePhone,
-  type AdminRouteHelpers,
 } from './admin-auth';
 import { AuthApiError } from './errors';
+import { readJsonBody } from './route-kit';
 import { FACTOR_COLUMNS, factorJson } from './users';
 
 type Factor = Awaited<ReturnType<typeof userFactors>>[number];
@@ -65,11 +65,7 @@ async function downgradeSessions(tx: SqlRunner, userId: string, factorId: string
   );
 }
 
-export function registerAdminFactorRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  helpers: AdminRouteHelpers,
-): void {
+export function registerAdminFactorRoutes(app: Hono, ctx: DevstackContext): void {
   app.get('/admin/users/:user_id/factors', async (c) => {
     const user = await loadUser(ctx.db, c.req.param('user_id'));
     return c.json((await userFactors(ctx.db, user.id)).map(factorJson));
@@ -88,7 +84,7 @@ export function registerAdminFactorRoutes(
   app.put('/admin/users/:user_id/factors/:factor_id', async (c) => {
     const user = await loadUser(ctx.db, c.req.param('user_id'));
     const factor = await loadFactor(ctx.db, user.id, c.req.param('factor_id'));
-    const body = await helpers.readJsonBody(c);
+    const body = await readJsonBody(c);
     const friendlyName = stringField(body, 'friendly_name');
     const rawPhone = stringField(body, 'phone');
     const at = sqlNow(ctx.clock);

@@ -19,7 +19,6 @@ import {
   NIL_UUID,
   requestAud,
   stringField,
-  type AdminRouteHelpers,
 } from './admin-auth';
 import { emailTaken } from './admin-user-store';
 import { AuthApiError, authErrors } from './errors';
@@ -32,6 +31,7 @@ import {
   tokenHash,
 } from './email-tokens';
 import { confirmationUrl, type MailKind } from './mail-templates';
+import { checkPasswordStrength, readJsonBody, validateEmail } from './route-kit';
 import { EMAIL_APP_METADATA, jsonObject, type JsonObject, type UserRow } from './users';
 
 /** The link kinds of generate_link and the /verify type each link carries. */
@@ -54,9 +54,9 @@ function madeUpPassword(): string {
 }
 
 /** GoTrue's validateEmail, with its message for an empty address. */
-function requiredEmail(helpers: AdminRouteHelpers, raw: string): string {
+function requiredEmail(raw: string): string {
   if (raw === '') throw authErrors.validation('An email address is required');
-  return helpers.validateEmail(raw);
+  return validateEmail(raw);
 }
 
 /** A user of the audience with this address (FindUserByEmailAndAudience). */
@@ -131,7 +131,6 @@ interface LinkRequest {
 async function storeLinkToken(
   ctx: DevstackContext,
   tx: SqlRunner,
-  helpers: AdminRouteHelpers,
   found: UserRow | undefined,
   req: LinkRequest,
   passwordHash: string | null,
@@ -177,7 +176,7 @@ async function storeLinkToken(
           'Enable secure email change to generate link for current email',
         );
       }
-      const newEmail = requiredEmail(helpers, req.newEmail);
+      const newEmail = requiredEmail(req.newEmail);
       if (await emailTaken(tx, newEmail, user.aud ?? '', user.id)) throw adminErrors.emailExists();
       // The token of the new address is of that address; the answer's hashed_token is not.
       const current = req.type === 'email_change_current';
@@ -197,17 +196,13 @@ async function storeLinkToken(
   }
 }
 
-export function registerAdminLinkRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  helpers: AdminRouteHelpers,
-): void {
+export function registerAdminLinkRoutes(app: Hono, ctx: DevstackContext): void {
   const config = ctx.settings.auth;
 
   app.post('/admin/generate_link', async (c: Context) => {
-    const body = await helpers.readJsonBody(c);
+    const body = await readJsonBody(c);
     let type = stringField(body, 'type');
-    const email = requiredEmail(helpers, stringField(body, 'email'));
+    const email = requiredEmail(stringField(body, 'email'));
     const newEmail = stringField(body, 'new_email');
     let password = stringField(body, 'password');
     const data = mapField(body, 'data');
@@ -234,14 +229,14 @@ export function registerAdminLinkRoutes(
     let passwordHash: string | null = null;
     if (type === 'signup' && !found) {
       if (password === '') throw authErrors.validation('Signup requires a valid password');
-      helpers.checkPasswordStrength(password);
+      checkPasswordStrength(ctx.settings.auth, password);
       passwordHash = await bcrypt.hash(password, ctx.settings.passwordHashCost);
     }
     const otp = newOtp(config.emailOtpLength);
     const hash = tokenHash(email, otp);
     const req: LinkRequest = { type, email, newEmail, password, data, aud, otp, hash };
     const result = await ctx.db.transaction(async (tx) => {
-      const { userId, token } = await storeLinkToken(ctx, tx, helpers, found, req, passwordHash);
+      const { userId, token } = await storeLinkToken(ctx, tx, found, req, passwordHash);
       const user = await findAdminUser(tx, userId);
       if (!user) throw adminErrors.userNotFound();
       const kind = LINK_VERIFY_TYPE[type] ?? 'signup';
@@ -258,8 +253,8 @@ export function registerAdminLinkRoutes(
   });
 
   app.post('/invite', async (c: Context) => {
-    const body = await helpers.readJsonBody(c);
-    const email = requiredEmail(helpers, stringField(body, 'email'));
+    const body = await readJsonBody(c);
+    const email = requiredEmail(stringField(body, 'email'));
     const data = mapField(body, 'data') ?? {};
     const aud = requestAud(c);
     const redirectTo = mailRedirect(config, c);

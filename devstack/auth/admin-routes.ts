@@ -3,20 +3,14 @@
 import type { Context, Hono, Next } from 'hono';
 
 import type { DevstackContext } from '../context';
-import { requireAdmin, type AdminRouteHelpers } from './admin-auth';
+import { requireAdmin } from './admin-auth';
 import { registerAdminFactorRoutes } from './admin-factors';
 import { registerAdminLinkRoutes } from './admin-links';
 import { registerAdminUserRoutes } from './admin-users';
 import { AuthApiError } from './errors';
 import { registerOAuthClientRoutes, registerOAuthDynamicRoute } from './oauth-clients';
 
-export type { AdminRouteHelpers } from './admin-auth';
-
-export function registerAdminRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  helpers: AdminRouteHelpers,
-): void {
+export function registerAdminRoutes(app: Hono, ctx: DevstackContext): void {
   for (const path of ['/admin', '/admin/*', '/invite']) {
     app.use(path, async (c: Context, next: Next) => {
       await requireAdmin(ctx, c);
@@ -26,7 +20,7 @@ export function registerAdminRoutes(
   // The OAuth server's client admin when config.toml switches it on (oauth-clients.ts), and
   // its dynamic registration (open, answered 404 while the server is off).
   if (ctx.settings.auth.oauthServerEnabled) registerOAuthClientRoutes(app, ctx);
-  registerOAuthDynamicRoute(app, ctx, (c) => helpers.clientAddress(c));
+  registerOAuthDynamicRoute(app, ctx);
   // Features the devstack does not run answer as a project with them switched off does.
   const disabled: [string, string][] = [
     ...(ctx.settings.auth.oauthServerEnabled
@@ -39,7 +33,7 @@ export function registerAdminRoutes(
       throw new AuthApiError(404, 'feature_disabled', message);
     });
   }
-  registerAdminUserRoutes(app, ctx, helpers);
-  registerAdminFactorRoutes(app, ctx, helpers);
-  registerAdminLinkRoutes(app, ctx, helpers);
+  registerAdminUserRoutes(app, ctx);
+  registerAdminFactorRoutes(app, ctx);
+  registerAdminLinkRoutes(app, ctx);
 }

@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono';
 
 import { sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
+import { parseJsonText } from '../json';
 import { sqlState, type SqlParam } from '../sql-engine';
 import {
   adminErrors,
@@ -22,7 +23,6 @@ import {
   stringField,
   stringPointerField,
   validatePhone,
-  type AdminRouteHelpers,
 } from './admin-auth';
 import {
   ban,
@@ -35,7 +35,8 @@ import {
   softDelete,
 } from './admin-user-store';
 import { authErrors } from './errors';
-import { jsonObject, type JsonObject } from './users';
+import { checkPasswordStrength, readJsonBody, validateEmail } from './route-kit';
+import { isJsonObject, jsonObject, type JsonObject } from './users';
 
 /** GoTrue's defaultPerPage. */
 const DEFAULT_PER_PAGE = 50;
@@ -103,11 +104,7 @@ function userParams(body: Parameters<typeof stringField>[0]) {
   };
 }
 
-export function registerAdminUserRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  helpers: AdminRouteHelpers,
-): void {
+export function registerAdminUserRoutes(app: Hono, ctx: DevstackContext): void {
   const now = () => sqlNow(ctx.clock);
 
   app.get('/admin/users', async (c) => {
@@ -154,7 +151,7 @@ export function registerAdminUserRoutes(
   });
 
   app.post('/admin/users', async (c) => {
-    const body = await helpers.readJsonBody(c);
+    const body = await readJsonBody(c);
     const aud = stringField(body, 'aud') || requestAud(c);
     const { rawEmail, rawPhone, role, emailConfirm, phoneConfirm, userMetadata, appMetadata } =
       userParams(body);
@@ -164,7 +161,7 @@ export function registerAdminUserRoutes(
     const providers: string[] = [];
     let email: string | null = null;
     if (rawEmail !== '') {
-      email = helpers.validateEmail(rawEmail);
+      email = validateEmail(rawEmail);
       if (await emailTaken(ctx.db, email, aud)) throw adminErrors.emailExists();
       providers.push('email');
     }
@@ -235,16 +232,16 @@ export function registerAdminUserRoutes(
 
   app.put('/admin/users/:user_id', async (c) => {
     const user = await loadUser(ctx.db, c.req.param('user_id'));
-    const body = await helpers.readJsonBody(c);
+    const body = await readJsonBody(c);
     const { rawEmail, rawPhone, role, emailConfirm, phoneConfirm, userMetadata, appMetadata } =
       userParams(body);
-    const email = rawEmail === '' ? undefined : helpers.validateEmail(rawEmail);
+    const email = rawEmail === '' ? undefined : validateEmail(rawEmail);
     const phone = rawPhone === '' ? undefined : validatePhone(rawPhone);
     const banMs = banDuration(body);
     const password = stringPointerField(body, 'password');
     let hash: string | undefined;
     if (password !== undefined) {
-      helpers.checkPasswordStrength(password);
+      checkPasswordStrength(ctx.settings.auth, password);
       hash = await bcrypt.hash(password, ctx.settings.passwordHashCost);
     }
 
@@ -328,17 +325,16 @@ export function registerAdminUserRoutes(
     const text = await c.req.text();
     let soft = false;
     if (text.length > 0) {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch (error) {
-        throw authErrors.badJson(error instanceof Error ? error.message : 'invalid JSON');
+      const parsed = parseJsonText(text);
+      if (!parsed.ok) {
+        // A blank body is no JSON either, worded as JSON.parse words it.
+        throw authErrors.badJson(
+          parsed.reason === 'empty' ? 'Unexpected end of JSON input' : parsed.message,
+        );
       }
-      if (body !== null) {
-        if (typeof body !== 'object' || Array.isArray(body)) {
-          throw authErrors.badJson('expected a JSON object');
-        }
-        soft = boolField(body as JsonObject, 'should_soft_delete');
+      if (parsed.value !== null) {
+        if (!isJsonObject(parsed.value)) throw authErrors.badJson('expected a JSON object');
+        soft = boolField(parsed.value, 'should_soft_delete');
       }
     }
     await ctx.db.transaction(async (tx) => {

@@ -4,6 +4,8 @@
 // rate limits apply. Tests may override single values (startDevstack's `auth` option).
 import { parse } from 'smol-toml';
 
+import { isPlainObject } from '../json';
+
 /** GoTrue's `password_requirements` values. */
 export const PASSWORD_REQUIREMENTS = [
   '',
@@ -157,10 +159,6 @@ const MAX_JWT_EXPIRY_SEC = 604_800;
 /** GoTrue refuses a configured minimum below 6. */
 const MIN_PASSWORD_LENGTH_FLOOR = 6;
 
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 class ConfigError extends Error {
   constructor(key: string, expected: string, got: unknown) {
     super(`supabase/config.toml: ${key} must be ${expected}, got ${JSON.stringify(got)}`);
@@ -251,16 +249,16 @@ export function validateAuthConfig(config: AuthConfig): AuthConfig {
 /** The auth settings of a config.toml text. */
 export function parseAuthConfig(tomlText: string): AuthConfig {
   const toml = parse(tomlText);
-  const auth = isTable(toml.auth) ? toml.auth : {};
-  const email = isTable(auth.email) ? auth.email : {};
-  const limits = isTable(auth.rate_limit) ? auth.rate_limit : {};
-  const mfa = isTable(auth.mfa) ? auth.mfa : {};
-  const totp = isTable(mfa.totp) ? mfa.totp : {};
-  const phoneMfa = isTable(mfa.phone) ? mfa.phone : {};
-  const webAuthnMfa = isTable(mfa.web_authn) ? mfa.web_authn : {};
-  const passkey = isTable(auth.passkey) ? auth.passkey : {};
-  const webauthn = isTable(auth.webauthn) ? auth.webauthn : {};
-  const oauthServer = isTable(auth.oauth_server) ? auth.oauth_server : {};
+  const auth = isPlainObject(toml.auth) ? toml.auth : {};
+  const email = isPlainObject(auth.email) ? auth.email : {};
+  const limits = isPlainObject(auth.rate_limit) ? auth.rate_limit : {};
+  const mfa = isPlainObject(auth.mfa) ? auth.mfa : {};
+  const totp = isPlainObject(mfa.totp) ? mfa.totp : {};
+  const phoneMfa = isPlainObject(mfa.phone) ? mfa.phone : {};
+  const webAuthnMfa = isPlainObject(mfa.web_authn) ? mfa.web_authn : {};
+  const passkey = isPlainObject(auth.passkey) ? auth.passkey : {};
+  const webauthn = isPlainObject(auth.webauthn) ? auth.webauthn : {};
+  const oauthServer = isPlainObject(auth.oauth_server) ? auth.oauth_server : {};
   const d = AUTH_DEFAULTS;
   const requirements = auth.password_requirements ?? d.passwordRequirements;
   if (typeof requirements !== 'string') {

@@ -3,7 +3,7 @@
 // session: by redirect to `redirect_to` with the session (or GoTrue's error) in the fragment,
 // or as JSON. Email changes with two links answer the first with a message. Registered
 // before the gateway's API-key check: a link opened from a mail carries no key.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 
 import { sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
@@ -19,8 +19,8 @@ import {
   type MailUserRow,
 } from './email-tokens';
 import { RateLimiter } from './rate-limit';
+import { limitOrThrow, optionalString, readJsonBody, validateEmail } from './route-kit';
 import { createSession, sessionResponse, type SessionResponse } from './sessions';
-import type { EmailRouteHelpers } from './email';
 import { EMAIL_APP_METADATA, findUserById } from './users';
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
@@ -270,17 +270,14 @@ function sessionRedirect(target: string, session: SessionResponse, type: string)
 }
 
 /** /verify: open to links without an API key (register before the key check). */
-export function registerVerifyRoutes(app: Hono, ctx: DevstackContext, helpers: EmailRouteHelpers) {
+export function registerVerifyRoutes(app: Hono, ctx: DevstackContext) {
   const config = ctx.settings.auth;
   const limiter = new RateLimiter(config.rateLimits.tokenVerifications, FIVE_MINUTES_MS, () =>
     ctx.clock.now(),
   );
-  const limit = (c: Context) => {
-    if (!limiter.take(helpers.clientAddress(c))) throw authErrors.overRequestRateLimit();
-  };
 
   app.get('/verify', async (c) => {
-    limit(c);
+    limitOrThrow(limiter, c);
     const type = c.req.query('type') ?? '';
     const token = c.req.query('token') ?? '';
     const redirectTo = mailRedirect(config, c);
@@ -310,17 +307,17 @@ export function registerVerifyRoutes(app: Hono, ctx: DevstackContext, helpers: E
   });
 
   app.post('/verify', async (c) => {
-    limit(c);
-    const body = await helpers.readJsonBody(c);
-    const type = helpers.optionalString(body, 'type') ?? '';
-    const token = helpers.optionalString(body, 'token') ?? '';
-    const hash = helpers.optionalString(body, 'token_hash') ?? '';
-    const rawEmail = helpers.optionalString(body, 'email') ?? '';
+    limitOrThrow(limiter, c);
+    const body = await readJsonBody(c);
+    const type = optionalString(body, 'type') ?? '';
+    const token = optionalString(body, 'token') ?? '';
+    const hash = optionalString(body, 'token_hash') ?? '';
+    const rawEmail = optionalString(body, 'email') ?? '';
     if (type === '') throw authErrors.validation('Verify requires a verification type');
     if ((token === '') === (hash === '')) {
       throw authErrors.validation('Verify requires either a token or a token hash');
     }
-    const phone = helpers.optionalString(body, 'phone') ?? '';
+    const phone = optionalString(body, 'phone') ?? '';
     if (token !== '' && (type === 'sms' || type === 'phone_change') && phone !== '') {
       // GoTrue checks the number, then finds no user whose phone holds this code: the
       // devstack sends no SMS, so no phone code is ever outstanding.
@@ -337,11 +334,11 @@ export function registerVerifyRoutes(app: Hono, ctx: DevstackContext, helpers: E
         );
       }
       try {
-        email = helpers.validateEmail(rawEmail);
+        email = validateEmail(rawEmail);
       } catch {
         throw new AuthApiError(422, 'validation_failed', 'Invalid email format');
       }
-    } else if (rawEmail !== '' || phone !== '' || helpers.optionalString(body, 'redirect_to')) {
+    } else if (rawEmail !== '' || phone !== '' || optionalString(body, 'redirect_to')) {
       throw authErrors.validation('Only the token_hash and type should be provided');
     }
     if (!VERIFY_TYPES.includes(type)) throw authErrors.validation('Unsupported verification type');

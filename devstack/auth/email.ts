@@ -18,23 +18,21 @@ import {
   sendUserToken,
 } from './email-tokens';
 import { RateLimiter } from './rate-limit';
+import {
+  limitOrThrow,
+  optionalObject,
+  optionalString,
+  readJsonBody,
+  validateEmail,
+} from './route-kit';
 import { EMAIL_APP_METADATA, type JsonObject } from './users';
-
-/** What routes.ts lends these endpoints (its request parsing and caller's address). */
-export interface EmailRouteHelpers {
-  clientAddress(c: Context): string;
-  readJsonBody(c: Context): Promise<JsonObject>;
-  optionalString(body: JsonObject, key: string): string | undefined;
-  optionalObject(body: JsonObject, key: string): JsonObject | undefined;
-  validateEmail(raw: string): string;
-}
 
 export { registerVerifyRoutes, SINGLE_CONFIRMATION_ACCEPTED } from './email-verify';
 
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
 
-function refusePkce(helpers: EmailRouteHelpers, body: JsonObject): void {
-  if (helpers.optionalString(body, 'code_challenge')) {
+function refusePkce(body: JsonObject): void {
+  if (optionalString(body, 'code_challenge')) {
     throw authErrors.validation(
       'PKCE flow is not supported by the devstack; use the implicit flow',
     );
@@ -72,15 +70,12 @@ async function createOtpUser(
 }
 
 /** /recover, /otp, /resend (behind the API-key check). */
-export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: EmailRouteHelpers) {
+export function registerEmailRoutes(app: Hono, ctx: DevstackContext) {
   const config = ctx.settings.auth;
   // GoTrue keeps one bucket per endpoint, each at the sign-in/sign-up rate (RateLimitOtp).
   const bucket = () =>
     new RateLimiter(config.rateLimits.signInSignUps, FIVE_MINUTES_MS, () => ctx.clock.now());
   const limiters = { recover: bucket(), otp: bucket(), resend: bucket() };
-  const limit = (limiter: RateLimiter, c: Context) => {
-    if (!limiter.take(helpers.clientAddress(c))) throw authErrors.overRequestRateLimit();
-  };
   const emailProviderOn = () => {
     if (!config.emailSignup) {
       throw new AuthApiError(422, 'email_provider_disabled', 'Email logins are disabled');
@@ -88,13 +83,13 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
   };
 
   app.post('/recover', async (c) => {
-    limit(limiters.recover, c);
+    limitOrThrow(limiters.recover, c);
     emailProviderOn();
-    const body = await helpers.readJsonBody(c);
-    const raw = helpers.optionalString(body, 'email') ?? '';
+    const body = await readJsonBody(c);
+    const raw = optionalString(body, 'email') ?? '';
     if (raw === '') throw authErrors.validation('Password recovery requires an email');
-    const email = helpers.validateEmail(raw);
-    refusePkce(helpers, body);
+    const email = validateEmail(raw);
+    refusePkce(body);
     const redirectTo = mailRedirect(config, c);
     // An unknown address is answered as a known one: no account oracle.
     await ctx.db.transaction(async (tx) => {
@@ -105,15 +100,15 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
   });
 
   app.post('/otp', async (c) => {
-    limit(limiters.otp, c);
-    const body = await helpers.readJsonBody(c);
-    const raw = helpers.optionalString(body, 'email') ?? '';
-    const data = helpers.optionalObject(body, 'data') ?? {};
+    limitOrThrow(limiters.otp, c);
+    const body = await readJsonBody(c);
+    const raw = optionalString(body, 'email') ?? '';
+    const data = optionalObject(body, 'data') ?? {};
     const createUser = body.create_user === undefined ? true : body.create_user;
     if (typeof createUser !== 'boolean') {
       throw authErrors.badJson('field "create_user" must be a boolean');
     }
-    const phone = helpers.optionalString(body, 'phone') ?? '';
+    const phone = optionalString(body, 'phone') ?? '';
     if (raw !== '' && phone !== '') {
       throw authErrors.validation('Only an email address or phone number should be provided');
     }
@@ -125,8 +120,8 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
       throw new AuthApiError(400, 'phone_provider_disabled', 'Unsupported phone provider');
     }
     if (raw === '') throw authErrors.validation('One of email or phone must be set');
-    const email = helpers.validateEmail(raw);
-    refusePkce(helpers, body);
+    const email = validateEmail(raw);
+    refusePkce(body);
     const redirectTo = mailRedirect(config, c);
     await ctx.db.transaction(async (tx) => {
       let user = await mailUserByEmail(ctx, tx, email);
@@ -148,16 +143,16 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
   });
 
   app.post('/resend', async (c) => {
-    limit(limiters.resend, c);
-    const body = await helpers.readJsonBody(c);
-    const type = helpers.optionalString(body, 'type') ?? '';
-    const raw = helpers.optionalString(body, 'email') ?? '';
+    limitOrThrow(limiters.resend, c);
+    const body = await readJsonBody(c);
+    const type = optionalString(body, 'type') ?? '';
+    const raw = optionalString(body, 'email') ?? '';
     if (type !== 'signup' && type !== 'email_change' && type !== 'sms' && type !== 'phone_change') {
       throw authErrors.validation(
         'Missing one of these types: signup, email_change, sms, phone_change',
       );
     }
-    if (type === 'sms' || type === 'phone_change' || helpers.optionalString(body, 'phone')) {
+    if (type === 'sms' || type === 'phone_change' || optionalString(body, 'phone')) {
       throw new AuthApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
     }
     if (raw === '') {
@@ -170,8 +165,8 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
     if (!config.emailSignup) {
       throw new AuthApiError(400, 'email_provider_disabled', 'Email logins are disabled');
     }
-    const email = helpers.validateEmail(raw);
-    refusePkce(helpers, body);
+    const email = validateEmail(raw);
+    refusePkce(body);
     const redirectTo = mailRedirect(config, c);
     await ctx.db.transaction(async (tx) => {
       const user = await mailUserByEmail(ctx, tx, email);
@@ -188,7 +183,7 @@ export function registerEmailRoutes(app: Hono, ctx: DevstackContext, helpers: Em
   });
 }
 
-/** Sign-up with confirmations on: mails the new user their confirmation (routes.ts). */
+/** Sign-up with confirmations on: mails the new user their confirmation (signup.ts). */
 export async function sendSignupConfirmation(
   ctx: DevstackContext,
   tx: SqlRunner,
@@ -201,7 +196,7 @@ export async function sendSignupConfirmation(
 }
 
 /**
- * PUT /user with a new address (routes.ts). A permanent user's address changes only once
+ * PUT /user with a new address (current-user.ts). A permanent user's address changes only once
  * confirmed (mails sent here, true returned); an anonymous user's changes at once while
  * confirmations are off, as GoTrue does (false: the caller updates it).
  */

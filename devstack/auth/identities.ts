@@ -12,6 +12,7 @@ import { sqlState } from '../sql-engine';
 import { isUuid } from './admin-auth';
 import { AuthApiError } from './errors';
 import { refuseProvider } from './providers';
+import { requireUser } from './route-kit';
 import { jsonObject, type UserRow } from './users';
 
 interface IdentityRow {
@@ -94,13 +95,9 @@ async function unlink(ctx: DevstackContext, user: UserRow, rawId: string): Promi
   }
 }
 
-export function registerIdentityRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  requireUser: (c: Context) => Promise<{ user: UserRow }>,
-): void {
+export function registerIdentityRoutes(app: Hono, ctx: DevstackContext): void {
   const manualLinking = async (c: Context): Promise<UserRow> => {
-    const { user } = await requireUser(c);
+    const { user } = await requireUser(ctx, c);
     if (!ctx.settings.auth.enableManualLinking) {
       throw new AuthApiError(404, 'manual_linking_disabled', 'Manual linking is disabled');
     }

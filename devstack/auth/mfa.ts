@@ -20,23 +20,16 @@ import {
   verifyWebAuthn,
   webAuthnParams,
 } from './mfa-webauthn';
+import { clientAddress, optionalString, readJsonBody, requireUser } from './route-kit';
 import { addAmrClaim, rotateRefreshToken, sessionResponse } from './sessions';
 import { newTotpSecret, totpIssuer, totpUri, totpValid } from './totp';
-import type { JsonObject, UserRow } from './users';
+import type { UserRow } from './users';
 import { findUserById } from './users';
 
 /** GoTrue's MFA challenge lifetime (GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION, s). */
 const CHALLENGE_EXPIRY_SEC = 300;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const E164_PATTERN = /^[1-9]\d{1,14}$/;
-
-/** What routes.ts lends these endpoints. */
-export interface MfaRouteHelpers {
-  clientAddress(c: Context): string;
-  readJsonBody(c: Context): Promise<JsonObject>;
-  optionalString(body: JsonObject, key: string): string | undefined;
-  requireUser(c: Context): Promise<{ user: UserRow; sessionId: string | undefined }>;
-}
 
 interface FactorRow {
   id: string;
@@ -123,13 +116,13 @@ async function loadFactor(db: SqlRunner, userId: string, rawId: string): Promise
   return factor;
 }
 
-export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaRouteHelpers) {
+export function registerMfaRoutes(app: Hono, ctx: DevstackContext) {
   const config = ctx.settings.auth;
   const reuseIntervalSec = config.refreshTokenReuseIntervalSec;
 
   /** requireAuthentication + requireNotAnonymous, and the session GoTrue insists on. */
   async function signedIn(c: Context): Promise<{ user: UserRow; sessionId: string }> {
-    const { user, sessionId } = await helpers.requireUser(c);
+    const { user, sessionId } = await requireUser(ctx, c);
     if (user.is_anonymous) throw mfaErrors.anonymous();
     if (!sessionId) {
       throw new AuthApiError(
@@ -143,11 +136,11 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
 
   app.post('/factors', async (c) => {
     const { user, sessionId } = await signedIn(c);
-    const body = await helpers.readJsonBody(c);
-    const friendlyName = helpers.optionalString(body, 'friendly_name') ?? '';
-    const issuerParam = helpers.optionalString(body, 'issuer') ?? '';
-    const rawPhone = helpers.optionalString(body, 'phone') ?? '';
-    const type = factorType(helpers.optionalString(body, 'factor_type'));
+    const body = await readJsonBody(c);
+    const friendlyName = optionalString(body, 'friendly_name') ?? '';
+    const issuerParam = optionalString(body, 'issuer') ?? '';
+    const rawPhone = optionalString(body, 'phone') ?? '';
+    const type = factorType(optionalString(body, 'factor_type'));
     if (type === 'phone' && !config.mfaPhoneEnroll) throw mfaErrors.enrollDisabled('phone');
     if (type === 'totp' && !config.mfaTotpEnroll) throw mfaErrors.enrollDisabled('totp');
     if (type === 'webauthn') {
@@ -210,7 +203,7 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
   app.post('/factors/:factorId/challenge', async (c) => {
     const { user } = await signedIn(c);
     const factor = await loadFactor(ctx.db, user.id, c.req.param('factorId'));
-    await helpers.readJsonBody(c);
+    await readJsonBody(c);
     if (factor.factor_type === 'phone') {
       if (!config.mfaPhoneVerify) throw mfaErrors.verifyDisabled('phone');
       // GoTrue generates the code, then finds no SMS provider configured.
@@ -218,7 +211,7 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
     }
     if (factor.factor_type === 'webauthn') {
       if (!config.mfaWebAuthnVerify) throw mfaErrors.verifyDisabled('webauthn');
-      return c.json(await challengeWebAuthn(ctx, user, factor, helpers.clientAddress(c)));
+      return c.json(await challengeWebAuthn(ctx, user, factor, clientAddress(c)));
     }
     if (!config.mfaTotpVerify) throw mfaErrors.verifyDisabled('totp');
     const id = randomUUID();
@@ -227,7 +220,7 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
       await tx.query(
         `insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
          values ($1::uuid, $2::uuid, $3::timestamptz, $4)`,
-        [id, factor.id, at, helpers.clientAddress(c)],
+        [id, factor.id, at, clientAddress(c)],
       );
       await tx.query(
         `update auth.mfa_factors set last_challenged_at = $2::timestamptz where id = $1::uuid`,
@@ -241,9 +234,9 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
   app.post('/factors/:factorId/verify', async (c) => {
     const { user, sessionId } = await signedIn(c);
     const factor = await loadFactor(ctx.db, user.id, c.req.param('factorId'));
-    const body = await helpers.readJsonBody(c);
-    const challengeId = helpers.optionalString(body, 'challenge_id') ?? '';
-    const code = helpers.optionalString(body, 'code') ?? '';
+    const body = await readJsonBody(c);
+    const challengeId = optionalString(body, 'challenge_id') ?? '';
+    const code = optionalString(body, 'code') ?? '';
     if (!UUID_PATTERN.test(challengeId)) {
       throw authErrors.badJson('invalid UUID for field "challenge_id"');
     }
@@ -280,7 +273,7 @@ export function registerMfaRoutes(app: Hono, ctx: DevstackContext, helpers: MfaR
         'MFA factor with the provided challenge ID not found',
       );
     }
-    if (challenge.verified_at !== null || challenge.ip_address !== helpers.clientAddress(c)) {
+    if (challenge.verified_at !== null || challenge.ip_address !== clientAddress(c)) {
       throw new AuthApiError(
         422,
         'mfa_ip_address_mismatch',

@@ -3,6 +3,8 @@
 // apart from oauth-clients.ts, which stores clients and answers the routes.
 import type { Context } from 'hono';
 
+import { isPlainObject, parseJsonText } from '../json';
+
 import { AuthApiError } from './errors';
 
 export type ClientType = 'public' | 'confidential';
@@ -19,15 +21,11 @@ export const badJson = () => new AuthApiError(400, 'bad_json', 'Invalid JSON bod
  * a JSON null leaves a field unset, a field of the wrong type (or no JSON at all) is bad_json.
  */
 export async function readParams(c: Context): Promise<Record<string, unknown>> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await c.req.text());
-  } catch {
-    throw badJson();
-  }
-  if (parsed === null) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw badJson();
-  return parsed as Record<string, unknown>;
+  const parsed = parseJsonText(await c.req.text());
+  if (!parsed.ok) throw badJson();
+  if (parsed.value === null) return {};
+  if (!isPlainObject(parsed.value)) throw badJson();
+  return parsed.value;
 }
 
 export function stringParam(body: Record<string, unknown>, key: string): string | undefined {

@@ -6,14 +6,15 @@
 // shown once; only their SHA-256 is stored, as GoTrue stores it.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 
 import { sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
 import type { SqlRunner } from '../sql-engine';
 import { isUuid } from './admin-auth';
-import { AuthApiError, authErrors } from './errors';
+import { AuthApiError } from './errors';
 import { RateLimiter } from './rate-limit';
+import { limitOrThrow } from './route-kit';
 import {
   AUTH_METHODS,
   inferType,
@@ -238,18 +239,14 @@ async function register(
  * with the API key, per-IP limited (GoTrue's default: 10 per 5 minutes), refused with 403
  * unless `allow_dynamic_registration`; with the server off, 404 as every /oauth route.
  */
-export function registerOAuthDynamicRoute(
-  app: Hono,
-  ctx: DevstackContext,
-  clientAddress: (c: Context) => string,
-): void {
+export function registerOAuthDynamicRoute(app: Hono, ctx: DevstackContext): void {
   const limiter = new RateLimiter(10, 5 * 60 * 1000, () => ctx.clock.now());
   app.post('/oauth/clients/register', async (c) => {
     const config = ctx.settings.auth;
     if (!config.oauthServerEnabled) {
       throw new AuthApiError(404, 'feature_disabled', 'OAuth server is disabled');
     }
-    if (!limiter.take(clientAddress(c))) throw authErrors.overRequestRateLimit();
+    limitOrThrow(limiter, c);
     if (!config.oauthDynamicRegistration) {
       throw new AuthApiError(
         403,

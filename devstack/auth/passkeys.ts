@@ -13,6 +13,7 @@ import type { DevstackContext } from '../context';
 import type { SqlRunner } from '../sql-engine';
 import { isBanned, isUuid, loadUser, requireAdmin } from './admin-auth';
 import { AuthApiError, authErrors } from './errors';
+import { readJsonBody, requireUser } from './route-kit';
 import { createSession, sessionResponse } from './sessions';
 import {
   credentialOf,
@@ -23,7 +24,7 @@ import {
   userPasskeys,
   type PasskeyRow,
 } from './passkey-store';
-import type { JsonObject, UserRow } from './users';
+import type { JsonObject } from './users';
 import { findUserById, isJsonObject } from './users';
 import {
   parseAssertion,
@@ -41,11 +42,6 @@ import {
 /** GoTrue's Passkey.MaxPasskeysPerUser default. */
 const MAX_PASSKEYS_PER_USER = 10;
 const FRIENDLY_NAME_MAX = 120;
-
-export interface PasskeyRouteHelpers {
-  readJsonBody(c: Context): Promise<JsonObject>;
-  requireUser(c: Context): Promise<{ user: UserRow; sessionId: string | undefined }>;
-}
 
 /** requirePasskeyManagementAAL: with a verified MFA factor, only an aal2 session. */
 async function requireManagementAal(db: SqlRunner, userId: string, sessionId?: string) {
@@ -132,11 +128,7 @@ async function storeChallenge(
   return { id, expiresAt };
 }
 
-export function registerPasskeyRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  helpers: PasskeyRouteHelpers,
-): void {
+export function registerPasskeyRoutes(app: Hono, ctx: DevstackContext): void {
   const config = ctx.settings.auth;
   const rp = relyingParty(config);
 
@@ -151,7 +143,7 @@ export function registerPasskeyRoutes(
 
   /** requireAuthentication + requireNotAnonymous. */
   async function signedIn(c: Context) {
-    const found = await helpers.requireUser(c);
+    const found = await requireUser(ctx, c);
     if (found.user.is_anonymous) {
       throw new AuthApiError(
         403,
@@ -189,7 +181,7 @@ export function registerPasskeyRoutes(
   app.post('/passkeys/registration/verify', async (c) => {
     const { user, sessionId } = await signedIn(c);
     await requireManagementAal(ctx.db, user.id, sessionId);
-    const { challengeId, credential } = verifyParams(await helpers.readJsonBody(c));
+    const { challengeId, credential } = verifyParams(await readJsonBody(c));
     const challenge = await consumeChallenge(ctx, challengeId, 'registration', user.id);
     const response = parseRegistration(credential);
     const created = await verifyRegistration(rp, response, challenge);
@@ -243,7 +235,7 @@ export function registerPasskeyRoutes(
   });
 
   app.post('/passkeys/authentication/options', async (c) => {
-    await helpers.readJsonBody(c);
+    await readJsonBody(c);
     // Discoverable login: no allowCredentials, no user bound to the challenge.
     const options = await generateAuthenticationOptions({
       rpID: rp.id,
@@ -255,7 +247,7 @@ export function registerPasskeyRoutes(
   });
 
   app.post('/passkeys/authentication/verify', async (c) => {
-    const { challengeId, credential } = verifyParams(await helpers.readJsonBody(c));
+    const { challengeId, credential } = verifyParams(await readJsonBody(c));
     const challenge = await consumeChallenge(ctx, challengeId, 'authentication', null);
     const response = parseAssertion(credential);
     // ValidatePasskeyLogin: the userHandle names the user, whose passkeys must hold rawId.
@@ -304,15 +296,15 @@ export function registerPasskeyRoutes(
   });
 
   app.get('/passkeys', async (c) => {
-    const { user } = await helpers.requireUser(c);
+    const { user } = await requireUser(ctx, c);
     return c.json((await userPasskeys(ctx.db, user.id)).map(passkeyJson));
   });
 
   app.patch('/passkeys/:passkeyId', async (c) => {
-    const { user } = await helpers.requireUser(c);
+    const { user } = await requireUser(ctx, c);
     const rawId = c.req.param('passkeyId');
     if (!isUuid(rawId)) throw notFound();
-    const body = await helpers.readJsonBody(c);
+    const body = await readJsonBody(c);
     const name = body.friendly_name;
     if (name !== undefined && name !== null && typeof name !== 'string') {
       throw authErrors.badJson(
@@ -334,7 +326,7 @@ export function registerPasskeyRoutes(
   });
 
   app.delete('/passkeys/:passkeyId', async (c) => {
-    const { user, sessionId } = await helpers.requireUser(c);
+    const { user, sessionId } = await requireUser(ctx, c);
     await requireManagementAal(ctx.db, user.id, sessionId);
     const passkey = await ownPasskey(ctx.db, user.id, c.req.param('passkeyId'));
     await ctx.db.query(`delete from auth.webauthn_credentials where id::text = $1`, [passkey.id]);

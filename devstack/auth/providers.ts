@@ -126,7 +126,7 @@ function idTokenGrant(body: JsonObject): never {
 
 /**
  * /token grants for sign-in methods that are off here; undefined for a grant this module
- * does not own (routes.ts then answers unsupported_grant_type).
+ * does not own (token.ts then answers unsupported_grant_type).
  */
 export function disabledGrant(grantType: string | undefined, body: JsonObject): undefined {
   if (grantType === 'id_token') idTokenGrant(body);

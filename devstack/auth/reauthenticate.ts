@@ -4,7 +4,7 @@
 // is kept as GoTrue keeps it (sha224 of email + code in reauthentication_token), is good for
 // `otp_expiry` and works once. Also GoTrue's rule that a user with a verified factor changes
 // email or password only from an aal2 session.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 
 import { sqlNow } from '../clock';
 import type { DevstackContext } from '../context';
@@ -19,6 +19,7 @@ import {
   tokenHash,
 } from './email-tokens';
 import { mailboxFor } from './mailbox';
+import { requireUser } from './route-kit';
 import { escapeHtml, mailLinks, mailText } from './mail-templates';
 import type { UserRow } from './users';
 
@@ -44,13 +45,9 @@ async function reauthRow(db: SqlRunner, userId: string): Promise<ReauthRow | und
 }
 
 /** GET /reauthenticate (behind requireAuthentication). */
-export function registerReauthenticateRoutes(
-  app: Hono,
-  ctx: DevstackContext,
-  requireUser: (c: Context) => Promise<{ user: UserRow }>,
-): void {
+export function registerReauthenticateRoutes(app: Hono, ctx: DevstackContext): void {
   app.get('/reauthenticate', async (c) => {
-    const { user } = await requireUser(c);
+    const { user } = await requireUser(ctx, c);
     const email = user.email ?? '';
     const phone = user.phone ?? '';
     if (email === '' && phone === '') {
@@ -91,7 +88,7 @@ export function registerReauthenticateRoutes(
 }
 
 /**
- * PUT /user's checks before a password or email change (routes.ts calls it with the parsed
+ * PUT /user's checks before a password or email change (current-user.ts calls it with the parsed
  * body): aal2 when the user has a verified factor, and the nonce when secure password change
  * asks for one. A good nonce is used up here.
  */

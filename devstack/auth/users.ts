@@ -1,5 +1,6 @@
 // auth.users / auth.identities rows and their JSON as GoTrue returns them (models.User).
 // The auth server is privileged: it reads and writes these tables as the superuser.
+import { isPlainObject } from '../json';
 import type { SqlRunner } from '../sql-engine';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -8,8 +9,9 @@ export type JsonObject = { [key: string]: Json };
 /** app_metadata of a user who signs in with an email address, as GoTrue writes it. */
 export const EMAIL_APP_METADATA = { provider: 'email', providers: ['email'] };
 
+/** A plain object read from JSON text or a jsonb column, whose values are therefore JSON. */
 export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(value);
 }
 
 export interface UserRow {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { parse } from 'smol-toml';
 
+import { isPlainObject } from '../json';
 import { REPO_ROOT } from '../schema-files';
 
 export interface FunctionsConfig {
@@ -15,20 +16,16 @@ export interface FunctionsConfig {
   readonly siteUrl: string;
 }
 
-function isTable(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function readFunctionsConfig(
   path = join(REPO_ROOT, 'supabase', 'config.toml'),
 ): FunctionsConfig {
   const toml = parse(readFileSync(path, 'utf8'));
-  const functions = isTable(toml.functions) ? toml.functions : {};
-  const auth = isTable(toml.auth) ? toml.auth : {};
+  const functions = isPlainObject(toml.functions) ? toml.functions : {};
+  const auth = isPlainObject(toml.auth) ? toml.auth : {};
   return {
     verifyJwt(name) {
       const section = functions[name];
-      return !(isTable(section) && section.verify_jwt === false);
+      return !(isPlainObject(section) && section.verify_jwt === false);
     },
     // DEVSTACK_SITE_URL wins: `npm start` and the browser tests serve the app on a port of
     // their choosing, and invite links must point there.

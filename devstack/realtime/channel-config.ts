@@ -1,8 +1,9 @@
 // The `phx_join` payload realtime-js sends, checked field by field: broadcast / presence /
 // postgres_changes / private config and the access token.
+import { isPlainObject } from '../json';
+import type { ChangeType, PgBinding } from './change-capture';
 import { parseFilter } from './filters';
-import type { ChangeType, PgBinding } from './changes';
-import { isJsonObject, type Json, type JsonObject } from './protocol';
+import type { Json, JsonObject } from './protocol';
 
 export interface JoinConfig {
   broadcastSelf: boolean;
@@ -36,9 +37,9 @@ function optionalString(value: Json | undefined): string | undefined | null {
 }
 
 export function parseJoinPayload(payload: JsonObject): JoinConfigResult {
-  const config = isJsonObject(payload.config) ? payload.config : {};
-  const broadcast = isJsonObject(config.broadcast) ? config.broadcast : {};
-  const presence = isJsonObject(config.presence) ? config.presence : {};
+  const config = isPlainObject(payload.config) ? payload.config : {};
+  const broadcast = isPlainObject(config.broadcast) ? config.broadcast : {};
+  const presence = isPlainObject(config.presence) ? config.presence : {};
   const token = payload.access_token;
   if (token !== undefined && token !== null && typeof token !== 'string') {
     return { ok: false, reason: 'access_token must be a string' };
@@ -50,7 +51,7 @@ export function parseJoinPayload(payload: JsonObject): JoinConfigResult {
   const bindings: PgBinding[] = [];
   const echo: JsonObject[] = [];
   for (const raw of rawChanges) {
-    if (!isJsonObject(raw)) return { ok: false, reason: 'invalid postgres_changes binding' };
+    if (!isPlainObject(raw)) return { ok: false, reason: 'invalid postgres_changes binding' };
     const event = raw.event;
     const schema = raw.schema;
     const table = optionalString(raw.table);

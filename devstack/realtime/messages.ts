@@ -9,10 +9,11 @@
 // SQL (PostgREST reaches the public schema's tables and functions, nothing else), so what
 // arrives on the channel is the trigger's.
 import type { DevstackClock } from '../clock';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json';
+import { isPlainObject, jsonNestsDeeperThan, MAX_JSON_DEPTH, parseJsonText } from '../json';
 import { execRacingDdl, type SqlEngine } from '../sql-engine';
 import { BatchQueue } from './batch-queue';
 import type { Json } from './protocol';
+import { triggerFunctionSql } from './trigger-function-sql';
 
 export const MESSAGES_NOTIFY_CHANNEL = 'devstack_realtime_messages';
 const TRIGGER_NAME = 'devstack_realtime_messages';
@@ -25,15 +26,10 @@ const MAX_BATCH = 500;
 const INLINE_MAX_BYTES = 7000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const RELAY_SQL = `
-create schema if not exists devstack_realtime;
-comment on schema devstack_realtime is
-  'Added by the Outpost devstack (not the migrations): change capture for realtime.';
-create or replace function devstack_realtime.announce_message() returns trigger
-language plpgsql
-set search_path = pg_catalog, pg_temp
-as $fn$
-declare
+const RELAY_SQL =
+  triggerFunctionSql(
+    'announce_message',
+    `declare
   message text;
 begin
   -- Authorisation probes carry no event or payload (and are rolled back anyway).
@@ -46,8 +42,9 @@ begin
                     case when octet_length(message) <= ${INLINE_MAX_BYTES} then message
                          else new.id::text end);
   return null;
-end
-$fn$;
+end`,
+  ) +
+  `
 create or replace trigger ${TRIGGER_NAME}
   after insert on realtime.messages
   for each row execute function devstack_realtime.announce_message();`;
@@ -196,15 +193,9 @@ export class MessageRelay {
 /** A message the trigger sent whole in its NOTIFY, or undefined if it is not one. */
 function inlineMessage(text: string): DbMessage | undefined {
   // The wrapper is one level more than the payload.
-  if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH + 1)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return undefined;
-  const { id, topic, event, payload, private: isPrivate } = parsed as Record<string, unknown>;
+  const parsed = parseJsonText(text, MAX_JSON_DEPTH + 1);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+  const { id, topic, event, payload, private: isPrivate } = parsed.value;
   if (typeof id !== 'string' || !UUID.test(id)) return undefined;
   if (typeof topic !== 'string' || typeof event !== 'string') return undefined;
   if (payload === undefined || payload === null || typeof isPrivate !== 'boolean') return undefined;

@@ -1,6 +1,6 @@
 // Phoenix frames as realtime-js speaks them: vsn 2.0.0 JSON arrays (plus the binary
 // broadcast frames, kind 3 from the client and kind 4 to it) and vsn 1.0.0 JSON objects.
-import { jsonNestsDeeperThan } from '../json';
+import { isPlainObject, parseJsonText } from '../json';
 
 export type Vsn = '1.0.0' | '2.0.0';
 
@@ -38,28 +38,24 @@ const KIND_USER_BROADCAST = 4;
 const ENCODING_BINARY = 0;
 const ENCODING_JSON = 1;
 
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function refOf(value: unknown): string | null {
+function refOf(value: Json | undefined): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return String(value);
   return null;
 }
 
 function frameFrom(parts: {
-  join_ref: unknown;
-  ref: unknown;
-  topic: unknown;
-  event: unknown;
-  payload: unknown;
+  join_ref: Json | undefined;
+  ref: Json | undefined;
+  topic: Json | undefined;
+  event: Json | undefined;
+  payload: Json | undefined;
 }): Incoming {
   if (typeof parts.topic !== 'string' || typeof parts.event !== 'string') {
     return { kind: 'invalid', reason: 'frame without topic or event' };
   }
   const payload = parts.payload === undefined || parts.payload === null ? {} : parts.payload;
-  if (!isJsonObject(payload)) return { kind: 'invalid', reason: 'payload is not an object' };
+  if (!isPlainObject(payload)) return { kind: 'invalid', reason: 'payload is not an object' };
   return {
     kind: 'frame',
     frame: {
@@ -73,14 +69,10 @@ function frameFrom(parts: {
 }
 
 /** Parsed JSON, or undefined when it is not JSON or nests too deeply to relay safely. */
-function parseJson(text: string): unknown {
+function parseJson(text: string): Json | undefined {
   // Re-serialising a frame for each subscriber recurses per level: refuse absurd nesting.
-  if (jsonNestsDeeperThan(text)) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonText(text);
+  return parsed.ok ? (parsed.value as Json) : undefined;
 }
 
 function decodeText(text: string, vsn: Vsn): Incoming {
@@ -89,10 +81,10 @@ function decodeText(text: string, vsn: Vsn): Incoming {
     if (!Array.isArray(parsed) || parsed.length !== 5) {
       return { kind: 'invalid', reason: 'expected [join_ref, ref, topic, event, payload]' };
     }
-    const [join_ref, ref, topic, event, payload] = parsed as unknown[];
+    const [join_ref, ref, topic, event, payload] = parsed;
     return frameFrom({ join_ref, ref, topic, event, payload });
   }
-  if (!isJsonObject(parsed)) return { kind: 'invalid', reason: 'expected a message object' };
+  if (!isPlainObject(parsed)) return { kind: 'invalid', reason: 'expected a message object' };
   return frameFrom({
     join_ref: parsed.join_ref,
     ref: parsed.ref,
@@ -133,7 +125,7 @@ function decodeBinary(bytes: Uint8Array): Incoming {
     }
     const parsed = text === '' ? null : parseJson(text);
     if (parsed === undefined) return { kind: 'invalid', reason: 'payload is not JSON' };
-    payload = parsed as Json;
+    payload = parsed;
   } else if (encoding === ENCODING_BINARY) {
     payload = new Uint8Array(body);
   } else {
@@ -142,7 +134,7 @@ function decodeBinary(bytes: Uint8Array): Incoming {
   let meta: JsonObject | undefined;
   if (metaText !== '') {
     const parsedMeta = parseJson(metaText);
-    if (!isJsonObject(parsedMeta)) return { kind: 'invalid', reason: 'metadata is not JSON' };
+    if (!isPlainObject(parsedMeta)) return { kind: 'invalid', reason: 'metadata is not JSON' };
     meta = parsedMeta;
   }
   return {

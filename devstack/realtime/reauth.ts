@@ -10,6 +10,7 @@
 // committed, whether or not the client cooperates, and a client that does not refresh (an
 // attacker's) gets no window at all. Only sessions on topics of that one list are asked, so a
 // membership change costs one probe per channel of that list and nothing elsewhere.
+import { isPlainObject } from '../json';
 import type { Json } from './protocol';
 
 /** The table whose row changes re-authorise a list's channels. */
@@ -29,10 +30,10 @@ export interface MembershipChange {
  * version}, xid}` to the list's topic and to the member's own.
  */
 export function membershipChangeOf(payload: Json): MembershipChange | undefined {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  if (!isPlainObject(payload)) return undefined;
   if (payload.table !== MEMBERSHIPS_TABLE) return undefined;
   const row = payload.row;
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
+  if (!isPlainObject(row)) return undefined;
   const list = row.list_id;
   if (typeof list !== 'string' || !UUID.test(list)) return undefined;
   return {

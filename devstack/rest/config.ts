@@ -2,6 +2,8 @@
 // cap PostgREST puts on every read (tables and set-returning functions), whatever `limit` asks.
 import { parse } from 'smol-toml';
 
+import { isPlainObject } from '../json';
+
 /** PostgREST's `db-max-rows` when config.toml sets none: the Supabase CLI's default. */
 export const DEFAULT_MAX_ROWS = 1000;
 
@@ -11,8 +13,8 @@ export interface ApiConfig {
 
 export function parseApiConfig(tomlText: string): ApiConfig {
   const toml = parse(tomlText);
-  const api = typeof toml.api === 'object' && !Array.isArray(toml.api) ? toml.api : {};
-  const raw = (api as Record<string, unknown>).max_rows ?? DEFAULT_MAX_ROWS;
+  const api = isPlainObject(toml.api) ? toml.api : {};
+  const raw = api.max_rows ?? DEFAULT_MAX_ROWS;
   const maxRows = typeof raw === 'bigint' ? Number(raw) : raw;
   if (typeof maxRows !== 'number' || !Number.isInteger(maxRows) || maxRows < 1) {
     throw new Error(

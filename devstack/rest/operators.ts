@@ -78,7 +78,7 @@ export function filterParseError(
 }
 
 /** A `"quoted"` value at the start of `text` (`\x` escapes x), or undefined. */
-function takeQuoted(text: string): { value: string; rest: string } | undefined {
+export function takeQuoted(text: string): { value: string; rest: string } | undefined {
   if (!text.startsWith('"')) return undefined;
   let value = '';
   for (let i = 1; i < text.length; i += 1) {

@@ -2,7 +2,7 @@
 // Identifiers come only from the catalog (quoted); every value is a bound parameter.
 import type { SqlParam } from '../sql-engine';
 import { parseError, pgrstError } from './errors';
-import { operationSql, parseOpExpr } from './operators';
+import { operationSql, parseOpExpr, takeQuoted } from './operators';
 
 /** A table's columns from the catalog: name → SQL type (format_type, no typmod). */
 export type ColumnTypes = ReadonlyMap<string, string>;
@@ -77,19 +77,10 @@ export function splitTopLevel(text: string, what = 'logic tree'): string[] {
  */
 export function takeField(text: string, stops: string): { name: string; rest: string } | undefined {
   if (text.startsWith('"')) {
-    let name = '';
-    for (let i = 1; i < text.length; i += 1) {
-      const ch = text.charAt(i);
-      if (ch === '\\' && i + 1 < text.length) {
-        name += text.charAt(i + 1);
-        i += 1;
-      } else if (ch === '"') {
-        return name === '' ? undefined : { name, rest: text.slice(i + 1) };
-      } else {
-        name += ch;
-      }
-    }
-    return undefined; // unterminated
+    const quoted = takeQuoted(text); // undefined when unterminated
+    return quoted === undefined || quoted.value === ''
+      ? undefined
+      : { name: quoted.value, rest: quoted.rest };
   }
   let end = 0;
   while (end < text.length && !stops.includes(text.charAt(end))) end += 1;

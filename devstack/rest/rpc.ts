@@ -2,6 +2,7 @@
 // does), how the arguments reach it (a JSON body, query-string values, or the whole body as
 // one unnamed parameter), and the result read like a table: select, filters, order, limit,
 // Range and count apply to what the function returns, in one statement as the caller.
+import { isPlainObject } from '../json';
 import type { SqlRunner } from '../sql-engine';
 import type { Catalog, FunctionInfo } from './catalog';
 import { pgrstError } from './errors';
@@ -166,7 +167,7 @@ export async function callRpc(tx: SqlRunner, catalog: Catalog, req: RpcRequest):
   } else if (!RAW_BODY_TYPES.has(req.mediaType)) {
     const text = bodyText.trim() === '' ? '{}' : bodyText;
     const parsed = parseJsonBody(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+    if (isPlainObject(parsed)) {
       keys = new Set(Object.keys(parsed));
       for (const key of keys) given.set(key, []);
     } else if (!Array.isArray(parsed)) {

@@ -3,7 +3,7 @@
 // sends for the `Prefer` given (return=, count=, max-affected=, Location, upsert 200 vs 201).
 import type { Context } from 'hono';
 
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json';
+import { isPlainObject, parseJsonText } from '../json';
 import type { SqlRunner } from '../sql-engine';
 import type { TableInfo } from './catalog';
 import { PgrstError, pgrstError } from './errors';
@@ -34,38 +34,23 @@ export interface WriteRequest {
   media: Media;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export const INVALID_BODY = (): PgrstError => pgrstError(400, 'PGRST102', 'Empty or invalid json');
 
 /** The JSON request body; `emptyAs` stands in for an empty body when given. */
 export async function readJson(c: Context, emptyAs?: unknown): Promise<unknown> {
   const text = await c.req.text();
-  if (text.trim() === '') {
-    if (emptyAs !== undefined) return emptyAs;
-    throw INVALID_BODY();
-  }
+  if (text.trim() === '' && emptyAs !== undefined) return emptyAs;
   return parseJsonBody(text);
 }
 
-/** A non-empty body's JSON, or PostgREST's PGRST102. */
+/** A body's JSON, or PostgREST's PGRST102 (with details when it nests too deep to parse). */
 export function parseJsonBody(text: string): unknown {
-  // Postgres and JSON.parse recurse per level: refuse what would overflow their stacks.
-  if (jsonNestsDeeperThan(text)) {
-    throw pgrstError(
-      400,
-      'PGRST102',
-      'Empty or invalid json',
-      `JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
-    );
+  const parsed = parseJsonText(text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.reason === 'too-deep') {
+    throw pgrstError(400, 'PGRST102', 'Empty or invalid json', parsed.message);
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw INVALID_BODY();
-  }
+  throw INVALID_BODY();
 }
 
 export function singularError(count: number): PgrstError {

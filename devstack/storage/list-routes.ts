@@ -4,14 +4,9 @@
 // the sort it was sent in, as storage-api's continuation token does.
 import type { Context } from 'hono';
 
+import { isPlainObject } from '../json';
 import { invalidRequest, StorageError } from './errors';
-import {
-  isRecord,
-  OBJECT_COLUMNS,
-  type ObjectMetadata,
-  type ObjectRow,
-  type StorageKit,
-} from './shared';
+import { OBJECT_COLUMNS, type ObjectMetadata, type ObjectRow, type StorageKit } from './shared';
 
 /** storage-js's default page size for list(). */
 const DEFAULT_LIST_LIMIT = 100;
@@ -52,7 +47,7 @@ export async function list(kit: StorageKit, c: Context, bucketId: string) {
   if (!Number.isInteger(limit) || limit < 0 || !Number.isInteger(offset) || offset < 0) {
     throw invalidRequest('limit and offset must be non-negative integers');
   }
-  const sortBy = isRecord(body.sortBy) ? body.sortBy : {};
+  const sortBy = isPlainObject(body.sortBy) ? body.sortBy : {};
   const column =
     typeof sortBy.column === 'string' &&
     ['name', 'created_at', 'updated_at', 'last_accessed_at'].includes(sortBy.column)
@@ -183,7 +178,7 @@ export async function listV2(kit: StorageKit, c: Context, bucketId: string) {
   let column: SortColumn | undefined;
   let order: string | undefined;
   if (sortBy !== undefined) {
-    if (!isRecord(sortBy)) throw badBody('sortBy must be object');
+    if (!isPlainObject(sortBy)) throw badBody('sortBy must be object');
     if (
       sortBy.column !== 'name' &&
       sortBy.column !== 'created_at' &&

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 
 import { resolveCaller, type DevstackContext } from '../context';
+import { isPlainObject, parseJsonText } from '../json';
 import type { Claims, VerifyFailure } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
 import type { SqlRunner } from '../sql-engine';
@@ -61,10 +62,6 @@ export const OBJECT_COLUMNS =
   'id, name, bucket_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at';
 export const BUCKET_COLUMNS =
   'id, name, owner, owner_id, public, file_size_limit, allowed_mime_types, type::text as type, created_at, updated_at';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
@@ -177,14 +174,10 @@ export function createStorageKit(ctx: DevstackContext): StorageKit {
     },
     async readJson(c) {
       const bytes = await readBounded(c.req.raw.body, MAX_JSON_BODY_BYTES);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(new TextDecoder().decode(bytes));
-      } catch {
-        throw invalidRequest('Body is not valid JSON');
-      }
-      if (!isRecord(parsed)) throw invalidRequest('Body must be a JSON object');
-      return parsed;
+      const parsed = parseJsonText(new TextDecoder().decode(bytes));
+      if (!parsed.ok) throw invalidRequest('Body is not valid JSON');
+      if (!isPlainObject(parsed.value)) throw invalidRequest('Body must be a JSON object');
+      return parsed.value;
     },
   };
 }

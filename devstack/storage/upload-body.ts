@@ -39,6 +39,25 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<v
   }
 }
 
+/** `body`'s chunks as they arrive; past `limitBytes` it drains the rest and throws 413. */
+async function* boundedChunks(
+  body: ReadableStream<Uint8Array>,
+  limitBytes: number,
+): AsyncGenerator<Uint8Array> {
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await drain(reader);
+      throw entityTooLarge();
+    }
+    yield value;
+  }
+}
+
 /** Streams `body` into a new file at `path`; throws 413 (and removes the file) past `limitBytes`. */
 export async function receiveToFile(
   body: ReadableStream<Uint8Array> | null,
@@ -50,17 +69,10 @@ export async function receiveToFile(
   let size = 0;
   try {
     if (body) {
-      const reader = body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > limitBytes) {
-          await drain(reader);
-          throw entityTooLarge();
-        }
-        hash.update(value);
-        await file.write(value);
+      for await (const chunk of boundedChunks(body, limitBytes)) {
+        size += chunk.byteLength;
+        hash.update(chunk);
+        await file.write(chunk);
       }
     }
   } catch (error) {
@@ -79,18 +91,7 @@ export async function readBounded(
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > capBytes) {
-      await drain(reader);
-      throw entityTooLarge();
-    }
-    chunks.push(value);
-  }
+  for await (const chunk of boundedChunks(body, capBytes)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

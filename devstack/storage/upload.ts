@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 
 import type { Context } from 'hono';
 
+import { parseJsonText } from '../json';
 import type { SqlParam } from '../sql-engine';
 import {
   bucketNotFound,
@@ -56,11 +57,17 @@ interface ReceivedBody {
 /** storage-js sends user metadata as base64 JSON in `x-metadata` for raw bodies. */
 export function parseMetadataHeader(value: string | undefined): unknown {
   if (!value) return null;
-  try {
-    return JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
-  } catch {
-    throw invalidRequest('x-metadata is not base64-encoded JSON');
-  }
+  return metadataJson(
+    Buffer.from(value, 'base64').toString('utf8'),
+    'x-metadata is not base64-encoded JSON',
+  );
+}
+
+/** User metadata is stored as jsonb: bounded in depth like every JSON body. */
+function metadataJson(text: string, invalid: string): unknown {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw invalidRequest(invalid);
+  return parsed.value;
 }
 
 async function receiveBody(
@@ -105,14 +112,8 @@ async function receiveBody(
   await writeFile(tmp, data);
   const cache = form.get('cacheControl');
   const meta = form.get('metadata');
-  let userMetadata: unknown = null;
-  if (typeof meta === 'string') {
-    try {
-      userMetadata = JSON.parse(meta);
-    } catch {
-      throw invalidRequest('metadata is not valid JSON');
-    }
-  }
+  const userMetadata =
+    typeof meta === 'string' ? metadataJson(meta, 'metadata is not valid JSON') : null;
   return {
     mimetype,
     cacheControl: typeof cache === 'string' && cache ? `max-age=${cache}` : 'no-cache',

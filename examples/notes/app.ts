@@ -4,9 +4,10 @@
 import {
   createStore,
   ValidationError,
+  type AnyRows,
   type AppDefinition,
+  type DeviceReader,
   type LocalRow,
-  type SyncDatabase,
   type WriteContext,
 } from '../../sync/index';
 import { NOTES_SCHEMA } from './schema';
@@ -35,16 +36,20 @@ export interface FolderMember extends LocalRow {
 const alive = <T extends LocalRow>(rows: T[]) => rows.filter((r) => !r.deleted_at);
 
 /** The read API: what the screens ask of the device (run them in liveQuery). */
-export function notesQueries(db: SyncDatabase) {
+export function notesQueries(reader: DeviceReader<AnyRows>) {
   return {
     /** The folders this device holds, by name. */
     async folders(): Promise<Folder[]> {
-      const rows = alive((await db.rows('folders').toArray()) as Folder[]);
+      const rows = alive((await reader.table('folders').toArray()) as Folder[]);
       return rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
     },
     /** A folder's notes, oldest first. */
     async notesOf(folderId: string): Promise<Note[]> {
-      const rows = (await db.rows('notes').where('folder_id').equals(folderId).toArray()) as Note[];
+      const rows = (await reader
+        .table('notes')
+        .where('folder_id')
+        .equals(folderId)
+        .toArray()) as Note[];
       return alive(rows).sort(
         (a, b) =>
           String(a.created_at).localeCompare(String(b.created_at)) || a.id.localeCompare(b.id),
@@ -52,7 +57,11 @@ export function notesQueries(db: SyncDatabase) {
     },
     /** Who a folder is shared with (its owner included). */
     async membersOf(folderId: string): Promise<FolderMember[]> {
-      const rows = await db.rows('folder_members').where('folder_id').equals(folderId).toArray();
+      const rows = await reader
+        .table('folder_members')
+        .where('folder_id')
+        .equals(folderId)
+        .toArray();
       return alive(rows as FolderMember[]);
     },
   };

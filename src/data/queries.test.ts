@@ -6,18 +6,20 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { memoryDevice } from './testing/memory-device';
 import { createQueries } from './queries';
+import type { Role } from './schema';
+import { serverRow } from './testing/server-row';
 
 const ME = 'user-1';
 
 function device() {
-  const { db, repos } = memoryDevice('queries', ME);
-  return { db, repos, queries: createQueries(db, () => Promise.resolve(ME)) };
+  const { db, repos, reader } = memoryDevice('queries', ME);
+  return { db, repos, queries: createQueries(reader, () => Promise.resolve(ME)) };
 }
 
 /** The server's membership row, as a pull stores it. */
-function serverMembership(listId: string, userId: string, role: string, deleted = false) {
+function serverMembership(listId: string, userId: string, role: Role, deleted = false) {
   const at = '2026-11-27T10:00:00.000Z';
-  return {
+  return serverRow('memberships', {
     id: `m-${listId}-${userId}`,
     list_id: listId,
     user_id: userId,
@@ -26,8 +28,7 @@ function serverMembership(listId: string, userId: string, role: string, deleted 
     created_at: at,
     updated_at: at,
     deleted_at: deleted ? at : null,
-    _v: 2,
-  };
+  });
 }
 
 describe('queries', () => {

@@ -2,17 +2,16 @@
 // indexed reads and typed rows. Each is a plain async function, so a screen runs it in
 // `useLiveQuery(() => sync.queries.tasks(listId), [sync, listId])` and is redrawn when a
 // table it read changes. Screens never see the Dexie tables or the engine's own (`_outbox`,
-// `_meta`, `_rejections`, `_files`): what those hold is answered here.
-import Dexie from 'dexie';
-
-import type { FileRecord, SyncDatabase, Rejection } from '@sync/index';
-import { outboxCounts, pendingCount } from '../../sync/outbox';
+// `_meta`, `_rejections`, `_files`): what those hold is answered here, through the
+// library's DeviceReader.
+import type { DeviceReader, FileRecord, LoggedRejection, Stored } from '@sync/index';
 import type {
   Attachment,
   Comment,
+  DeviceMembership,
   List,
-  LocalFields,
   Membership,
+  OutpostDeviceRows,
   OutpostRows,
   Profile,
   Task,
@@ -52,7 +51,7 @@ export interface ListSummary {
 
 /** A logged rejection with the row it was for, as it is on the device now. */
 export interface RejectionRow {
-  rejection: Rejection & { id: number };
+  rejection: LoggedRejection;
   /** The row now: undefined when it is gone (or of a table this version does not know). */
   row: Record<string, unknown> | undefined;
   /** The live list (and task) it belongs to, for a link; null when neither is here. */
@@ -81,8 +80,6 @@ export interface DeviceRows {
   profiles: Profile[];
 }
 
-type Stored<K extends keyof OutpostRows> = OutpostRows[K] & LocalFields;
-
 const live = <T extends { deleted_at: string | null }>(rows: T[]): T[] =>
   rows.filter((row) => !row.deleted_at);
 
@@ -94,7 +91,7 @@ const byCreation = (a: { created_at: string; id: string }, b: { created_at: stri
  * Live memberships with stand-ins resolved: a stand-in (made when the list was created
  * offline) counts only until the server's membership of the same person is here.
  */
-function resolveStandIns(rows: Stored<'memberships'>[]): Stored<'memberships'>[] {
+function resolveStandIns(rows: Stored<DeviceMembership>[]): Stored<DeviceMembership>[] {
   const rowsLive = live(rows);
   const real = new Set(rowsLive.filter((row) => !row._standIn).map((row) => row.user_id));
   return rowsLive.filter((row) => !row._standIn || !real.has(row.user_id));
@@ -105,7 +102,7 @@ function resolveStandIns(rows: Stored<'memberships'>[]): Stored<'memberships'>[]
  * it yet: their membership is a tombstone and none is live. A leave made offline waits in
  * the outbox, yet the list is gone from the screens at once.
  */
-function hasLeft(rows: Stored<'memberships'>[], listId: string, userId: string): boolean {
+function hasLeft(rows: Stored<DeviceMembership>[], listId: string, userId: string): boolean {
   const mine = rows.filter((row) => row.list_id === listId && row.user_id === userId);
   return mine.length > 0 && mine.every((row) => row.deleted_at);
 }
@@ -114,15 +111,18 @@ function hasLeft(rows: Stored<'memberships'>[], listId: string, userId: string):
  * Outpost's read API over one device database; `owner` is the account room's reading of
  * whose device this is.
  */
-export function createQueries(db: SyncDatabase, owner: () => Promise<string | null>) {
-  const table = <K extends keyof OutpostRows>(name: K) => db.table<Stored<K>, string>(name);
+export function createQueries(
+  reader: DeviceReader<OutpostDeviceRows>,
+  owner: () => Promise<string | null>,
+) {
+  const { table, minKey, maxKey } = reader;
   const get = async <K extends keyof OutpostRows>(name: K, id: string) => {
     const row = await table(name).get(id);
     return row && !row.deleted_at ? row : undefined;
   };
   const myMemberships = (listId: string, userId: string) =>
     table('memberships').where('[list_id+user_id]').equals([listId, userId]).toArray();
-  const withProfiles = async (rows: Stored<'memberships'>[]): Promise<MemberRow[]> => {
+  const withProfiles = async (rows: Stored<DeviceMembership>[]): Promise<MemberRow[]> => {
     const profiles = await table('profiles').bulkGet(rows.map((row) => row.user_id));
     return rows.map((membership, i) => ({
       membership,
@@ -153,7 +153,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
 
   return {
     /** Whether the device has finished its first pull (a missing row then really is missing). */
-    pulled: async (): Promise<boolean> => (await db.getMeta('cursor')) != null,
+    pulled: reader.pulled,
 
     /** The user whose data this device holds; null before anyone signed in here. */
     deviceOwner: owner,
@@ -187,7 +187,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       );
       const memberships = await table('memberships').where('list_id').anyOf(ids).toArray();
       const members = await withProfiles(resolveStandIns(memberships));
-      const pending = (await outboxCounts(db)).lists;
+      const pending = await reader.pendingByList();
       return lists
         .filter((list) => !hasLeft(memberships, list.id, userId))
         .map((list) => {
@@ -261,7 +261,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       return live(
         await table('tasks')
           .where('[list_id+position]')
-          .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
+          .between([listId, minKey], [listId, maxKey])
           .toArray(),
       );
     },
@@ -277,7 +277,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
     async firstTasks(listId: string, limit: number): Promise<{ tasks: Task[]; whole: boolean }> {
       const first = await table('tasks')
         .where('[list_id+position]')
-        .between([listId, Dexie.minKey], [listId, Dexie.maxKey])
+        .between([listId, minKey], [listId, maxKey])
         .limit(limit)
         .toArray();
       return { tasks: live(first), whole: first.length < limit };
@@ -294,12 +294,12 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
       const byPlace = () => table('tasks').where('[list_id+position]');
       const [before, after] = await Promise.all([
         byPlace()
-          .between([listId, Dexie.minKey], [listId, position], true, false)
+          .between([listId, minKey], [listId, position], true, false)
           .reverse()
           .filter((t) => !t.deleted_at)
           .first(),
         byPlace()
-          .between([listId, position], [listId, Dexie.maxKey], false, true)
+          .between([listId, position], [listId, maxKey], false, true)
           .filter((t) => !t.deleted_at)
           .first(),
       ]);
@@ -338,13 +338,13 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
 
     /** Where an attachment's bytes are on this device; null when they are not here. */
     fileState: async (attachmentId: string): Promise<FileRecord['state'] | null> =>
-      (await db._files.get(attachmentId))?.state ?? null,
+      (await reader.file(attachmentId))?.state ?? null,
 
     /** The attachment files kept on this device (queued or cached): how many, how large. */
     async storedFiles(): Promise<{ count: number; bytes: number }> {
       let count = 0;
       let bytes = 0;
-      await db._files.each((file) => {
+      await reader.eachFile((file) => {
         count += 1;
         bytes += file.blob?.size ?? 0;
       });
@@ -352,33 +352,24 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
     },
 
     /** Ids of the rows of a list (any table) with changes queued on this device. */
-    async pendingRows(listId: string): Promise<Set<string>> {
-      const entries = await db._outbox.where('listId').equals(listId).toArray();
-      return new Set(entries.map((entry) => entry.rowId));
-    },
+    pendingRows: reader.pendingRows,
 
     /** Changes queued on this device and not yet on the server. */
-    pendingCount: (): Promise<number> => pendingCount(db),
+    pendingCount: reader.pendingCount,
 
     /** The id of the newest logged rejection; 0 when the log is empty. */
-    newestRejection: async (): Promise<number> =>
-      (await db._rejections.orderBy('id').last())?.id ?? 0,
+    newestRejection: reader.newestRejection,
 
     /**
      * Logged rejections, newest first, each with its row as it is now and the live list and
      * task it belongs to; only those logged after `afterId` and up to `upTo` when given.
      */
     async rejections(afterId = 0, upTo = Infinity): Promise<RejectionRow[]> {
-      const logged = await db._rejections
-        .where('id')
-        .between(afterId, upTo, false, true)
-        .reverse()
-        .toArray();
+      const logged = await reader.rejections(afterId, upTo);
       return Promise.all(
         logged.map(async (rejection) => {
-          const known = db.registry.some((spec) => spec.name === rejection.table);
-          const row: Record<string, unknown> | undefined = known
-            ? await db.rows(rejection.table).get(rejection.rowId)
+          const row: Record<string, unknown> | undefined = reader.synced(rejection.table)
+            ? await table(rejection.table).get(rejection.rowId)
             : undefined;
           const listId = [rejection.listId, row?.list_id].find((id) => typeof id === 'string');
           const taskId =
@@ -387,7 +378,7 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
               : [rejection.data.task_id, row?.task_id].find((id) => typeof id === 'string');
           const listLive = typeof listId === 'string' && (await get('lists', listId));
           return {
-            rejection: { ...rejection, id: rejection.id ?? 0 },
+            rejection,
             row,
             listId: listLive ? listId : null,
             taskId:
@@ -401,22 +392,18 @@ export function createQueries(db: SyncDatabase, owner: () => Promise<string | nu
 
     /** Every row of the synced tables, tombstones included, read in one transaction. */
     deviceRows: (): Promise<DeviceRows> =>
-      db.transaction(
-        'r',
-        db.registry.map((spec) => spec.name),
-        async () => {
-          const all = <K extends keyof OutpostRows>(name: K) => table(name).toArray();
-          const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
-            all('lists'),
-            all('memberships'),
-            all('tasks'),
-            all('comments'),
-            all('attachments'),
-            all('profiles'),
-          ]);
-          return { lists, memberships, tasks, comments, attachments, profiles };
-        },
-      ),
+      reader.readAll(async () => {
+        const all = <K extends keyof OutpostRows>(name: K) => table(name).toArray();
+        const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
+          all('lists'),
+          all('memberships'),
+          all('tasks'),
+          all('comments'),
+          all('attachments'),
+          all('profiles'),
+        ]);
+        return { lists, memberships, tasks, comments, attachments, profiles };
+      }),
   };
 }
 

@@ -3,9 +3,8 @@
 // before it is sent; a bulk complete is undone by putting each task's status back.
 import { describe, expect, it } from 'vitest';
 
-import type { SyncDatabase } from '@sync/index';
+import { clearQueueOf, freezeQueueOf, type SyncDatabase } from '@sync/testing';
 import { memoryDevice } from './testing/memory-device';
-import { clearQueueOf, freezeQueueOf } from '@sync/testing';
 
 const device = () => memoryDevice('undo');
 

@@ -5,7 +5,8 @@
 // (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import type { FileRecord, LocalRow, WriteContext } from '@sync/index';
+import type { FileRecord, Stored, WriteContext } from '@sync/index';
+import type { DeviceMembership, OutpostDeviceRows, Task } from './rows';
 import {
   ATTACHMENT_EXTENSIONS,
   ATTACHMENTS_PER_TASK_MAX,
@@ -26,10 +27,8 @@ import {
 import { createStore, parse, ValidationError } from '@sync/index';
 import type * as v from 'valibot';
 
-/** What the repositories write with: the library's WriteContext. */
-export type RepoContext = WriteContext;
-
-type Row = LocalRow;
+/** What the repositories write with: the library's WriteContext, typed by Outpost's rows. */
+export type RepoContext = WriteContext<OutpostDeviceRows>;
 
 /**
  * The write API over `ctx.db`: lists, tasks, comments, memberships, profile, attachments.
@@ -37,7 +36,7 @@ type Row = LocalRow;
  * input throws a ValidationError before anything is written.
  */
 export function createRepositories(ctx: RepoContext) {
-  const { db } = ctx;
+  const { db, rows } = ctx;
   const {
     transaction: rw,
     blobTransaction: rwQuota,
@@ -62,8 +61,8 @@ export function createRepositories(ctx: RepoContext) {
         await insert('lists', { id, ...value, created_by: ctx.userId() });
         // The server makes the owner membership itself (trigger); this local stand-in lets
         // the screens know the role at once and is replaced when the real one is pulled.
-        await db.rows('memberships').put(
-          newRow({
+        await rows('memberships').put(
+          newRow('memberships', {
             id: ctx.newId(),
             list_id: id,
             user_id: ctx.userId(),
@@ -90,8 +89,7 @@ export function createRepositories(ctx: RepoContext) {
    * end while offline get different positions rather than a tie.
    */
   async function endPosition(listId: string, taskId: string): Promise<string> {
-    const last = await db
-      .rows('tasks')
+    const last = await rows('tasks')
       .where('[list_id+position]')
       .between([listId, ''], [listId, '\uffff'])
       .last();
@@ -100,7 +98,7 @@ export function createRepositories(ctx: RepoContext) {
 
   /** A task's position; null for no task (either end of the list) or one not on the device. */
   async function positionOf(taskId: string | null): Promise<string | null> {
-    return taskId ? positionIn(await db.rows('tasks').get(taskId)) : null;
+    return taskId ? positionIn(await rows('tasks').get(taskId)) : null;
   }
 
   /**
@@ -111,12 +109,11 @@ export function createRepositories(ctx: RepoContext) {
    */
   async function moveIntoTie(id: string, listId: string, afterId: string, at: string) {
     const tied = (
-      await db.rows('tasks').where('[list_id+position]').equals([listId, at]).toArray()
+      await rows('tasks').where('[list_id+position]').equals([listId, at]).toArray()
     ).filter((row) => !row.deleted_at && row.id !== id);
     const index = tied.findIndex((row) => row.id === afterId);
     const following = tied.slice(index + 1);
-    const next = await db
-      .rows('tasks')
+    const next = await rows('tasks')
       .where('[list_id+position]')
       .between([listId, at], [listId, '\uffff'], false, true)
       .filter((row) => !row.deleted_at && row.id !== id)
@@ -133,10 +130,10 @@ export function createRepositories(ctx: RepoContext) {
    * Changes fields of a task; a new status sets or clears completed_at locally, mirroring the
    * server's trigger so the screen is right before sync. Transitions are the caller's to check.
    */
-  function patchTask(task: Row, value: v.InferOutput<typeof taskPatch>): Promise<void> {
+  function patchTask(task: Stored<Task>, value: v.InferOutput<typeof taskPatch>): Promise<void> {
     const to = value.status ?? task.status;
     const completed = to === task.status ? {} : { completed_at: to === 'done' ? iso() : null };
-    return patch('tasks', task.id, value, String(task.list_id), completed);
+    return patch('tasks', task.id, value, task.list_id, completed);
   }
 
   const tasks = {
@@ -175,7 +172,7 @@ export function createRepositories(ctx: RepoContext) {
       const value = parse(taskPatch, changes);
       await rw(['tasks'], async () => {
         const task = await live('tasks', id);
-        const from = task.status as TaskStatus;
+        const from = task.status;
         const to = value.status ?? from;
         if (!canTransition(from, to)) {
           throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
@@ -195,7 +192,7 @@ export function createRepositories(ctx: RepoContext) {
     async move(id: string, afterId: string | null, beforeId: string | null): Promise<void> {
       await rw(['tasks'], async () => {
         const task = await live('tasks', id);
-        const listId = String(task.list_id);
+        const listId = task.list_id;
         const a = await positionOf(afterId);
         const b = await positionOf(beforeId);
         if (afterId !== null && a !== null && b !== null && a >= b) {
@@ -216,7 +213,7 @@ export function createRepositories(ctx: RepoContext) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
           await patchTask(task, { status: 'done' });
-          completed.push({ id, status: task.status as Exclude<TaskStatus, 'done'> });
+          completed.push({ id, status: task.status });
         }
         return completed;
       });
@@ -231,7 +228,7 @@ export function createRepositories(ctx: RepoContext) {
         let restored = 0;
         for (const { id, status } of completed) {
           const value = parse(taskPatch, { status });
-          const task = await db.rows('tasks').get(id);
+          const task = await rows('tasks').get(id);
           if (!task || task.deleted_at || task.status !== 'done') continue;
           // done → doing is not a step a user takes, but putting back what was is fine:
           // the server only ties completed_at to status.
@@ -269,10 +266,9 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   /** Whether `member` is the only live owner of its list (who must stay one). */
-  async function isLastOwner(member: Row): Promise<boolean> {
+  async function isLastOwner(member: DeviceMembership): Promise<boolean> {
     if (member.role !== 'owner') return false;
-    const members = await db
-      .rows('memberships')
+    const members = await rows('memberships')
       .where('list_id')
       .equals(String(member.list_id))
       .toArray();
@@ -288,7 +284,7 @@ export function createRepositories(ctx: RepoContext) {
         if (value !== 'owner' && (await isLastOwner(member))) {
           throw new ValidationError({ role: 'A list needs at least one owner.' });
         }
-        await patch('memberships', id, { role: value }, String(member.list_id));
+        await patch('memberships', id, { role: value }, member.list_id);
       });
     },
     /** Removes a member (owners only; RLS decides on the server). */
@@ -302,8 +298,7 @@ export function createRepositories(ctx: RepoContext) {
     /** The current user leaves a list (not as its last owner). */
     async leave(listId: string): Promise<void> {
       const mine = (
-        await db
-          .rows('memberships')
+        await rows('memberships')
           .where('[list_id+user_id]')
           .equals([listId, ctx.userId()])
           .toArray()
@@ -350,8 +345,8 @@ export function createRepositories(ctx: RepoContext) {
       const id = ctx.newId();
       await rwQuota(['tasks', 'attachments', '_files'], async () => {
         const task = await live('tasks', taskId);
-        const listId = String(task.list_id);
-        const existing = await db.rows('attachments').where('task_id').equals(taskId).toArray();
+        const listId = task.list_id;
+        const existing = await rows('attachments').where('task_id').equals(taskId).toArray();
         if (existing.filter((a) => !a.deleted_at).length >= ATTACHMENTS_PER_TASK_MAX) {
           throw new ValidationError({
             _: `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} attachments.`,
@@ -387,8 +382,8 @@ export function createRepositories(ctx: RepoContext) {
 }
 
 /** A task row's position key; null for no row. */
-function positionIn(task: LocalRow | undefined): string | null {
-  return typeof task?.position === 'string' ? task.position : null;
+function positionIn(task: Task | undefined): string | null {
+  return task?.position ?? null;
 }
 
 /** A task completeMany() marked done, with the status it had before. */

@@ -60,20 +60,27 @@ export type Attachment = ServerColumns &
 /** A person's public profile (their id is the auth user's). */
 export type Profile = ServerColumns & v.InferOutput<typeof profileInput>;
 
-/** Outpost's synced tables by name. */
-export interface OutpostRows {
+/** Outpost's synced tables by name, as the server has them. */
+export type OutpostRows = {
   lists: List;
   tasks: Task;
   memberships: Membership;
   comments: Comment;
   attachments: Attachment;
   profiles: Profile;
-}
+};
 
-/** What the device adds to a row: see registry.ts LocalRow. */
-export interface LocalFields {
-  _v: number;
-  _r?: number;
+/** A membership as this device may keep it: see `_standIn`. */
+export type DeviceMembership = Membership & {
   /** A membership made on this device for a list created offline, until the server's arrives. */
   _standIn?: 1;
-}
+};
+
+/**
+ * Outpost's synced tables as the sync library keeps them (its SyncSchema's rows): the
+ * server's rows, a membership perhaps a stand-in. The store and the reader take and give
+ * these, so a wrong column in a write is a compile error.
+ */
+export type OutpostDeviceRows = Omit<OutpostRows, 'memberships'> & {
+  memberships: DeviceMembership;
+};

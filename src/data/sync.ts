@@ -2,10 +2,17 @@
 // lists, tasks, comments, members, profile, attachments) and its read API (queries.ts), wired
 // by `createOutpostSync`. Screens read through `sync.queries`, write through `sync.repos`, and
 // show `sync.engine.status`.
-import { createSync, type FileRecord, type Sync, type SyncOptions } from '@sync/index';
+import {
+  createSync,
+  type AppDefinition,
+  type FileRecord,
+  type Sync,
+  type SyncOptions,
+} from '@sync/index';
 
 import { createQueries, type Queries } from './queries';
 import { createRepositories, type Repositories } from './repositories';
+import type { OutpostDeviceRows } from './rows';
 import { OUTPOST_SCHEMA } from './tables';
 
 /** How Outpost's sync is wired: the library's options, the database named `outpost` by default. */
@@ -14,12 +21,16 @@ export type OutpostSyncOptions = Omit<SyncOptions, 'dbName'> & { dbName?: string
 /** Outpost's sync for one device database. */
 export type OutpostSync = Sync<Queries, Repositories>;
 
+/** Outpost as the sync library (and its test kit) takes it: its schema, reads and writes. */
+export const OUTPOST_APP: AppDefinition<Queries, Repositories, OutpostDeviceRows> = {
+  schema: OUTPOST_SCHEMA,
+  queries: createQueries,
+  writes: createRepositories,
+};
+
 /** Opens Outpost's device database and wires it; call `start()` to begin syncing. */
 export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
-  return createSync(
-    { ...options, dbName: options.dbName ?? 'outpost' },
-    { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories },
-  );
+  return createSync({ ...options, dbName: options.dbName ?? 'outpost' }, OUTPOST_APP);
 }
 
 /** Where an attachment's bytes are on this device. */

@@ -1,9 +1,11 @@
 // Outpost's synced tables (product.md §3), mirroring public.sync_registry in
 // supabase/migrations/…_sync.sql (a test checks the two agree).
-import type { Registry, SyncSchema } from '@sync/index';
+import type { Registry, SyncSchema, TableName } from '@sync/index';
+
+import type { OutpostDeviceRows } from './rows';
 
 /** Outpost's six synced tables: the registry its Dexie store, repositories and engine use. */
-export const OUTPOST_TABLES: Registry = [
+export const OUTPOST_TABLES: Registry<TableName<OutpostDeviceRows>> = [
   {
     name: 'profiles',
     scope: { kind: 'peer' },
@@ -77,7 +79,7 @@ export const OUTPOST_TABLES: Registry = [
 export const OUTPOST_SCHEMA_VERSION = 1;
 
 /** Outpost's synced data as the sync library takes it. */
-export const OUTPOST_SCHEMA: SyncSchema = {
+export const OUTPOST_SCHEMA: SyncSchema<OutpostDeviceRows> = {
   app: 'outpost',
   tables: OUTPOST_TABLES,
   version: OUTPOST_SCHEMA_VERSION,

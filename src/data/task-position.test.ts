@@ -4,8 +4,9 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { describe, expect, it } from 'vitest';
 
-import type { SyncDatabase } from '@sync/index';
+import type { SyncDatabase } from '@sync/testing';
 import { memoryDevice } from './testing/memory-device';
+import { serverRow } from './testing/server-row';
 import { jitteredKeyBetween } from './repositories';
 
 const LIST = 'list-1';
@@ -19,22 +20,25 @@ async function seed(
   db: SyncDatabase,
   tasks: readonly { id: string; position: string; title?: string }[],
 ): Promise<void> {
-  const at = new Date().toISOString();
-  const stamp = { created_at: at, updated_at: at, deleted_at: null, version: 1, _v: 1 };
-  await db.rows('lists').put({ id: LIST, name: 'Crew', color: 'teal', ...stamp });
+  const by = 'user-1';
+  await db
+    .rows('lists')
+    .put(serverRow('lists', { id: LIST, name: 'Crew', color: 'teal', created_by: by }));
   for (const task of tasks) {
-    await db.rows('tasks').put({
-      list_id: LIST,
-      title: task.title ?? task.id,
-      notes: '',
-      status: 'todo',
-      priority: 0,
-      due_on: null,
-      assignee_id: null,
-      completed_at: null,
-      ...stamp,
-      ...task,
-    });
+    await db.rows('tasks').put(
+      serverRow('tasks', {
+        list_id: LIST,
+        title: task.title ?? task.id,
+        notes: '',
+        status: 'todo',
+        priority: 0,
+        due_on: null,
+        assignee_id: null,
+        completed_at: null,
+        created_by: by,
+        ...task,
+      }),
+    );
   }
 }
 

@@ -7,7 +7,7 @@ import {
   isAuthRetryableFetchError,
   isAuthWeakPasswordError,
 } from '@supabase/supabase-js';
-// valibot, like sync/schema.ts: only the validators used reach the bundle.
+// valibot, like src/data/schema.ts: only the validators used reach the bundle.
 import * as v from 'valibot';
 
 import { DISPLAY_NAME_MAX } from '@/data/schema';

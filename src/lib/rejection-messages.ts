@@ -1,7 +1,15 @@
 // Why the server refused a change, in one sentence (product.md §4 "rejected", §8): for the
 // rejection toast and Settings › Rejected changes. Apart from error-messages.ts so that the
 // app shell does not carry it (issue 16): the toast loads it with the first rejection.
-import { ATTACHMENT_MAX_BYTES, attachmentInput, commentInput, listInput, profilePatch, taskPatch, type RuleCode } from '@/data/schema';
+import {
+  ATTACHMENT_MAX_BYTES,
+  attachmentInput,
+  commentInput,
+  listInput,
+  profilePatch,
+  taskPatch,
+  type RuleCode,
+} from '@/data/schema';
 import { validate } from '@sync/index';
 
 import { formatBytes } from '@/utils/format';
@@ -76,7 +84,7 @@ export function rejectionRule(rejection: RejectionFacts): string {
   );
 }
 
-/** Field → the schema's first message (the shape of sync/schema.ts's `validate` errors). */
+/** Field → the schema's first message (the shape of src/data/schema.ts's `validate` errors). */
 type FieldErrors = Partial<Record<string, string>>;
 
 /** The shared schema's checks per table (patches are checked field by field, see below). */

@@ -10,7 +10,15 @@
 // then (issue 16).
 import type { SupabaseClient } from '@supabase/supabase-js';
 
-import { backoffDelayMs, realClock, REQUEST_TIMEOUT_MS, withTimeout, type Clock, type OnlineSignal, type SupabaseSource } from '@sync/index';
+import {
+  backoffDelayMs,
+  realClock,
+  REQUEST_TIMEOUT_MS,
+  withTimeout,
+  type Clock,
+  type OnlineSignal,
+  type SupabaseSource,
+} from '@sync/index';
 
 /**
  * Where the app's tokens wait: the key the sync library used for its default database

@@ -1,17 +1,14 @@
 // Rows written straight into a test device's database, as the server would send them, for
 // what the repositories cannot make on their own: lists shared with this device's user in a
 // given role, other members.
-import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
+import { LOCAL_USER_ID } from '@sync/index';
 import { type Role } from '@/data/schema';
+import { serverRow } from '@/data/testing/server-row';
 import { putStoredRows } from '@sync/testing';
 
 import type { TestServices } from './app-harness';
 
-/** The columns a row has once it came from the server (version 1, synced). */
-export function serverStamp(): Pick<LocalRow, '_v'> & Record<string, unknown> {
-  const at = new Date().toISOString();
-  return { created_at: at, updated_at: at, deleted_at: null, version: 1, _v: 1 };
-}
+export { serverRow };
 
 /** A list someone else owns, shared with this device's user as `role`. */
 export async function sharedList(
@@ -22,13 +19,7 @@ export async function sharedList(
   const listId = crypto.randomUUID();
   const owner = crypto.randomUUID();
   await putStoredRows(services.sync, 'lists', [
-    {
-      id: listId,
-      name,
-      color: 'blue',
-      created_by: owner,
-      ...serverStamp(),
-    },
+    serverRow('lists', { id: listId, name, color: 'blue', created_by: owner }),
   ]);
   await addMember(services, listId, owner, 'owner', 'Olivia Owner');
   await putMembership(services, listId, role);
@@ -44,12 +35,7 @@ export async function addMember(
   displayName: string,
 ): Promise<string> {
   await putStoredRows(services.sync, 'profiles', [
-    {
-      id: userId,
-      display_name: displayName,
-      avatar_path: null,
-      ...serverStamp(),
-    },
+    serverRow('profiles', { id: userId, display_name: displayName, avatar_path: null }),
   ]);
   await putMembership(services, listId, role, userId);
   return userId;
@@ -63,12 +49,6 @@ export async function putMembership(
   userId: string = LOCAL_USER_ID,
 ): Promise<void> {
   await putStoredRows(services.sync, 'memberships', [
-    {
-      id: crypto.randomUUID(),
-      list_id: listId,
-      user_id: userId,
-      role,
-      ...serverStamp(),
-    },
+    serverRow('memberships', { id: crypto.randomUUID(), list_id: listId, user_id: userId, role }),
   ]);
 }

@@ -9,6 +9,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 
 import { createSync, type AppDefinition, type Sync, type SyncOptions } from '../core';
+import type { AnyRows, RowTypes } from '../registry';
 import { deviceDb } from '../testing';
 import type { Clock } from '../platform';
 import { switchableOnline, type SwitchableOnline } from '../switchable-online';
@@ -60,9 +61,9 @@ export interface SyncOnFake<Q, W> {
  * Starts the sync library for `app` over `supabase` on a fake IndexedDB: the lower level of
  * `openDevice`, for harnesses that bring their own supabase-js client.
  */
-export function startSyncOnFake<Q, W>(
+export function startSyncOnFake<Q, W, Rows extends RowTypes = AnyRows>(
   supabase: SupabaseClient,
-  app: AppDefinition<Q, W>,
+  app: AppDefinition<Q, W, Rows>,
   options: EngineOptions = {},
 ): SyncOnFake<Q, W> {
   const indexedDb = options.indexedDb ?? { indexedDB: new IDBFactory(), IDBKeyRange };
@@ -146,9 +147,9 @@ export interface Device<Q, W> {
  * for a device used without an account) on `backend`, and starts syncing. The backend
  * closes it when it stops, if the test has not.
  */
-export async function openDevice<Q, W>(
+export async function openDevice<Q, W, Rows extends RowTypes = AnyRows>(
   backend: Backend,
-  app: AppDefinition<Q, W>,
+  app: AppDefinition<Q, W, Rows>,
   user: Pick<User, 'email' | 'password'> | null,
   options: DeviceOptions = {},
 ): Promise<Device<Q, W>> {

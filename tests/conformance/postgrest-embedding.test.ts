@@ -271,7 +271,11 @@ describe.each(ENGINE_KINDS)('PostgREST embedding conformance (%s)', (kind) => {
     expect(refused.body).toEqual(
       pgrstError('PGRST123', 'Use of aggregate functions is not allowed'),
     );
-    await stack.db.exec(`alter role authenticator set pgrst.db_aggregates_enabled to 'true'`);
+    // For this database only: other suites share the Postgres cluster, and a role-wide
+    // setting would turn aggregates on for them too.
+    await stack.db.exec(
+      `do $$ begin execute format('alter role authenticator in database %I set pgrst.db_aggregates_enabled to %L', current_database(), 'true'); end $$`,
+    );
     expect(await ok('emb_posts?select=stars.sum(),stars.max(),total:count()')).toEqual([
       { sum: 12, max: 5, total: 3 },
     ]);

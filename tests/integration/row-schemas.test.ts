@@ -1,8 +1,8 @@
-// The sync library's picture of Outpost's tables (sync/outpost.ts, the valibot schemas of
-// sync/schema.ts) against the database the migrations make, read from its catalog as
+// The sync library's picture of Outpost's tables (src/data/tables.ts, the valibot schemas of
+// src/data/schema.ts) against the database the migrations make, read from its catalog as
 // `npm run types` reads it for supabase/database.types.ts, on both engines: every column the
 // device writes, scopes by or cascades through exists, and a field the schema lets be null is
-// a nullable column (and the other way round). sync/rows.types-test.ts checks the same at
+// a nullable column (and the other way round). src/data/rows.types-test.ts checks the same at
 // compile time against the generated type; this one catches what types cannot (the runtime
 // lists of column names).
 import * as v from 'valibot';
@@ -31,7 +31,7 @@ const INPUTS: Record<
   attachments: attachmentInput,
 };
 
-/** The columns every synced row has (sync/rows.ts ServerColumns): all but deleted_at NOT NULL. */
+/** The columns every synced row has (src/data/rows.ts ServerColumns): all but deleted_at NOT NULL. */
 const SERVER_COLUMNS = {
   id: false,
   version: false,
@@ -101,7 +101,7 @@ describe.each(ENGINE_KINDS)('the sync schema against the migrations on %s', (kin
       expect(inSomeTable, owner).toBe(true);
     }
     for (const [parent, children] of Object.entries(cascades)) {
-      for (const [child, column] of children) {
+      for (const [child, column] of children ?? []) {
         const foreignKey = catalog.relationships.find(
           (r) =>
             r.relation === child && r.referencedRelation === parent && r.columns.join() === column,

@@ -3,9 +3,7 @@
 // must also fail when a device's store differs from what its user may see.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { OUTPOST_SCHEMA } from '../../src/data/tables';
-import { createQueries } from '../../src/data/queries';
-import { createRepositories } from '../../src/data/repositories';
+import { OUTPOST_APP as outpost, type OutpostSync } from '../../src/data/sync';
 import {
   assertConverged,
   deviceDb,
@@ -17,11 +15,7 @@ import {
   type Device,
 } from '../../sync/kit/index';
 
-const outpost = { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories };
-type OutpostDevice = Device<
-  ReturnType<typeof createQueries>,
-  ReturnType<typeof createRepositories>
->;
+type OutpostDevice = Device<OutpostSync['queries'], OutpostSync['repos']>;
 
 const PUSH = /\/rest\/v1\/rpc\/sync_push$/;
 

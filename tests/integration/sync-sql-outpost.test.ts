@@ -16,7 +16,7 @@ import type { SyncSchema } from '../../sync/index';
 import { loadSchema, syncSql } from '../../sync/sql/generate';
 
 // Outpost's migrations name its realtime policies "outpost: …" and its epoch setting
-// `outpost.realtime_epoch_bump`; the schema's `app` says so (sync/outpost.ts does not set it
+// `outpost.realtime_epoch_bump`; the schema's `app` says so (src/data/tables.ts does not set it
 // yet, so it is filled in here; once it does, this is OUTPOST_SCHEMA itself).
 const OUTPOST: SyncSchema = { ...OUTPOST_SCHEMA, app: OUTPOST_SCHEMA.app ?? 'outpost' };
 
@@ -142,9 +142,11 @@ describe('syncSql', () => {
   });
 
   it('finds the SyncSchema a module exports, by name or as its only one', async () => {
-    expect(await loadSchema('sync/outpost.ts')).toBe(OUTPOST_SCHEMA);
-    expect(await loadSchema('sync/outpost.ts', 'OUTPOST_SCHEMA')).toBe(OUTPOST_SCHEMA);
-    await expect(loadSchema('sync/outpost.ts', 'OUTPOST_TABLES')).rejects.toThrow(/no SyncSchema/);
+    expect(await loadSchema('src/data/tables.ts')).toBe(OUTPOST_SCHEMA);
+    expect(await loadSchema('src/data/tables.ts', 'OUTPOST_SCHEMA')).toBe(OUTPOST_SCHEMA);
+    await expect(loadSchema('src/data/tables.ts', 'OUTPOST_TABLES')).rejects.toThrow(
+      /no SyncSchema/,
+    );
     await expect(loadSchema('sync/registry.ts')).rejects.toThrow(/exports 0 SyncSchemas/);
   });
 

@@ -13,11 +13,8 @@ import type { Database } from '../../supabase/database.types';
 import { supabaseClient } from '../../sync/kit/backend';
 import { crashSync, startSyncOnFake, type FakeIndexedDb } from '../../sync/kit/device';
 import type { Clock } from '../../sync/index';
-import type { OutpostSync, OutpostSyncOptions } from '../../src/data/sync';
-import { OUTPOST_SCHEMA } from '../../src/data/tables';
-import { createQueries } from '../../src/data/queries';
+import { OUTPOST_APP, type OutpostSync, type OutpostSyncOptions } from '../../src/data/sync';
 import { supabaseRemote, type Remote } from '../../sync/remote';
-import { createRepositories } from '../../src/data/repositories';
 import { switchableOnline, type SwitchableOnline } from '../../sync/switchable-online';
 import type { TestDevstack } from './devstack';
 import { deviceDb } from '../../sync/testing';
@@ -98,9 +95,6 @@ export async function startDevice(
   if (email && !options.supabase) await signIn(supabase, email, options.password);
   return openDevice(supabase, options);
 }
-
-/** Outpost's app on the sync library, as createOutpostSync wires it. */
-const OUTPOST_APP = { schema: OUTPOST_SCHEMA, queries: createQueries, writes: createRepositories };
 
 function openDevice(supabase: SupabaseClient, options: DeviceOptions): Device {
   const dbName = options.dbName ?? 'outpost';

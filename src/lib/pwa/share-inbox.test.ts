@@ -3,7 +3,11 @@
 // one share at a time, and forgetting it.
 import { describe, expect, it } from 'vitest';
 
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, ATTACHMENTS_PER_TASK_MAX } from '@/data/schema';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MIME_TYPES,
+  ATTACHMENTS_PER_TASK_MAX,
+} from '@/data/schema';
 
 import { ShareBodyError } from './share-body';
 import { clearShares, SHARE_CACHE_NAME } from './share-cache';

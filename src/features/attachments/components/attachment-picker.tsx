@@ -4,7 +4,11 @@
 // limit it breaks, the others are added).
 import { useId, useState, type ChangeEvent } from 'react';
 
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_MIME_TYPES, ATTACHMENTS_PER_TASK_MAX } from '@/data/schema';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_MIME_TYPES,
+  ATTACHMENTS_PER_TASK_MAX,
+} from '@/data/schema';
 import { Button } from '@/components/ui/button';
 import { formatBytes } from '@/utils/format';
 

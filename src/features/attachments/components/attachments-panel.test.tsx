@@ -28,7 +28,7 @@ import {
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
-import { putMembership } from '@/testing/fixtures';
+import { putMembership, serverRow } from '@/testing/fixtures';
 
 import { AttachmentsPanel } from './attachments-panel';
 
@@ -379,7 +379,7 @@ describe('AttachmentsPanel', () => {
     // A row pulled from the server whose bytes never reached this device.
     const at = new Date().toISOString();
     await putStoredRows(services!.sync, 'attachments', [
-      {
+      serverRow('attachments', {
         id: crypto.randomUUID(),
         task_id: taskId,
         list_id: listId,
@@ -392,10 +392,7 @@ describe('AttachmentsPanel', () => {
         created_by: 'b0b00000-0000-4000-8000-000000000002',
         created_at: at,
         updated_at: at,
-        deleted_at: null,
-        version: 1,
-        _v: 1,
-      },
+      }),
     ]);
     await render(listId, taskId);
     await screen.findByText('from-bob.png', { selector: '.attachments__name' });

@@ -24,7 +24,7 @@ import {
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
-import { putMembership } from '@/testing/fixtures';
+import { putMembership, serverRow } from '@/testing/fixtures';
 
 import { CommentsPanel } from './comments-panel';
 
@@ -57,20 +57,17 @@ async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
 async function bobsComment(listId: string, taskId: string, body = 'Render is cracked.') {
   const at = new Date(Date.now() - 2 * HOUR_MS).toISOString();
   await putStoredRows(services!.sync, 'profiles', [
-    {
+    serverRow('profiles', {
       id: BOB,
       display_name: 'Bob',
       avatar_path: null,
       created_at: at,
       updated_at: at,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    },
+    }),
   ]);
   const id = crypto.randomUUID();
   await putStoredRows(services!.sync, 'comments', [
-    {
+    serverRow('comments', {
       id,
       task_id: taskId,
       list_id: listId,
@@ -78,10 +75,7 @@ async function bobsComment(listId: string, taskId: string, body = 'Render is cra
       body,
       created_at: at,
       updated_at: at,
-      deleted_at: null,
-      version: 1,
-      _v: 1,
-    },
+    }),
   ]);
   return id;
 }

@@ -6,7 +6,8 @@ import { LOCAL_USER_ID, type LocalRow } from '@sync/index';
 import { putStoredRows, storedRows } from '@sync/testing';
 import { useToasts } from '@/lib/toasts';
 import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
-import { serverStamp as stamp } from '@/testing/fixtures';
+import { serverRow } from '@/testing/fixtures';
+import type { Task } from '@/data/rows';
 
 export { addMember, putMembership, sharedList } from '@/testing/fixtures';
 
@@ -26,24 +27,25 @@ export async function seedTasks(
   services: TestServices,
   listId: string,
   count: number,
-  extra: (index: number) => Record<string, unknown> = () => ({}),
+  extra: (index: number) => Partial<Task> = () => ({}),
 ): Promise<string[]> {
   const positions = generateNKeysBetween(null, null, count);
-  const rows: LocalRow[] = positions.map((position, i) => ({
-    id: crypto.randomUUID(),
-    list_id: listId,
-    title: `Task ${i + 1}`,
-    notes: '',
-    status: 'todo',
-    priority: 0,
-    due_on: null,
-    assignee_id: null,
-    position,
-    completed_at: null,
-    created_by: LOCAL_USER_ID,
-    ...stamp(),
-    ...extra(i),
-  }));
+  const rows = positions.map((position, i) =>
+    serverRow('tasks', {
+      id: crypto.randomUUID(),
+      list_id: listId,
+      title: `Task ${i + 1}`,
+      notes: '',
+      status: 'todo',
+      priority: 0,
+      due_on: null,
+      assignee_id: null,
+      position,
+      completed_at: null,
+      created_by: LOCAL_USER_ID,
+      ...extra(i),
+    }),
+  );
   await putStoredRows(services.sync, 'tasks', rows);
   return rows.map((row) => row.id);
 }

@@ -1,17 +1,28 @@
 // Change capture for postgres_changes without logical replication (PGlite has none): at
 // start-up the devstack (never the migrations) puts an AFTER ROW trigger on every table in
-// the `supabase_realtime` publication. It NOTIFYs only schema, table, operation, time and
-// primary key (NOTIFY payloads stop at 8000 bytes); each subscriber's copy of the row is
-// then read under that subscriber's role and claims, so RLS decides who hears what.
+// the `supabase_realtime` publication (captured-tables.ts). It NOTIFYs only schema, table,
+// operation, time and primary key (NOTIFY payloads stop at 8000 bytes); each subscriber's
+// copy of the row is then read under that subscriber's role and claims, so RLS decides who
+// hears what.
+import { isPlainObject } from '../json';
 import type { Claims } from '../keys';
 import { runAsCaller, type ApiRole } from '../request-db';
-import { execRacingDdl, type Row, type SqlEngine, type SqlRunner } from '../sql-engine';
+import type { SqlEngine } from '../sql-engine';
 import { BatchQueue } from './batch-queue';
+import {
+  installCaptureTriggers,
+  isString,
+  keyString,
+  NOTIFY_CHANNEL,
+  parseJsonValue,
+  qualified,
+  readRows,
+  tableKey,
+  type TableInfo,
+} from './captured-tables';
 import { rowMatches, type Condition } from './filters';
-import { isJsonObject, type JsonObject } from './protocol';
+import type { JsonObject } from './protocol';
 
-export const NOTIFY_CHANNEL = 'devstack_realtime';
-const TRIGGER_NAME = 'devstack_realtime_capture';
 /** Changes handled per round of reads; bigger bursts are taken in several rounds. */
 const MAX_BATCH_CHANGES = 500;
 
@@ -26,20 +37,6 @@ export interface Change {
   key: JsonObject | undefined;
   /** Primary key of the old row (UPDATE, DELETE). */
   oldKey: JsonObject | undefined;
-}
-
-export interface Column {
-  name: string;
-  type: string;
-}
-
-export interface TableInfo {
-  schema: string;
-  table: string;
-  columns: Column[];
-  columnTypes: Map<string, string>;
-  /** Primary-key columns and their SQL types (for casting keys back). */
-  key: { name: string; sqlType: string }[];
 }
 
 export interface PgBinding {
@@ -61,119 +58,9 @@ export interface ChangeSubscriber {
   deliver(ids: number[], data: JsonObject): void;
 }
 
-const CAPTURE_FUNCTION_SQL = `
-create schema if not exists devstack_realtime;
-comment on schema devstack_realtime is
-  'Added by the Outpost devstack (not the migrations): change capture for realtime.';
-create or replace function devstack_realtime.capture_change() returns trigger
-language plpgsql
-set search_path = pg_catalog, pg_temp
-as $fn$
-declare
-  new_key jsonb;
-  old_key jsonb;
-  msg text;
-begin
-  -- Trigger arguments are the primary-key columns.
-  if tg_op in ('INSERT', 'UPDATE') then
-    select jsonb_object_agg(k, to_jsonb(new) -> k) into new_key from unnest(tg_argv) as k;
-  end if;
-  if tg_op in ('UPDATE', 'DELETE') then
-    select jsonb_object_agg(k, to_jsonb(old) -> k) into old_key from unnest(tg_argv) as k;
-  end if;
-  msg := jsonb_build_object(
-    's', tg_table_schema, 't', tg_table_name, 'o', tg_op,
-    'ts', to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    'k', new_key, 'ok', old_key)::text;
-  -- Never fail the write: a key too big for NOTIFY (8000 bytes) is simply not announced.
-  if octet_length(msg) <= 7900 then
-    perform pg_notify('${NOTIFY_CHANNEL}', msg);
-  end if;
-  return null;
-end
-$fn$;`;
-
-const TABLES_SQL = `
-select p.schemaname as schema, p.tablename as table,
-  coalesce((select json_agg(json_build_object('name', a.attname, 'type', t.typname)
-                            order by a.attnum)
-            from pg_attribute a join pg_type t on t.oid = a.atttypid
-            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]'::json)
-    as columns,
-  coalesce((select json_agg(json_build_object('name', a.attname,
-                                              'sqlType', format_type(a.atttypid, a.atttypmod))
-                            order by array_position(i.indkey::int2[], a.attnum))
-            from pg_index i
-            join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey::int2[])
-            where i.indrelid = c.oid and i.indisprimary), '[]'::json) as key
-from pg_publication_tables p
-join pg_namespace n on n.nspname = p.schemaname
-join pg_class c on c.relnamespace = n.oid and c.relname = p.tablename
-where p.pubname = 'supabase_realtime'`;
-
-// Triggers left on tables that have since left the publication.
-const STALE_TRIGGERS_SQL = `
-select n.nspname as schema, c.relname as table
-from pg_trigger g join pg_class c on c.oid = g.tgrelid join pg_namespace n on n.oid = c.relnamespace
-where g.tgname = '${TRIGGER_NAME}'
-  and not exists (select 1 from pg_publication_tables p
-                  where p.pubname = 'supabase_realtime'
-                    and p.schemaname = n.nspname and p.tablename = c.relname)`;
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function quoteLiteral(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
-
-function tableKey(schema: string, table: string): string {
-  return `${schema}.${table}`;
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === 'string';
-}
-
-function parseJsonValue(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function toTableInfo(row: Row): TableInfo | undefined {
-  const columns = parseJsonValue(row.columns);
-  const key = parseJsonValue(row.key);
-  if (!isString(row.schema) || !isString(row.table) || !Array.isArray(columns)) return undefined;
-  if (!Array.isArray(key)) return undefined;
-  const cols: Column[] = [];
-  for (const c of columns as unknown[]) {
-    if (isJsonObject(c) && isString(c.name) && isString(c.type)) {
-      cols.push({ name: c.name, type: c.type });
-    }
-  }
-  const keyCols: TableInfo['key'] = [];
-  for (const k of key as unknown[]) {
-    if (isJsonObject(k) && isString(k.name) && isString(k.sqlType)) {
-      keyCols.push({ name: k.name, sqlType: k.sqlType });
-    }
-  }
-  return {
-    schema: row.schema,
-    table: row.table,
-    columns: cols,
-    columnTypes: new Map(cols.map((c) => [c.name, c.type])),
-    key: keyCols,
-  };
-}
-
 function parseChange(payload: string): Change | undefined {
   const value = parseJsonValue(payload);
-  if (!isJsonObject(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const { s, t, o, ts, k, ok } = value;
   if (!isString(s) || !isString(t) || !isString(ts)) return undefined;
   if (o !== 'INSERT' && o !== 'UPDATE' && o !== 'DELETE') return undefined;
@@ -182,17 +69,9 @@ function parseChange(payload: string): Change | undefined {
     table: t,
     type: o,
     commitTimestamp: ts,
-    key: isJsonObject(k) ? k : undefined,
-    oldKey: isJsonObject(ok) ? ok : undefined,
+    key: isPlainObject(k) ? k : undefined,
+    oldKey: isPlainObject(ok) ? ok : undefined,
   };
-}
-
-function qualified(info: TableInfo): string {
-  return `${quoteIdent(info.schema)}.${quoteIdent(info.table)}`;
-}
-
-function keyString(info: TableInfo, record: Record<string, unknown>): string {
-  return JSON.stringify(info.key.map((k) => record[k.name] ?? null));
 }
 
 export function bindingMatchesTable(binding: PgBinding, schema: string, table: string): boolean {
@@ -243,32 +122,7 @@ export class ChangeCapture {
 
   /** (Re)installs the capture function and one trigger per published table. */
   async installTriggers(): Promise<void> {
-    await execRacingDdl(this.db, CAPTURE_FUNCTION_SQL);
-    const stale = await this.db.query(STALE_TRIGGERS_SQL);
-    for (const row of stale.rows) {
-      if (!isString(row.schema) || !isString(row.table)) continue;
-      await this.db.exec(
-        `drop trigger if exists ${TRIGGER_NAME} on ${quoteIdent(row.schema)}.${quoteIdent(row.table)}`,
-      );
-    }
-    const tables = new Map<string, TableInfo>();
-    for (const row of (await this.db.query(TABLES_SQL)).rows) {
-      const info = toTableInfo(row);
-      if (!info) continue;
-      if (info.key.length === 0) {
-        // Without a primary key a row cannot be read back under the subscriber's role.
-        console.warn(`[realtime] ${info.schema}.${info.table} has no primary key; not captured`);
-        continue;
-      }
-      const args = info.key.map((k) => quoteLiteral(k.name)).join(', ');
-      await this.db.exec(
-        `create or replace trigger ${TRIGGER_NAME}
-           after insert or update or delete on ${quoteIdent(info.schema)}.${quoteIdent(info.table)}
-           for each row execute function devstack_realtime.capture_change(${args})`,
-      );
-      tables.set(tableKey(info.schema, info.table), info);
-    }
-    this.tables = tables;
+    this.tables = await installCaptureTriggers(this.db);
   }
 
   /** Published, captured tables. */
@@ -396,25 +250,4 @@ export class ChangeCapture {
     if (change.type !== 'INSERT' && change.oldKey) data.old_record = change.oldKey;
     subscriber.deliver([...new Set(ids)], data);
   }
-}
-
-/** The rows with these keys that the current role may see, by key string. */
-async function readRows(
-  tx: SqlRunner,
-  info: TableInfo,
-  keys: JsonObject[],
-): Promise<Map<string, Record<string, unknown>>> {
-  const cols = info.key.map((k) => quoteIdent(k.name)).join(', ');
-  const casts = info.key.map((k) => `(e->>${quoteLiteral(k.name)})::${k.sqlType}`).join(', ');
-  const { rows } = await tx.query(
-    `select to_jsonb(t) as row from ${qualified(info)} t
-     where (${cols}) in (select ${casts} from jsonb_array_elements($1::jsonb) e)`,
-    [JSON.stringify(keys)],
-  );
-  const found = new Map<string, Record<string, unknown>>();
-  for (const r of rows) {
-    const row = parseJsonValue(r.row);
-    if (isJsonObject(row)) found.set(keyString(info, row), row);
-  }
-  return found;
 }

@@ -1,0 +1,66 @@
+// The task list virtualised against the window's scroll: only the rows near the viewport are in
+// the DOM, so 10,000 tasks stay smooth. Rows have a fixed height (ROW_HEIGHT_PX); what has to be
+// found out is where the list starts on the page.
+import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useState, type RefObject } from 'react';
+
+import { ROW_HEIGHT_PX } from '../components/task-row';
+import type { TaskRow } from '../task-filter';
+
+/** Rows rendered beyond each edge of the viewport (keeps j/k and Tab on rendered rows). */
+const OVERSCAN_ROWS = 8;
+
+/** The list's distance from the top of the page when last measured (useWindowRows). */
+let lastScrollMargin = 0;
+
+/** What the list's hooks ask of its virtualiser: to bring a row, rendered or not, into view. */
+export type RowScroller = Pick<Virtualizer<Window, Element>, 'scrollToIndex'>;
+
+/**
+ * The virtualiser's window scroll, less the one to where the window already is: it makes that
+ * one as it mounts, and a scroll makes the browser lay out the page first, within React's
+ * commit (20–33 ms in a new tab, the page's first layout, which then came before its rows were
+ * in the DOM for the browser's own). Its idea of where the window is follows every scroll event.
+ */
+const scrollWindowUnlessThere: typeof windowScroll = (offset, options, instance) => {
+  const there = offset === instance.scrollOffset && !options.adjustments;
+  if (there && options.behavior !== 'smooth') return;
+  windowScroll(offset, options, instance);
+};
+
+/** The virtualiser of the list in `listRef`, whose rows are `rows`. */
+export function useWindowRows(listRef: RefObject<HTMLElement | null>, rows: readonly TaskRow[]) {
+  const [scrollMargin, setScrollMargin] = useState(() => lastScrollMargin);
+
+  // The list's distance from the top of the page, for the window virtualiser. What is above
+  // it (a validation message, the "Added" line, a wrapped header) can change it, and any such
+  // change resizes the screen, so the screen's size is watched. Read in the observer's
+  // callbacks, which come once the browser has laid the page out (the first one before the
+  // first paint), not in the layout effect: a read there made the browser lay out the whole
+  // page an extra time, within React's commit (11–32 ms in a new tab), and the new margin
+  // then rendered the rows again. Until the first reading, the last list's margin stands: a
+  // margin off by less than the overscan (8 rows) renders a few more or fewer rows out of
+  // sight, never a gap.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const observer = new ResizeObserver(() => {
+      lastScrollMargin = Math.round(list.getBoundingClientRect().top + window.scrollY);
+      setScrollMargin(lastScrollMargin);
+    });
+    observer.observe(list.closest('section') ?? document.body);
+    return () => observer.disconnect();
+  }, [listRef]);
+
+  return useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => ROW_HEIGHT_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin,
+    getItemKey: (index) => rows[index]?.id ?? index,
+    // The window's size from the first render, so that it has its rows: the virtualiser
+    // measures the window in an effect, and until then it rendered none.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
+    scrollToFn: scrollWindowUnlessThere,
+  });
+}
