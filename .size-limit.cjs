@@ -11,7 +11,9 @@
 //   chunk, so that graph is shorter: 128.73 kB; the header's quiet syncs: 129.03 kB, with
 //   some 50 B between builds); issues 35 and 36: the tab's owner check that clears another
 //   account's undo history and caches before the first render, and the routes of the email
-//   links (reset password, confirm an address): 129.42 kB, so ≤ 129.5 kB). What the first screen needs to paint from the device
+//   links (reset password, confirm an address): 129.42 kB, so ≤ 129.5 kB; issue 37: the screens
+//   read through the library's typed reader, which now answers the bookkeeping reads Outpost's
+//   queries made of the library's tables: 129.66 kB, so ≤ 129.7 kB). What the first screen needs to paint from the device
 //   database: React, Dexie, the router, the sync library's reads and writes, the frame and
 //   the session gate. What only talks to the server or only some
 //   actions need is loaded after start-up or on first use (supabase-js, the engine's push,
@@ -27,7 +29,9 @@
 //   and row and neighbours for undo: 20.1 kB; the engine as a dynamic import, which esbuild
 //   inlines here with its module wrappers: 20.8 kB), ≤ 21.3 kB and 15.1 kB (issue 35: every
 //   realtime row's topic checked against its table's rule, and a fresh realtime token when a
-//   membership of the user changes: 21.24 and 15.0 kB);
+//   membership of the user changes: 21.24 and 15.0 kB), ≤ 21.4 kB and 15.9 kB (issue 37: the
+//   schedule's state as one named value whose transitions are functions over it, property
+//   names a minifier keeps, +0.5 kB; the typed reader, +0.24 kB: 21.33 and 15.82 kB);
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -45,7 +49,7 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '129.5 kB',
+    limit: '129.7 kB',
     gzip: true,
   },
   {
@@ -57,13 +61,13 @@ module.exports = [
   {
     name: 'sync library (sync/index.ts) without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-core.js',
-    limit: '15.1 kB',
+    limit: '15.9 kB',
     gzip: true,
   },
   {
     name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '21.3 kB',
+    limit: '21.4 kB',
     gzip: true,
   },
   {

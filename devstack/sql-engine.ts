@@ -7,6 +7,7 @@ import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 import pg from 'pg';
 
 import { schemaFiles, type SqlFile } from './schema-files';
+import { quoteIdent } from './sql-quote';
 
 export type SqlParam = string | number | boolean | null | Date | Uint8Array;
 export type Row = Record<string, unknown>;
@@ -178,10 +179,10 @@ class PostgresEngine implements SqlEngine {
       console.warn(`[db] the connection listening on ${channel} ended: ${error.message}`);
     };
     client.on('error', onError);
-    await client.query(`listen "${channel.replace(/"/g, '""')}"`);
+    await client.query(`listen ${quoteIdent(channel)}`);
     return async () => {
       client.off('notification', handler);
-      await client.query(`unlisten "${channel.replace(/"/g, '""')}"`).catch(() => undefined);
+      await client.query(`unlisten ${quoteIdent(channel)}`).catch(() => undefined);
       client.off('error', onError);
       // A lost connection is destroyed, not handed to the next caller.
       client.release(lost);

@@ -11,6 +11,7 @@ import { createClient, type Session } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
 import { startDevstack } from '../devstack/server';
+import { devstackBuildArgs } from './devstack-build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../tests/support/chromium';
 import { startStaticServer } from '../tests/support/static-server';
 
@@ -33,27 +34,15 @@ export async function withSignedInApp(run: (app: SignedInApp) => Promise<void>):
   const server = await startStaticServer(0, dist);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    execFileSync(
-      process.execPath,
-      // --mode devstack: a build for the local devstack (scripts/build-env.ts).
-      [
-        join(ROOT, 'node_modules/vite/bin/vite.js'),
-        'build',
-        '--mode',
-        'devstack',
-        '--outDir',
-        dist,
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          VITE_SUPABASE_URL: stack.url,
-          VITE_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
-        },
-        stdio: 'ignore',
+    execFileSync(process.execPath, devstackBuildArgs(ROOT, dist), {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        VITE_SUPABASE_URL: stack.url,
+        VITE_SUPABASE_PUBLISHABLE_KEY: stack.publishableKey,
       },
-    );
+      stdio: 'ignore',
+    });
     const api = createClient(stack.url, stack.publishableKey, {
       auth: { persistSession: false },
       realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },

@@ -90,19 +90,18 @@ function parseCredential(
   return { id: raw.id, rawId: typeof raw.rawId === 'string' ? raw.rawId : raw.id, response };
 }
 
+/** A parsed credential as @simplewebauthn takes it: no extension results are read. */
+function credentialJson<Response>(id: string, rawId: string, response: Response) {
+  return { id, rawId, type: 'public-key' as const, clientExtensionResults: {}, response };
+}
+
 /** Protocol's CredentialCreationResponse.Parse: the shape, before any cryptography. */
 export function parseRegistration(raw: Json | undefined): RegistrationResponseJSON {
   const { id, rawId, response } = parseCredential(raw, ['clientDataJSON', 'attestationObject']);
-  return {
-    id,
-    rawId,
-    type: 'public-key',
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: response.clientDataJSON as string,
-      attestationObject: response.attestationObject as string,
-    },
-  };
+  return credentialJson(id, rawId, {
+    clientDataJSON: response.clientDataJSON as string,
+    attestationObject: response.attestationObject as string,
+  });
 }
 
 /** Protocol's CredentialAssertionResponse.Parse. */
@@ -112,20 +111,14 @@ export function parseAssertion(raw: Json | undefined): AuthenticationResponseJSO
     ['clientDataJSON', 'authenticatorData', 'signature'],
     ['userHandle'],
   );
-  return {
-    id,
-    rawId,
-    type: 'public-key',
-    clientExtensionResults: {},
-    response: {
-      clientDataJSON: response.clientDataJSON as string,
-      authenticatorData: response.authenticatorData as string,
-      signature: response.signature as string,
-      ...(typeof response.userHandle === 'string' && response.userHandle !== ''
-        ? { userHandle: response.userHandle }
-        : {}),
-    },
-  };
+  return credentialJson(id, rawId, {
+    clientDataJSON: response.clientDataJSON as string,
+    authenticatorData: response.authenticatorData as string,
+    signature: response.signature as string,
+    ...(typeof response.userHandle === 'string' && response.userHandle !== ''
+      ? { userHandle: response.userHandle }
+      : {}),
+  });
 }
 
 /** The transports a registration names (unknown ones dropped), kept with the credential. */
@@ -154,6 +147,17 @@ async function failedUnlessVerified<T>(check: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What both ceremonies expect of a response: this challenge, from this relying party. */
+function expectedFrom(rp: RelyingParty, challenge: string) {
+  return {
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origins,
+    expectedRPID: rp.id,
+    // userVerification "preferred", as GoTrue asks for it.
+    requireUserVerification: false,
+  };
+}
+
 /** webAuthn.CreateCredential: the attestation checked against the stored challenge. */
 export async function verifyRegistration(
   rp: RelyingParty,
@@ -161,14 +165,7 @@ export async function verifyRegistration(
   challenge: string,
 ): Promise<NewCredential> {
   return failedUnlessVerified(async () => {
-    const result = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
-      // userVerification "preferred", as GoTrue asks for it.
-      requireUserVerification: false,
-    });
+    const result = await verifyRegistrationResponse({ response, ...expectedFrom(rp, challenge) });
     if (!result.verified) throw webauthnErrors.failed();
     const info = result.registrationInfo;
     return {
@@ -191,11 +188,8 @@ export async function verifyAssertion(
   return failedUnlessVerified(async () => {
     const result = await verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origins,
-      expectedRPID: rp.id,
       credential,
-      requireUserVerification: false,
+      ...expectedFrom(rp, challenge),
     });
     if (!result.verified) throw webauthnErrors.failed();
     return result.authenticationInfo.newCounter;

@@ -3,6 +3,7 @@
 // as read from the catalog, and reading changed rows back by key under a subscriber's role.
 import { isPlainObject } from '../json';
 import { execRacingDdl, type Row, type SqlEngine, type SqlRunner } from '../sql-engine';
+import { quoteIdent, quoteLiteral } from '../sql-quote';
 import type { Json, JsonObject } from './protocol';
 import { triggerFunctionSql } from './trigger-function-sql';
 
@@ -75,14 +76,6 @@ where g.tgname = '${TRIGGER_NAME}'
   and not exists (select 1 from pg_publication_tables p
                   where p.pubname = 'supabase_realtime'
                     and p.schemaname = n.nspname and p.tablename = c.relname)`;
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function quoteLiteral(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
 
 export function tableKey(schema: string, table: string): string {
   return `${schema}.${table}`;

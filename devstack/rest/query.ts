@@ -1,15 +1,12 @@
 // PostgREST's query-string grammar (filters, or/and trees, select, order) compiled to SQL.
 // Identifiers come only from the catalog (quoted); every value is a bound parameter.
 import type { SqlParam } from '../sql-engine';
+import { quoteIdent } from '../sql-quote';
 import { parseError, pgrstError } from './errors';
 import { operationSql, parseOpExpr, takeQuoted } from './operators';
 
 /** A table's columns from the catalog: name → SQL type (format_type, no typmod). */
 export type ColumnTypes = ReadonlyMap<string, string>;
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** Collects bound parameters while SQL text is built. */
 /** Postgres's wire protocol caps bound parameters at 65535 a statement; stay well below. */

@@ -3,6 +3,7 @@
 // every embedded row exactly as to the top-level ones (lateral subqueries building JSON, as
 // PostgREST's QueryBuilder does). Table reads and rpc results both come through `planRead`.
 import type { SqlRunner } from '../sql-engine';
+import { quoteIdent } from '../sql-quote';
 import type { Catalog } from './catalog';
 import { parseError, pgrstError } from './errors';
 import {
@@ -10,7 +11,6 @@ import {
   compileLeaf,
   compileLogic,
   nonNegativeInt,
-  quoteIdent,
   splitTopLevel,
   takeField,
   type ColumnTypes,

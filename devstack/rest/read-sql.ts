@@ -4,7 +4,8 @@
 // Pure string assembly: every value was bound (and every name checked) while planning. Also
 // how query keys find their node (`messages.channels.id`).
 import { parseError, pgrstError } from './errors';
-import { quoteIdent, takeField, type ColumnTypes } from './query';
+import { takeField, type ColumnTypes } from './query';
+import { quoteIdent } from '../sql-quote';
 import { isToOne, type Relationship } from './relationships';
 
 /** One select-list entry, already compiled. */

@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 
 import type { SqlRunner } from '../sql-engine';
+import { quoteIdent } from '../sql-quote';
 import type { Catalog } from './catalog';
 import { allowsTxOverride, DEFAULT_DB_CONFIG, readDbConfig, shouldRollback } from './db-config';
 import { pgrstError } from './errors';
@@ -63,7 +64,7 @@ export function apiSearchPath(
   ) {
     return undefined;
   }
-  return [schema, ...rest].map((name) => `"${name.replace(/"/g, '""')}"`).join(', ');
+  return [schema, ...rest].map(quoteIdent).join(', ');
 }
 
 /** PostgREST names the schema of a negotiated profile beside the Content-Type of a body. */

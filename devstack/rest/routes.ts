@@ -24,7 +24,8 @@ import {
 } from './request-prefs';
 import { callRpc, rpcMediaType } from './rpc';
 import { planRead } from './read-plan';
-import { nonNegativeInt, Params, quoteIdent } from './query';
+import { nonNegativeInt, Params } from './query';
+import { quoteIdent } from '../sql-quote';
 import {
   deleteRows,
   insertRows,

@@ -9,14 +9,8 @@ import { pgrstError } from './errors';
 import { parseOpExpr, pgArrayLiteral } from './operators';
 import { planRead } from './read-plan';
 import { callable, matchesParams, overloadOrder, RAW_BODY_TYPES, resolve } from './rpc-resolve';
-import {
-  ColumnResolver,
-  compileFilters,
-  compileOrder,
-  nonNegativeInt,
-  Params,
-  quoteIdent,
-} from './query';
+import { ColumnResolver, compileFilters, compileOrder, nonNegativeInt, Params } from './query';
+import { quoteIdent } from '../sql-quote';
 import { INVALID_BODY, parseJsonBody } from './writes';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -9,14 +9,8 @@ import type { TableInfo } from './catalog';
 import { PgrstError, pgrstError } from './errors';
 import { bodyKind, bodySql, contentType, csvRows, isSingular, type Media } from './media';
 import { maxAffectedError, withPreferenceApplied, type Prefer, type RequestKind } from './prefer';
-import {
-  ColumnResolver,
-  compileFilters,
-  compileSelect,
-  Params,
-  quoteIdent,
-  takeField,
-} from './query';
+import { ColumnResolver, compileFilters, compileSelect, Params, takeField } from './query';
+import { quoteIdent } from '../sql-quote';
 
 export interface Reply {
   status: number;

@@ -9,15 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { setDeviceOwner } from '@sync/testing';
 import { useSession } from '@/lib/session';
 import {
+  ALICE_ID,
   createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   renderWithServices,
-  unreachableClient,
-  type TestServices,
-  ALICE_ID,
   storeAliceSession,
+  type TestServices,
+  unreachableClient,
 } from '@/testing/app-harness';
 
 /** The session as the app knows it: its mode once ready. */
@@ -52,8 +52,7 @@ describe('app frame', () => {
   });
 
   it('opens the lists for local-only use and shows where the data lives', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/');
     await findHeading(/lists/i);
     // The sidebar and the bottom bar (app.css shows one of them, by the window's width).

@@ -10,7 +10,7 @@ import {
   ALICE_ID,
   createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   storeAliceSession,
   type TestServices,
@@ -20,8 +20,7 @@ import { actionCommands, matchScore, rankCommands, type ActionContext } from './
 
 /** A device used without an account, with two lists and a few tasks. */
 async function localDevice(): Promise<{ services: TestServices; roof: string; yard: string }> {
-  markLocalOnly();
-  const services = createTestServices();
+  const services = localOnlyServices();
   const { repos } = services.sync;
   const roof = await repos.lists.create({ name: 'Roof crew', color: 'teal' });
   const yard = await repos.lists.create({ name: 'Yard', color: 'red' });

@@ -2,7 +2,7 @@
 // list opened at its URL shows its tasks and counts in the app's very first render, with no
 // wait on the device database; without them it first renders nothing of the list.
 import { screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { renderApp, type TestServices } from '@/testing/app-harness';
 import { localListDevice } from '@/features/tasks/testing/fixtures';
@@ -12,11 +12,6 @@ import { SCREEN_CODE } from './screen-code';
 import { preloadScreen } from './routes';
 
 let services: TestServices | undefined;
-
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 async function listWithTasks() {
   const device = await localListDevice();

@@ -6,9 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import {
-  createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -16,8 +15,7 @@ import {
 let services: TestServices | undefined;
 
 async function openApp(path: string) {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const view = renderApp(services, path);
   await findHeading(path === '/settings' ? 'Settings' : 'Lists');
   return { ...view, user: userEvent.setup() };
@@ -25,8 +23,7 @@ async function openApp(path: string) {
 
 /** A list's screen, whose quick-add field takes text. */
 async function openList() {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const listId = await services.sync.repos.lists.create({ name: 'Errands', color: 'green' });
   const view = renderApp(services, `/lists/${listId}`);
   await findHeading('Errands');

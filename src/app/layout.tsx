@@ -9,7 +9,7 @@ import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
 import { RejectionToasts } from '@/components/sync/rejection-toasts';
 import { SyncStatus } from '@/components/sync/sync-status';
 import { Toaster } from '@/components/ui/toaster';
-import { useShortcut } from '@/hooks/use-shortcut';
+import { useShortcut, useWindowKeydown } from '@/hooks/use-shortcut';
 import { useUndoKeys } from '@/hooks/use-undo-keys';
 import { Link, useLocation, useNavigate } from '@/lib/router';
 import { useSession } from '@/lib/session';
@@ -26,21 +26,12 @@ const CommandPalette = lazy(async () => ({
 
 /** Ctrl+K (Cmd+K on a Mac) calls `handler`, in a text field too, as in Linear or Things. */
 function useCommandKey(handler: () => void, enabled: boolean) {
-  const latest = useRef(handler);
-  useEffect(() => {
-    latest.current = handler;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey)) return;
-      if (event.altKey || event.shiftKey || event.defaultPrevented) return;
-      event.preventDefault();
-      latest.current();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [enabled]);
+  useWindowKeydown((event) => {
+    if (event.key.toLowerCase() !== 'k' || !(event.ctrlKey || event.metaKey)) return;
+    if (event.altKey || event.shiftKey || event.defaultPrevented) return;
+    event.preventDefault();
+    handler();
+  }, enabled);
 }
 
 /**

@@ -8,18 +8,16 @@ import { describe, expect, it } from 'vitest';
 
 import { clearQueue, queuedChanges, storedRows } from '@sync/testing';
 import {
-  createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
-  waitFor,
   type TestServices,
+  waitFor,
 } from '@/testing/app-harness';
 import { sharedList } from '@/testing/fixtures';
 
 function local(): TestServices {
-  markLocalOnly();
-  return createTestServices();
+  return localOnlyServices();
 }
 
 /** The navigation landmark called Main that is the sidebar (the other is the bottom bar). */

@@ -31,6 +31,24 @@ function serverMembership(listId: string, userId: string, role: Role, deleted = 
   });
 }
 
+/**
+ * The server's memberships of ME (owner of `kept`, gone from `left`) arriving as a pull of the
+ * user's own memberships stores them: the stand-ins go.
+ */
+async function pullOwnMemberships(
+  db: ReturnType<typeof device>['db'],
+  kept: string,
+  left: string,
+): Promise<void> {
+  await db
+    .rows('memberships')
+    .bulkPut([serverMembership(kept, ME, 'owner'), serverMembership(left, ME, 'editor', true)]);
+  await db
+    .rows('memberships')
+    .filter((row) => Boolean(row._standIn))
+    .delete();
+}
+
 describe('queries', () => {
   it('count a list’s open and done tasks by index, tombstones left out', async () => {
     const { repos, queries } = device();
@@ -109,14 +127,7 @@ describe('queries', () => {
     const done = await repos.tasks.create(kept, { title: 'Done one' });
     await repos.tasks.create(kept, { title: 'Open one' });
     await repos.tasks.update(done, { status: 'done' });
-    await db
-      .rows('memberships')
-      .bulkPut([serverMembership(kept, ME, 'owner'), serverMembership(left, ME, 'editor', true)]);
-    // As a pull of the user's own memberships does: the stand-ins go.
-    await db
-      .rows('memberships')
-      .filter((row) => Boolean(row._standIn))
-      .delete();
+    await pullOwnMemberships(db, kept, left);
 
     expect(await queries.list(left, ME)).toBeNull();
     expect((await queries.list(kept, ME))?.name).toBe('Kept');
@@ -142,13 +153,7 @@ describe('queries', () => {
     await repos.tasks.create(left, { title: 'Roof of a list I left' });
     await repos.tasks.create(gone, { title: 'Roof of a deleted list' });
     await repos.lists.delete(gone);
-    await db
-      .rows('memberships')
-      .bulkPut([serverMembership(kept, ME, 'owner'), serverMembership(left, ME, 'editor', true)]);
-    await db
-      .rows('memberships')
-      .filter((row) => Boolean(row._standIn))
-      .delete();
+    await pullOwnMemberships(db, kept, left);
 
     const attic = await repos.lists.create({ name: 'Attic roof', color: 'blue' });
     const found = await queries.find(ME, '  roof ');

@@ -30,6 +30,27 @@ export function isFieldName(name: string): name is FieldName {
   return (FIELD_NAMES as readonly string[]).includes(name);
 }
 
+/** The values of `keys` in a row. */
+export function pick(row: object, keys: readonly string[]): Fields {
+  const values = row as Record<string, unknown>;
+  const out: Fields = {};
+  for (const key of keys) {
+    const value = values[key];
+    if (
+      isFieldName(key) &&
+      (typeof value === 'string' || typeof value === 'number' || value === null)
+    )
+      out[key] = value;
+  }
+  return out;
+}
+
+/** Whether a row still has the values an edit left (else it changed since). */
+export function holds(row: object, values: Fields): boolean {
+  const current = row as Record<string, unknown>;
+  return Object.entries(values).every(([key, value]) => current[key] === value);
+}
+
 // Only the valibot functions the sync library already ships (the app shell carries them):
 // no variant, record, union or literal, which would grow the shell for this lazy chunk.
 const id = v.pipe(v.string(), v.maxLength(100));

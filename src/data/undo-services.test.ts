@@ -1,9 +1,9 @@
 // An edit never depends on undo: when undo's chunk cannot load, the screens' recording
 // repositories still save the edit (unrecorded).
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { storedRow } from '@sync/testing';
-import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
+import { localOnlyServices } from '@/testing/app-harness';
 
 import { withUndo } from './undo-services';
 
@@ -11,17 +11,9 @@ vi.mock('./undo', () => {
   throw new Error('the chunk is gone');
 });
 
-let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
-
 describe('the recording repositories', () => {
   it('save an edit although undo cannot load', async () => {
-    markLocalOnly();
-    services = createTestServices();
-    const raw = services.sync;
+    const raw = localOnlyServices().sync;
     const listId = await raw.repos.lists.create({ name: 'Block C', color: 'teal' });
     const id = await raw.repos.tasks.create(listId, { title: 'Alpha' });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

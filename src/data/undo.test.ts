@@ -1,7 +1,7 @@
 // Undo and redo against the real repositories on fake-indexeddb: each edit is noted where the
 // screens call the repositories, and undo or redo is a new queued change (so it syncs and can
 // be refused like any edit); a row changed since is left alone, with a toast saying so.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   clearQueue,
@@ -11,19 +11,15 @@ import {
   storedRow,
   storedRows,
 } from '@sync/testing';
-import { createTestServices, markLocalOnly, type TestServices } from '@/testing/app-harness';
+import { localOnlyServices, type TestServices } from '@/testing/app-harness';
 
 import { useToasts } from '@/lib/toasts';
 import { createUndoer, undoerOf } from './undo';
 import { createUndoHistory, UNDO_STORAGE_KEY, type HistoryStorage } from './undo-history';
 import { RECORDED, rawSync, withUndo } from './undo-services';
 
+/** This test's services (setup-dom closes them after each test). */
 let services: TestServices | undefined;
-
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function memoryStorage(): HistoryStorage {
   const items = new Map<string, string>();
@@ -36,8 +32,7 @@ function memoryStorage(): HistoryStorage {
 
 /** A list with three tasks, nothing queued; the undoer over a fresh history. */
 async function setUp(storage = memoryStorage()) {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const { sync } = services;
   const listId = await sync.repos.lists.create({ name: 'Block C', color: 'teal' });
   const a = await sync.repos.tasks.create(listId, { title: 'Alpha' });

@@ -2,18 +2,21 @@
 // services hand every screen a sync whose edits go through these recording repositories
 // (undo-services.ts), which note what each edit changed (undo-history.ts) and pass it on, so
 // no write path can forget to. Undo and redo are new writes through the same repositories:
-// they sync, and are refused, like any edit. A row that changed since the edit (another device wrote the same field) is left as
-// it is, and the toast says so: an undo never overwrites someone's newer value.
-import { canTransition, type TaskStatus } from './schema';
-import { type OutpostSync } from './sync';
-import { type Repositories } from './repositories';
-import { type Task } from './rows';
-
+// they sync, and are refused, like any edit. A row that changed since the edit (another
+// device wrote the same field) is left as it is, and the toast says so: an undo never
+// overwrites someone's newer value.
 import { showToast, useToasts } from '@/lib/toasts';
+
+import type { Repositories } from './repositories';
+import type { Task } from './rows';
+import { canTransition, type TaskStatus } from './schema';
+import type { OutpostSync } from './sync';
 import {
   createUndoHistory,
   forgetStoredHistory,
+  holds,
   isFieldName,
+  pick,
   type Change,
   type Fields,
   type Place,
@@ -42,27 +45,6 @@ type Outcome =
   | { kind: 'failed'; message: string };
 
 const quoted = (text: unknown) => `“${String(text)}”`;
-
-/** The values of `keys` in a row. */
-function pick(row: object, keys: readonly string[]): Fields {
-  const values = row as Record<string, unknown>;
-  const out: Fields = {};
-  for (const key of keys) {
-    const value = values[key];
-    if (
-      isFieldName(key) &&
-      (typeof value === 'string' || typeof value === 'number' || value === null)
-    )
-      out[key] = value;
-  }
-  return out;
-}
-
-/** Whether a row still has the values an edit left (else it changed since). */
-function holds(row: object, values: Fields): boolean {
-  const current = row as Record<string, unknown>;
-  return Object.entries(values).every(([key, value]) => current[key] === value);
-}
 
 function firstError(errors: Record<string, string | undefined>, fallback: string): string {
   return errors._ ?? Object.values(errors).find(Boolean) ?? fallback;

@@ -4,30 +4,19 @@
 // delete was sent says so as an error.
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { storedRow, queuedChanges, markQueuedSent } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
-import {
-  createTestServices,
-  markLocalOnly,
-  renderWithServices,
-  type TestServices,
-} from '@/testing/app-harness';
+import { localOnlyServices, renderWithServices, type TestServices } from '@/testing/app-harness';
 
 import { useDeleteWithUndo, type Deletable } from './use-delete-with-undo';
 
 let services: TestServices | undefined;
 
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
-
 /** A list with a task, a comment and a file, and the row of `kind` with its label. */
 async function rowOf(kind: Deletable): Promise<{ id: string; label: string; shown: string }> {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const { repos } = services.sync;
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Fix the door' });

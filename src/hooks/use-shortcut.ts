@@ -14,21 +14,29 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   );
 }
 
-/** Calls `handler` when `key` is pressed outside text fields (no Ctrl/Alt/Meta). */
-export function useShortcut(key: string, handler: (event: KeyboardEvent) => void, enabled = true) {
-  const latest = useRef(handler);
+/**
+ * Calls `onKey` with every keydown on the window while `enabled`. Always the latest
+ * `onKey`, so callers pass an inline function without re-subscribing on each render.
+ */
+export function useWindowKeydown(onKey: (event: KeyboardEvent) => void, enabled = true) {
+  const latest = useRef(onKey);
   useEffect(() => {
-    latest.current = handler;
+    latest.current = onKey;
   });
   useEffect(() => {
     if (!enabled) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== key || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (event.defaultPrevented || isTypingTarget(event.target)) return;
-      event.preventDefault();
-      latest.current(event);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [key, enabled]);
+    const listener = (event: KeyboardEvent) => latest.current(event);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, [enabled]);
+}
+
+/** Calls `handler` when `key` is pressed outside text fields (no Ctrl/Alt/Meta). */
+export function useShortcut(key: string, handler: (event: KeyboardEvent) => void, enabled = true) {
+  useWindowKeydown((event) => {
+    if (event.key !== key || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.defaultPrevented || isTypingTarget(event.target)) return;
+    event.preventDefault();
+    handler(event);
+  }, enabled);
 }

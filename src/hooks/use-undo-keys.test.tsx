@@ -3,27 +3,17 @@
 // Shift+Ctrl+Z or Ctrl+Y, and a text field keeps its own undo.
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { clearQueue, queuedChanges, storedRow } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
 import { useServices } from '@/lib/services';
 import { loadUndo } from '@/data/undo-services';
-import {
-  createTestServices,
-  markLocalOnly,
-  renderWithServices,
-  type TestServices,
-} from '@/testing/app-harness';
+import { localOnlyServices, renderWithServices, type TestServices } from '@/testing/app-harness';
 
 import { undoKey, useUndoKeys } from './use-undo-keys';
 
 let services: TestServices | undefined;
-
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 /** A screen that renames a task as any screen does: through the services' repositories. */
 function Renamer({ taskId }: { taskId: string }) {
@@ -45,8 +35,7 @@ function Renamer({ taskId }: { taskId: string }) {
 }
 
 async function setUp() {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const { sync } = services;
   const listId = await sync.repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await sync.repos.tasks.create(listId, { title: 'Fix the gate' });

@@ -5,9 +5,8 @@
 // codes, never as thrown errors.
 import { AuthRetryableFetchError, createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import WebSocket from 'ws';
 
-import { createTestServices } from '@/testing/app-harness';
+import { devstackClient, ownList, signInDemo } from '@/testing/app-harness';
 
 import {
   acceptInvite,
@@ -23,26 +22,13 @@ import {
 
 const LIST = '11570000-0000-4000-8000-000000000001';
 
-/**
- * A devstack client with its own session. Realtime goes over `ws`: the WebSocket jsdom's
- * environment exposes is undici's, which throws on jsdom's Event when a socket opens.
- */
+/** A devstack client with its own session (the app under test never sees it). */
 function client() {
-  const { url, publishableKey } = inject('devstack');
-  return createClient(url, publishableKey, {
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
-  });
+  return devstackClient({ side: true });
 }
 
 async function signedIn(who: 'alice' | 'bob'): Promise<SupabaseClient> {
-  const supabase = client();
-  const { error } = await supabase.auth.signInWithPassword({
-    email: `${who}@example.com`,
-    password: 'outpost-demo',
-  });
-  if (error) throw error;
-  return supabase;
+  return signInDemo(client(), who);
 }
 
 async function newUser(): Promise<SupabaseClient> {
@@ -53,25 +39,6 @@ async function newUser(): Promise<SupabaseClient> {
   });
   if (error) throw error;
   return supabase;
-}
-
-/**
- * A new list owned by `supabase`'s user, made through the real sync library, so invite tests
- * add members to it and never to the seeded list other suites count.
- */
-async function ownList(supabase: SupabaseClient, name: string): Promise<string> {
-  const services = createTestServices({ supabase, online: true, startEngine: true });
-  try {
-    await services.sync.engine.syncNow();
-    const id = await services.sync.repos.lists.create({ name, color: 'blue' });
-    const status = await services.sync.engine.syncNow();
-    if (status.phase !== 'synced' || (await services.sync.pendingCount()) > 0) {
-      throw new Error(`the list did not reach the server (${status.phase})`);
-    }
-    return id;
-  } finally {
-    await services.close();
-  }
 }
 
 const jsonResponse = (body: unknown, status: number) =>
@@ -178,7 +145,7 @@ describe('the edge functions on the devstack', () => {
   let list: string;
   beforeAll(async () => {
     alice = await signedIn('alice');
-    list = await ownList(alice, 'API invites');
+    list = await ownList(alice, 'API invites', 'blue');
   });
 
   it('lets an owner make a link that works once, and refuses an editor', async () => {

@@ -5,7 +5,7 @@
 // account's sign-in, local data deleted in another tab, or a reload that finds someone else.
 // An ended session and the account that claims local-only rows keep them: same person.
 import { act, render, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
 import { type OutpostSync } from '@/data/sync';
@@ -14,6 +14,7 @@ import {
   ALICE_ID,
   createTestServices,
   devstackClient,
+  localOnlyServices,
   markLocalOnly,
   Providers,
   signInDemo,
@@ -32,10 +33,6 @@ import { loadUndo } from '@/data/undo-services';
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 /** The app's providers around a probe of the session; resolves once the session is ready. */
 async function renderSession(app: TestServices): Promise<{ current: () => Session }> {
@@ -140,8 +137,7 @@ describe("the tab's own state of a person", () => {
   });
 
   it('goes when local data is deleted in another tab', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const session = await renderSession(services);
     expect(session.current().mode).toBe('local');
     const undoer = await editWithUndo(services.sync);

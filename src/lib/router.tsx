@@ -4,7 +4,14 @@
 // page (aria-current), and the params of a path prefix. The browser's own location is the
 // router's (tests set it with history.replaceState; jsdom has one too).
 import { useMemo, type AnchorHTMLAttributes, type ReactNode } from 'react';
-import { Link, matchRoute, useLocation as useWouterLocation, useRouter, useSearch } from 'wouter';
+import {
+  Link,
+  matchRoute,
+  useLocation as useWouterLocation,
+  useRouter,
+  useSearch,
+  type useSearchParams,
+} from 'wouter';
 import { useHistoryState, useLocationProperty } from 'wouter/use-browser-location';
 
 export { Link, Redirect, Route, Switch, useParams, useSearchParams } from 'wouter';
@@ -45,6 +52,24 @@ export type NavigateFunction = (to: string, options?: NavigateOptions) => void;
 export function useNavigate(): NavigateFunction {
   const [, navigate] = useWouterLocation();
   return navigate;
+}
+
+/** The setter useSearchParams() gives. */
+export type SetSearchParams = ReturnType<typeof useSearchParams>[1];
+
+/**
+ * Takes `name` out of the query, replacing the history entry: for a one-shot parameter
+ * (`?new=…`) that a screen acts on once and that Back must not bring back.
+ */
+export function dropSearchParam(setParams: SetSearchParams, name: string): void {
+  setParams(
+    (prev) => {
+      const next = new URLSearchParams(prev);
+      next.delete(name);
+      return next;
+    },
+    { replace: true },
+  );
 }
 
 /**

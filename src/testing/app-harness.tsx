@@ -9,6 +9,7 @@ import { useLayoutEffect, type ReactNode } from 'react';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 
+import { type ListColor } from '@/data/schema';
 import { createOutpostSync, type OutpostSync } from '@/data/sync';
 import { switchableOnline, type SwitchableOnline } from '@sync/testing';
 import { AppRoutes } from '@/app/routes';
@@ -145,6 +146,44 @@ export function createTestServices(
   };
   trackServices(services);
   return services;
+}
+
+/** Services of a device used without an account (marked local-only: no welcome screen). */
+export function localOnlyServices(options: Parameters<typeof createTestServices>[0] = {}) {
+  markLocalOnly();
+  return createTestServices(options);
+}
+
+/** Services as a device signed in to the test devstack runs them: online, engine started. */
+export function onlineServices(
+  supabase: SupabaseClient = devstackClient(),
+  options: { now?: () => number } = {},
+): TestServices {
+  return createTestServices({ ...options, supabase, online: true, startEngine: true });
+}
+
+/**
+ * A new list owned by `owner`, made through the real sync library (its own services, closed
+ * after), so tests that add, change or remove members never touch the seeded list other
+ * suites count on.
+ */
+export async function ownList(
+  owner: SupabaseClient,
+  name: string,
+  color: ListColor = 'green',
+): Promise<string> {
+  const services = onlineServices(owner);
+  try {
+    await services.sync.engine.syncNow();
+    const id = await services.sync.repos.lists.create({ name, color });
+    const status = await services.sync.engine.syncNow();
+    if (status.phase !== 'synced' || (await services.sync.pendingCount()) > 0) {
+      throw new Error(`the list did not reach the server (${status.phase})`);
+    }
+    return id;
+  } finally {
+    await services.close();
+  }
 }
 
 /** Alice of the demo data (supabase/seed.sql). */

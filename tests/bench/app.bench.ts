@@ -21,6 +21,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { createClient, type Session } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
+import { devstackBuildArgs } from '../../scripts/devstack-build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
@@ -154,29 +155,32 @@ export function buildApp(
   outDir: string,
   root = ROOT,
 ): void {
-  execFileSync(
-    process.execPath,
-    // --mode devstack: a build for the local devstack (scripts/build-env.ts). Both names of
-    // the key: an older checkout (`root`) reads only VITE_SUPABASE_ANON_KEY.
-    [
-      join(root, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--mode',
-      'devstack',
-      '--outDir',
-      outDir,
-      '--emptyOutDir',
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        VITE_SUPABASE_URL: apiUrl,
-        VITE_SUPABASE_PUBLISHABLE_KEY: publishableKey,
-        VITE_SUPABASE_ANON_KEY: publishableKey,
-      },
-      stdio: 'ignore',
+  execFileSync(process.execPath, devstackBuildArgs(root, outDir, { emptyOutDir: true }), {
+    cwd: root,
+    // Both names of the key: an older checkout (`root`) reads only VITE_SUPABASE_ANON_KEY.
+    env: {
+      ...process.env,
+      VITE_SUPABASE_URL: apiUrl,
+      VITE_SUPABASE_PUBLISHABLE_KEY: publishableKey,
+      VITE_SUPABASE_ANON_KEY: publishableKey,
     },
+    stdio: 'ignore',
+  });
+}
+
+/** `count` tasks in `listId` by `createdBy`: todo, doing and done in turn, in position order. */
+export async function seedTasks(
+  stack: TestDevstack,
+  listId: string,
+  createdBy: string,
+  count: number,
+): Promise<void> {
+  await stack.db.query(
+    `insert into public.tasks (list_id, title, notes, status, position, created_by)
+     select $1, 'Task ' || i, 'Notes for task ' || i,
+            (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
+       from generate_series(0, $3::int - 1) i`,
+    [listId, createdBy, count],
   );
 }
 
@@ -189,13 +193,7 @@ async function seedBigList(stack: TestDevstack): Promise<void> {
     `insert into public.memberships (list_id, user_id, role) values ($1, $2, 'editor')`,
     [BIG_LIST_ID, SEED.bob],
   );
-  await stack.db.query(
-    `insert into public.tasks (list_id, title, notes, status, position, created_by)
-     select $1, 'Task ' || i, 'Notes for task ' || i,
-            (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
-       from generate_series(0, $3::int - 1) i`,
-    [BIG_LIST_ID, SEED.alice, BIG_TASKS],
-  );
+  await seedTasks(stack, BIG_LIST_ID, SEED.alice, BIG_TASKS);
   await stack.db.query('analyze');
 }
 

@@ -27,7 +27,7 @@ import { build } from 'esbuild';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, reportOffline } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
-import { buildApp, sessionOf } from './app.bench';
+import { buildApp, seedTasks, sessionOf } from './app.bench';
 import type { SyncPageOptions, SyncRun } from './browser/sync-page';
 import { percentiles, type Percentiles } from './percentiles';
 
@@ -374,13 +374,7 @@ async function seed(stack: TestDevstack, { huge }: { huge: boolean }): Promise<C
     `insert into public.lists (id, name, color, created_by) values ($1, 'Ten thousand', 'blue', $2)`,
     [BIG_LIST_ID, SEED.alice],
   );
-  await stack.db.query(
-    `insert into public.tasks (list_id, title, notes, status, position, created_by)
-     select $1, 'Task ' || i, 'Notes for task ' || i,
-            (array['todo','doing','done'])[1 + i % 3], 'a' || lpad(i::text, 6, '0'), $2
-       from generate_series(0, $3::int - 1) i`,
-    [BIG_LIST_ID, SEED.alice, BIG_TASKS],
-  );
+  await seedTasks(stack, BIG_LIST_ID, SEED.alice, BIG_TASKS);
   // bob's: alice is not in it, so her device (figures 1, 2) stays at 10,030 tasks.
   await stack.db.query(
     `insert into public.lists (id, name, color, created_by) values ($1, 'Hundred thousand', 'green', $2)`,
@@ -533,6 +527,15 @@ async function listsReady(page: Page, counts: Counts, lists: string[]): Promise<
   );
 }
 
+/** Clicks a list's card on the lists screen, within the bound of a step. */
+function clickListCard(page: Page, listId: string): Promise<void> {
+  return within(
+    `click on list ${listId}`,
+    BOUND.step,
+    page.locator(`.lists-card a[href="/lists/${listId}"]`).click({ timeout: BOUND.step }),
+  );
+}
+
 /** Click on the list's card → first row; returns the in-page time, then goes back to /lists. */
 async function navigateOnce(
   page: Page,
@@ -545,11 +548,7 @@ async function navigateOnce(
     b.clickAt = null;
     b.rowAt = null;
   });
-  await within(
-    `click on list ${listId}`,
-    BOUND.step,
-    page.locator(`.lists-card a[href="/lists/${listId}"]`).click({ timeout: BOUND.step }),
-  );
+  await clickListCard(page, listId);
   await until(
     page,
     `first task row of list ${listId} after the click`,
@@ -785,11 +784,7 @@ async function measureHeap(
   const steps: HeapStep[] = [await heapSample(cdp, 'lists screen')];
   for (const listId of lists) {
     const name = listId === HUGE_LIST_ID ? '100,000-task list' : '30-task list';
-    await within(
-      `click on list ${listId}`,
-      BOUND.step,
-      page.locator(`.lists-card a[href="/lists/${listId}"]`).click({ timeout: BOUND.step }),
-    );
+    await clickListCard(page, listId);
     await until(
       page,
       `first task row of ${listId}`,

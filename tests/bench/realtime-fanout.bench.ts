@@ -7,7 +7,7 @@ import type { Keys } from '../../devstack/keys';
 import WebSocket from 'ws';
 
 import { signedInDemoClient, SEED, startTestDevstack } from '../support/devstack';
-import { rawSocket } from '../support/realtime';
+import { rawSocket, privateJoin } from '../support/realtime';
 import { percentiles, type Percentiles } from './percentiles';
 
 const IDLE_USERS = 1_000;
@@ -34,15 +34,7 @@ async function idleSubscriber(
     3600,
   );
   const socket = await rawSocket(stack, sockets);
-  const reply = await socket.push(`user:${id}`, 'phx_join', {
-    config: {
-      broadcast: { ack: false, self: false },
-      presence: { key: '', enabled: false },
-      postgres_changes: [],
-      private: true,
-    },
-    access_token: token,
-  });
+  const reply = await socket.push(`user:${id}`, 'phx_join', privateJoin(token));
   return reply?.status === 'ok';
 }
 

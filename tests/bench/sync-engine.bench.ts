@@ -16,7 +16,7 @@ import { OUTPOST_SCHEMA } from '../../src/data/tables';
 import type { LocalRow } from '../../sync/registry';
 import type { Remote } from '../../sync/remote';
 import { SEED, startTestDevstack } from '../support/devstack';
-import { FaultyNetwork } from '../support/faults';
+import { FaultyNetwork } from '../../sync/kit/faults';
 import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
 import { percentile, percentiles, type Percentiles } from './percentiles';
 import { clearQueue, deviceDb } from '../../sync/testing';

@@ -5,53 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 
-import type { EngineKind } from '../support/database';
-import {
-  startTestDevstack,
-  type TestDevstack,
-  type TestDevstackOptions,
-} from '../support/devstack';
+import type { TestDevstack } from '../support/devstack';
+
+// One devstack per engine and fresh addresses are what the integration suites use too.
+export { devstackPerEngine, uniqueEmail } from '../support/devstack';
 
 /** The text of tests/conformance/fixtures/<name>. */
 export function fixture(name: string): string {
   return readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
-}
-
-/**
- * The suite's devstack on `kind`: started (and `sql` run on it) in a beforeAll, stopped in an
- * afterAll, both registered here. What is returned stands for it once started; reading it
- * before (at collection time) throws rather than answering from nothing. `options` may be a
- * function when they need work done at start (a config file written), not at collection.
- */
-export function devstackPerEngine(
-  kind: EngineKind,
-  options: TestDevstackOptions | (() => TestDevstackOptions) = {},
-  sql?: string,
-): TestDevstack {
-  let current: TestDevstack | undefined;
-  beforeAll(async () => {
-    current = await startTestDevstack(kind, typeof options === 'function' ? options() : options);
-    if (sql !== undefined) await current.db.exec(sql);
-  });
-  afterAll(async () => {
-    await current?.stop();
-  });
-  return new Proxy({} as TestDevstack, {
-    get(_target, property) {
-      if (current === undefined) throw new Error('the devstack is read before its beforeAll');
-      const value: unknown = Reflect.get(current, property);
-      return typeof value === 'function' ? (value as () => unknown).bind(current) : value;
-    },
-  });
-}
-
-let counter = 0;
-/** A fresh address; `tag` lets a list filter find exactly the users of one test. */
-export function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
 }
 
 /** GoTrue's error body (the original shape, which the admin and most user endpoints send). */

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 
 import { expect, test, type Page } from '@playwright/test';
 
+import { devstackBuildArgs } from '../../scripts/devstack-build';
 import { contextFor, newAccount, type Account } from './support/accounts';
 import { submitNewList } from './support/app';
 import { E2E_PUBLISHABLE_KEY, E2E_API_URL, E2E_UPDATE_PORT } from './support/env';
@@ -24,29 +25,16 @@ const execFileAsync = promisify(execFile);
 // the next request went out on an ended one ('other side closed').
 async function build(label: 'A' | 'B'): Promise<string> {
   const outDir = join(BUILDS, label);
-  await execFileAsync(
-    process.execPath,
-    // --mode devstack: a build for the local devstack (scripts/build-env.ts).
-    [
-      join(ROOT, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--mode',
-      'devstack',
-      '--outDir',
-      outDir,
-      '--emptyOutDir',
-    ],
-    {
-      cwd: ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-      env: {
-        ...process.env,
-        OUTPOST_APP_VERSION: `0.1.0-${label}`,
-        VITE_SUPABASE_URL: E2E_API_URL,
-        VITE_SUPABASE_PUBLISHABLE_KEY: E2E_PUBLISHABLE_KEY,
-      },
+  await execFileAsync(process.execPath, devstackBuildArgs(ROOT, outDir, { emptyOutDir: true }), {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      OUTPOST_APP_VERSION: `0.1.0-${label}`,
+      VITE_SUPABASE_URL: E2E_API_URL,
+      VITE_SUPABASE_PUBLISHABLE_KEY: E2E_PUBLISHABLE_KEY,
     },
-  );
+  });
   return outDir;
 }
 

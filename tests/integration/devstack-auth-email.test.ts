@@ -6,26 +6,21 @@
 import { request as httpRequest } from 'node:http';
 
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
 import { parseAuthConfig, type AuthConfigOverrides } from '../../devstack/auth/config';
 import { ENGINE_KINDS } from '../support/database';
 import {
-  startTestDevstack,
+  devstackPerEngine,
   TEST_RATE_LIMITS,
   TestClock,
   type TestDevstack,
+  uniqueEmail,
 } from '../support/devstack';
 
 /** Where the app's reset screen is; loopback, so any port is an allowed redirect. */
 const APP_RESET = 'http://localhost:4283/reset-password';
 const OTP_EXPIRY_SEC = 3600;
-
-let counter = 0;
-function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
-}
 
 interface Mail {
   ID: string;
@@ -89,7 +84,6 @@ async function signUp(client: SupabaseClient, email: string, password = 'old-pas
 
 describe.each(ENGINE_KINDS)('devstack auth email, confirmations off (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
   const { viewer, mailsTo, lastMail } = mailTools(() => stack);
   const auth: AuthConfigOverrides = {
     enableConfirmations: false,
@@ -98,12 +92,7 @@ describe.each(ENGINE_KINDS)('devstack auth email, confirmations off (%s)', (kind
     doubleConfirmChanges: true,
   };
 
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock, auth });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { clock, auth });
   beforeEach(() => clock.advance(1_000));
 
   function raw(path: string, body: unknown, init: { key?: string | null } = {}) {
@@ -416,7 +405,6 @@ describe.each(ENGINE_KINDS)('devstack auth email, confirmations off (%s)', (kind
 
 describe.each(ENGINE_KINDS)('devstack auth email, confirmations on (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
   const { lastMail } = mailTools(() => stack);
   const auth: AuthConfigOverrides = {
     enableConfirmations: true,
@@ -424,12 +412,7 @@ describe.each(ENGINE_KINDS)('devstack auth email, confirmations on (%s)', (kind)
     doubleConfirmChanges: true,
   };
 
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock, auth });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { clock, auth });
   beforeEach(() => clock.advance(1_000));
 
   it('sign-up waits for the confirmation link: no session, email_not_confirmed, then signed in', async () => {
@@ -486,17 +469,11 @@ describe.each(ENGINE_KINDS)('devstack auth email, confirmations on (%s)', (kind)
 
 describe.each(ENGINE_KINDS)('devstack auth email, email_sent limit (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
   const { mailsTo } = mailTools(() => stack);
 
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, {
-      clock,
-      auth: { enableConfirmations: true, rateLimits: { ...TEST_RATE_LIMITS, emailSent: 2 } },
-    });
-  });
-  afterAll(async () => {
-    await stack?.stop();
+  const stack = devstackPerEngine(kind, {
+    clock,
+    auth: { enableConfirmations: true, rateLimits: { ...TEST_RATE_LIMITS, emailSent: 2 } },
   });
 
   it('email_sent: the project-wide hourly mail limit answers 429 once spent', async () => {

@@ -8,17 +8,17 @@ import { join } from 'node:path';
 
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { parseAuthConfig } from '../../devstack/auth/config';
 import { REPO_ROOT } from '../../devstack/schema-files';
 import { ENGINE_KINDS } from '../support/database';
 import {
+  devstackPerEngine,
   SEED,
   signedInDemoClient,
-  startTestDevstack,
   TestClock,
-  type TestDevstack,
+  uniqueEmail,
 } from '../support/devstack';
 
 /** supabase/config.toml's [auth] settings, which the devstack runs with. */
@@ -26,22 +26,10 @@ const CONFIG = parseAuthConfig(readFileSync(join(REPO_ROOT, 'supabase', 'config.
 const REUSE_INTERVAL_MS = CONFIG.refreshTokenReuseIntervalSec * 1000;
 const ACCESS_TOKEN_TTL_MS = CONFIG.jwtExpirySec * 1000;
 
-let counter = 0;
-function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
-}
-
 describe.each(ENGINE_KINDS)('devstack auth (%s)', (kind) => {
   const clock = new TestClock();
-  let stack: TestDevstack;
 
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { clock });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { clock });
   // Each test starts a second later: a clock that stood still would never refill the sign-in
   // rate-limit bucket, which holds 30 requests (GoTrue's burst).
   beforeEach(() => clock.advance(1_000));

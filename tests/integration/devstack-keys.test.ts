@@ -29,6 +29,7 @@ import {
 import { legacyKeysFromEnv } from '../../devstack/keys-config';
 import { ENGINE_KINDS } from '../support/database';
 import {
+  devstackPerEngine,
   forgedKeys,
   SEED,
   signedInDemoClient,
@@ -36,7 +37,7 @@ import {
   TestClock,
   type TestDevstack,
 } from '../support/devstack';
-import { rawSocket } from '../support/realtime';
+import { rawSocket, privateJoin } from '../support/realtime';
 
 const BROWSER_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -84,15 +85,7 @@ describe.each(ENGINE_KINDS)('devstack keys, legacy off (%s)', (kind) => {
   /** A private join of alice's own topic with `token`; the reply's status and reason. */
   async function joinAs(token: string) {
     const socket = await rawSocket(stack, sockets);
-    const reply = await socket.push(`user:${SEED.alice}`, 'phx_join', {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: '', enabled: false },
-        postgres_changes: [],
-        private: true,
-      },
-      access_token: token,
-    });
+    const reply = await socket.push(`user:${SEED.alice}`, 'phx_join', privateJoin(token));
     const response = (reply?.response ?? {}) as { reason?: string };
     return { status: reply?.status, reason: response.reason };
   }
@@ -444,14 +437,7 @@ async function legacyDemoAnonKey(): Promise<string> {
 }
 
 describe.each(ENGINE_KINDS)('devstack keys, legacy on (%s)', (kind) => {
-  let stack: TestDevstack;
-
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { legacyKeys: true });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { legacyKeys: true });
 
   it("keeps an existing project's anon/service_role keys and HS256 tokens working", async () => {
     const legacy = stack.legacyKeys;

@@ -25,6 +25,7 @@ import {
   type Heard,
   REALTIME_WAIT_MS,
   closeRealtime,
+  privateJoin,
 } from '../support/realtime';
 
 describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) => {
@@ -352,27 +353,11 @@ describe.each(ENGINE_KINDS)('devstack realtime private channels on %s', (kind) =
     await Promise.all([subscribed(a.channel), subscribed(b.channel)]);
     // Carol joins with presence enabled, as supabase-js would with a presence listener.
     const c = await rawSocket(stack, sockets);
-    const joined = await c.push(topic, 'phx_join', {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: 'carol', enabled: true },
-        postgres_changes: [],
-        private: true,
-      },
-      access_token: await userJwt(carol.id),
-    });
+    const joined = await c.push(topic, 'phx_join', privateJoin(await userJwt(carol.id), 'carol'));
     expect(joined).toMatchObject({ status: 'ok' });
     // Erin joins on presence read alone and hears presence but no broadcast.
     const e = await rawSocket(stack, sockets);
-    const erinJoined = await e.push(topic, 'phx_join', {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: 'erin', enabled: true },
-        postgres_changes: [],
-        private: true,
-      },
-      access_token: await userJwt(erin.id),
-    });
+    const erinJoined = await e.push(topic, 'phx_join', privateJoin(await userJwt(erin.id), 'erin'));
     expect(erinJoined).toMatchObject({ status: 'ok' });
     await stack.db.query(`select realtime.send('{}'::jsonb, 'not-for-erin', $1)`, [topic]);
     expect(await a.channel.send({ type: 'broadcast', event: 'not-for-erin', payload: {} })).toBe(

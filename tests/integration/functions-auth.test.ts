@@ -13,6 +13,7 @@ import { DEMO_JWT_SECRET } from '../../devstack/keys';
 
 import { ENGINE_KINDS } from '../support/database';
 import {
+  devstackPerEngine,
   forgedKeys,
   SEED,
   signedInDemoClient,
@@ -225,15 +226,9 @@ describe.each(ENGINE_KINDS)('functions verify their callers, legacy keys off (%s
 });
 
 describe.each(ENGINE_KINDS)('functions on an existing project, legacy keys on (%s)', (kind) => {
-  let stack: TestDevstack;
   const nowSec = () => Math.floor(Date.now() / 1000);
 
-  beforeAll(async () => {
-    stack = await startTestDevstack(kind, { legacyKeys: true });
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
+  const stack = devstackPerEngine(kind, { legacyKeys: true });
 
   it('still lets in an HS256 session signed with the legacy secret', async () => {
     const legacy = stack.legacyKeys;

@@ -20,6 +20,7 @@ import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../suppor
 import { addMember } from '../support/memberships';
 import { pullAll, push, type Mutation, type Row } from '../support/sync-calls';
 import {
+  listEpoch,
   rawSocket,
   refusal,
   roundTrip,
@@ -28,6 +29,7 @@ import {
   type Heard,
   REALTIME_WAIT_MS,
   closeRealtime,
+  privateJoin,
 } from '../support/realtime';
 
 /** A delta as the contract says it arrives. */
@@ -133,15 +135,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   /** The topic of `list` now: `list:<id>:<epoch>` (a removal moves the list to the next). */
   async function listTopic(list: string, epoch?: number): Promise<string> {
     if (epoch !== undefined) return `list:${list}:${epoch}`;
-    return `list:${list}:${await epochOf(list)}`;
-  }
-
-  async function epochOf(list: string): Promise<number> {
-    const { rows } = await stack.db.query<{ e: number }>(
-      'select realtime_epoch as e from public.lists where id = $1',
-      [list],
-    );
-    return Number(rows[0]?.e);
+    return `list:${list}:${await listEpoch(stack.db, list)}`;
   }
 
   beforeAll(async () => {
@@ -249,7 +243,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
   });
 
   it('refuses anon and a stranger on list, presence and user topics with the hosted reason', async () => {
-    const epoch = await epochOf(SEED.list);
+    const epoch = await listEpoch(stack.db, SEED.list);
     const topics = [
       await listTopic(SEED.list),
       presenceTopic(SEED.list, epoch),
@@ -302,7 +296,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(deltas(alice.heard)).toEqual([]);
 
     // Presence on its own topic: members track and see each other.
-    const presence = presenceTopic(SEED.list, await epochOf(SEED.list));
+    const presence = presenceTopic(SEED.list, await listEpoch(stack.db, SEED.list));
     const aliceP = listener(await realtimeClient(SEED.alice), presence, 'alice');
     const bobP = listener(await realtimeClient(SEED.bob), presence, 'bob');
     await Promise.all([subscribed(aliceP.channel), subscribed(bobP.channel)]);
@@ -316,15 +310,11 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
     // Not on the list topic itself: presence there is neither read nor written.
     const c = await rawSocket(stack, sockets);
-    const onList = await c.push(await listTopic(SEED.list), 'phx_join', {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: 'alice-2', enabled: true },
-        postgres_changes: [],
-        private: true,
-      },
-      access_token: await keys.sign({ sub: SEED.alice, role: 'authenticated' }, 3600),
-    });
+    const onList = await c.push(
+      await listTopic(SEED.list),
+      'phx_join',
+      privateJoin(await keys.sign({ sub: SEED.alice, role: 'authenticated' }, 3600), 'alice-2'),
+    );
     expect(onList).toMatchObject({ status: 'ok' });
     const track = await c.push(await listTopic(SEED.list), 'presence', {
       type: 'presence',
@@ -335,15 +325,11 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
 
     // A stranger cannot join the presence topic, so neither tracks nor sees anyone.
     const s = await rawSocket(stack, sockets);
-    const strangerJoin = await s.push(presence, 'phx_join', {
-      config: {
-        broadcast: { ack: false, self: false },
-        presence: { key: 'carol', enabled: true },
-        postgres_changes: [],
-        private: true,
-      },
-      access_token: await keys.sign({ sub: carol, role: 'authenticated' }, 3600),
-    });
+    const strangerJoin = await s.push(
+      presence,
+      'phx_join',
+      privateJoin(await keys.sign({ sub: carol, role: 'authenticated' }, 3600), 'carol'),
+    );
     expect(strangerJoin).toEqual({
       status: 'error',
       response: { reason: refusal(presence) },
@@ -389,7 +375,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(added?.row).not.toHaveProperty('granted_xid');
 
     // Now a member: dave joins the list's topic, as bob does.
-    const epoch = await epochOf(SEED.list);
+    const epoch = await listEpoch(stack.db, SEED.list);
     const daveStatuses: string[] = [];
     const onList = listener(await realtimeClient(dave), await listTopic(SEED.list));
     onList.channel.on('system', {}, (payload: { message?: string }) =>
@@ -407,7 +393,7 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
     expect(removed?.row).toEqual(await pulled(dave, 'memberships', membership));
     // The list moved to the next epoch, and bob, who stays, hears that on his own topic
     // (the list's row, nothing of dave's).
-    expect(await epochOf(SEED.list)).toBe(epoch + 1);
+    expect(await listEpoch(stack.db, SEED.list)).toBe(epoch + 1);
     await waitFor(() => deltas(bobsTopic.heard).length === 1, REALTIME_WAIT_MS, 'the new epoch');
     expect(deltas(bobsTopic.heard)[0]).toMatchObject({
       table: 'lists',
@@ -467,20 +453,20 @@ describe.each(ENGINE_KINDS)('realtime deltas on private list channels on %s', (k
       realtime_epoch: 5,
     });
     expect(made.status).toBe(201);
-    expect(await epochOf(id)).toBe(0);
+    expect(await listEpoch(stack.db, id)).toBe(0);
     const patched = await rest(`lists?id=eq.${id}`, 'PATCH', {
       name: 'Renamed',
       realtime_epoch: 9,
     });
     expect(patched.status).toBe(204);
-    expect(await epochOf(id)).toBe(0);
+    expect(await listEpoch(stack.db, id)).toBe(0);
     expect((await pulled(SEED.alice, 'lists', id))?.name).toBe('Renamed');
 
     const response = await push(stack.db, SEED.alice, randomUUID(), [
       { seq: ++seq, table: 'lists', op: 'patch', id, data: { realtime_epoch: 3 } },
     ]);
     expect(response.results[0]).toMatchObject({ status: 'rejected' });
-    expect(await epochOf(id)).toBe(0);
+    expect(await listEpoch(stack.db, id)).toBe(0);
   });
 
   it("sends a profile rename to the topics of its user's lists only", async () => {

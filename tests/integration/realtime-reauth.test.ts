@@ -17,12 +17,14 @@ import { SEED, startTestDevstack, TestClock, type TestDevstack } from '../suppor
 import { addMember } from '../support/memberships';
 import { push, type Mutation } from '../support/sync-calls';
 import {
+  listEpoch,
   closeRealtime,
   rawSocket,
   REALTIME_WAIT_MS,
   refusal,
   subscribed,
   waitFor,
+  privateJoin,
 } from '../support/realtime';
 
 const dataTopic = (list: string, epoch: number) => `list:${list}:${epoch}`;
@@ -114,14 +116,6 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
   const remove = (membership: string) =>
     pushAll(SEED.alice, [{ table: 'memberships', op: 'delete', id: membership }]);
 
-  async function epochOf(list: string): Promise<number> {
-    const { rows } = await stack.db.query<{ e: number }>(
-      'select realtime_epoch as e from public.lists where id = $1',
-      [list],
-    );
-    return Number(rows[0]?.e);
-  }
-
   beforeAll(async () => {
     stack = await startTestDevstack(kind, { clock });
   });
@@ -138,7 +132,7 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
     const passing = testId('fa55');
     await createUsers(stack.db, { passing });
     await remove(await addMember(stack.db, list, SEED.alice, passing, 'viewer'));
-    const current = await epochOf(list);
+    const current = await listEpoch(stack.db, list);
     expect(current).toBe(1);
 
     for (const epoch of [current + 1, current + 5]) {
@@ -150,18 +144,10 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
 
   it("after a viewer's removal, a new task reaches none of the channels they joined before", async () => {
     const { list, viewer, membership } = await listWithViewer();
-    const epoch = await epochOf(list);
+    const epoch = await listEpoch(stack.db, list);
     const socket = await rawSocket(stack, sockets);
     const join = async (topic: string) =>
-      socket.push(topic, 'phx_join', {
-        config: {
-          broadcast: { ack: false, self: false },
-          presence: { key: '', enabled: false },
-          postgres_changes: [],
-          private: true,
-        },
-        access_token: await token(viewer),
-      });
+      socket.push(topic, 'phx_join', privateJoin(await token(viewer)));
     // The viewer, expecting removal, joins the list now and tries the epochs to come.
     expect(await join(dataTopic(list, epoch))).toMatchObject({ status: 'ok' });
     expect(await join(`user:${viewer}`)).toMatchObject({ status: 'ok' });
@@ -211,7 +197,7 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
 
   it('keeps presence at the current epoch: a removed member is shut out and leaves the state', async () => {
     const { list, viewer, membership } = await listWithViewer();
-    const epoch = await epochOf(list);
+    const epoch = await listEpoch(stack.db, list);
     await refused(viewer, `list:${list}:presence`, true);
     await refused(viewer, presenceTopic(list, epoch + 1), true);
 
@@ -228,7 +214,7 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
     await waitFor(() => alice.statuses.includes('CLOSED'), REALTIME_WAIT_MS, 'old epoch closed');
 
     // Alice re-joins at the new epoch and is alone there; the viewer may join neither.
-    expect(await epochOf(list)).toBe(epoch + 1);
+    expect(await listEpoch(stack.db, list)).toBe(epoch + 1);
     const again = await joined(SEED.alice, presenceTopic(list, epoch + 1), 'alice');
     await waitFor(() => present(again).join() === 'alice', REALTIME_WAIT_MS, 'alice alone');
     await refused(viewer, presenceTopic(list, epoch + 1), true);
@@ -238,7 +224,7 @@ describe.each(ENGINE_KINDS)('realtime authorisation after the join on %s', (kind
 
   it("closes a removed member's list channels and drops their presence on a new access token", async () => {
     const { list, viewer, membership } = await listWithViewer();
-    const epoch = await epochOf(list);
+    const epoch = await listEpoch(stack.db, list);
     const alice = await joined(SEED.alice, presenceTopic(list, epoch), 'alice');
     const client = await realtimeClient(viewer);
     const data = watch(client, dataTopic(list, epoch));

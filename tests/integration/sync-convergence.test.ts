@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { SyncStatus } from '../../sync/status';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { cuttableWebSocket, FaultyNetwork, seededRandom, type Fault } from '../support/faults';
+import { cuttableWebSocket, FaultyNetwork, seededRandom, type Fault } from '../../sync/kit/faults';
 import { ManualClock } from '../support/manual-clock';
 import { deviceView, diffSpec, diffViews, serverView, specView } from '../support/oracle';
 import { RealtimeTap, type MessageFault } from '../support/realtime-tap';

@@ -373,7 +373,7 @@ describe('the table registry', () => {
 describe('live updates', () => {
   it("shows another device's change without a manual sync (realtime wake-up), also after the socket drops", async () => {
     const { clientFor, signIn } = await import('../support/sync-client');
-    const { cuttableWebSocket } = await import('../support/faults');
+    const { cuttableWebSocket } = await import('../../sync/kit/faults');
     const sockets = cuttableWebSocket();
     const bobClient = clientFor(stack, undefined, sockets.transport);
     await signIn(bobClient, 'bob@example.com');
@@ -483,7 +483,7 @@ describe('files and tabs', () => {
     const { createOutpostSync } = await import('../../src/data/sync');
     const { IDBFactory, IDBKeyRange } = await import('fake-indexeddb');
     const { clientFor, signIn, switchableOnline } = await import('../support/sync-client');
-    const { FaultyNetwork } = await import('../support/faults');
+    const { FaultyNetwork } = await import('../../sync/kit/faults');
 
     // A lock with the Web Locks contract: one holder, the next waiter gets it on release.
     const waiters: (() => void)[] = [];

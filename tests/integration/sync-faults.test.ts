@@ -18,7 +18,7 @@ import { UNDO_WINDOW_MS } from '../../sync/store';
 import { supabaseRemote } from '../../sync/remote';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
-import { FAULTS, FaultyNetwork, type Fault } from '../support/faults';
+import { FAULTS, FaultyNetwork, type Fault } from '../../sync/kit/faults';
 import { manualClocksForTests } from '../support/manual-clock';
 import {
   clientFor,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { FaultyNetwork } from '../support/faults';
+import { FaultyNetwork } from '../../sync/kit/faults';
 import { deviceView, diffViews, serverView } from '../support/oracle';
 import { startDevice } from '../support/sync-client';
 import { deviceDb } from '../../sync/testing';

@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { REALTIME_DEBOUNCE_MS } from '../../sync/realtime';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
-import { FaultyNetwork } from '../support/faults';
+import { FaultyNetwork } from '../../sync/kit/faults';
 import { manualClocksForTests, type ManualClock } from '../support/manual-clock';
 import { createUsers, testId } from '../support/database';
 import { addMember } from '../support/memberships';

@@ -19,7 +19,7 @@ import { supabaseRemote, TRANSFER_TIMEOUT_FACTOR, type Remote } from '../../sync
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
-import { cuttableWebSocket, FaultyNetwork } from '../support/faults';
+import { cuttableWebSocket, FaultyNetwork } from '../../sync/kit/faults';
 import { RealtimeTap } from '../support/realtime-tap';
 import { ManualClock, manualClocksForTests } from '../support/manual-clock';
 import {

@@ -19,7 +19,7 @@ import { OUTPOST_TABLES } from '../../src/data/tables';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
-import { FaultyNetwork } from '../support/faults';
+import { FaultyNetwork } from '../../sync/kit/faults';
 import { ManualClock } from '../support/manual-clock';
 import { clientFor, liveRows, settled, signIn, waitFor } from '../support/sync-client';
 import { deviceDb } from '../../sync/testing';

@@ -1,9 +1,11 @@
 // A devstack per test suite, on PGlite (in memory, from the snapshot) or on a throwaway
 // Postgres 15 cluster, plus supabase-js clients for it (the sync kit's, with `ws` as the
-// realtime transport) and a clock that tests move. The sync kit's startBackend is the
-// generic one (PGlite, any app's migrations); this one adds Postgres and restarts.
+// realtime transport), a clock that tests move, the hooks that give a suite one devstack per
+// engine, and fresh addresses for sign-ups. The sync kit's startBackend is the generic one
+// (PGlite, any app's migrations); this one adds Postgres and restarts.
 import type { SupabaseClient, SupabaseClientOptions } from '@supabase/supabase-js';
 import { exportJWK, generateKeyPair } from 'jose';
+import { afterAll, beforeAll } from 'vitest';
 
 import { TEST_RATE_LIMITS } from '../../devstack/auth/config';
 import { BCRYPT_MIN_COST } from '../../devstack/auth/routes';
@@ -126,6 +128,41 @@ export async function startTestDevstack(
       return stopped;
     },
   };
+}
+
+/**
+ * The suite's devstack on `kind`: started (and `sql` run on it) in a beforeAll, stopped in an
+ * afterAll, both registered here. What is returned stands for it once started; reading it
+ * before (at collection time) throws rather than answering from nothing. `options` may be a
+ * function when they need work done at start (a config file written), not at collection.
+ */
+export function devstackPerEngine(
+  kind: EngineKind,
+  options: TestDevstackOptions | (() => TestDevstackOptions) = {},
+  sql?: string,
+): TestDevstack {
+  let current: TestDevstack | undefined;
+  beforeAll(async () => {
+    current = await startTestDevstack(kind, typeof options === 'function' ? options() : options);
+    if (sql !== undefined) await current.db.exec(sql);
+  });
+  afterAll(async () => {
+    await current?.stop();
+  });
+  return new Proxy({} as TestDevstack, {
+    get(_target, property) {
+      if (current === undefined) throw new Error('the devstack is read before its beforeAll');
+      const value: unknown = Reflect.get(current, property);
+      return typeof value === 'function' ? (value as () => unknown).bind(current) : value;
+    },
+  });
+}
+
+let counter = 0;
+/** A fresh address; `tag` lets a list filter find exactly the users of one test. */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${counter}-${Date.now().toString(36)}@example.com`;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { IDBFactory, IDBKeyRange, IDBCursor as FakeCursor } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 
-import { seededRandom } from './faults';
+import { seededRandom } from '../../sync/kit/faults';
 import { cursorRecordsVisited, setFakeIndexedDbFixes } from './fake-indexeddb';
 
 interface Item {

@@ -1,12 +1,14 @@
 // What the realtime suites (devstack-realtime, devstack-realtime-private, realtime-deltas)
 // share: waits for a condition, a heartbeat round trip, a subscription that settles, hosted's
-// refusal text and a bare Phoenix socket that records every frame.
+// refusal text, a bare Phoenix socket that records every frame, and a list's realtime epoch.
 import {
   REALTIME_SUBSCRIBE_STATES,
   type RealtimeChannel,
   type SupabaseClient,
 } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+
+import type { SqlRunner } from '../../devstack/sql-engine';
 
 /** How long an awaited message may take on a busy machine before the test fails. */
 export const REALTIME_WAIT_MS = 20_000;
@@ -118,4 +120,29 @@ export async function closeRealtime(clients: SupabaseClient[], sockets: WebSocke
     await client.realtime.disconnect();
   }
   for (const ws of sockets.splice(0)) ws.close();
+}
+
+/** A list's realtime_epoch, the number its private channel topics carry (list:<id>:<epoch>). */
+export async function listEpoch(db: SqlRunner, list: string): Promise<number> {
+  const { rows } = await db.query<{ e: number }>(
+    'select realtime_epoch as e from public.lists where id = $1',
+    [list],
+  );
+  return Number(rows[0]?.e);
+}
+
+/**
+ * A private channel's phx_join payload as supabase-js sends it: no broadcast ack or echo, no
+ * postgres changes, presence tracked under `presenceKey` (off without one).
+ */
+export function privateJoin(accessToken: string, presenceKey?: string): Record<string, unknown> {
+  return {
+    config: {
+      broadcast: { ack: false, self: false },
+      presence: { key: presenceKey ?? '', enabled: presenceKey !== undefined },
+      postgres_changes: [],
+      private: true,
+    },
+    access_token: accessToken,
+  };
 }

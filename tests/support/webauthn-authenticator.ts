@@ -6,26 +6,27 @@ import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } fr
 
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 
-export interface RegistrationJson {
+/** A PublicKeyCredential as toJSON() gives it: this authenticator's id around a response. */
+interface CredentialJson<Response> {
   id: string;
   rawId: string;
   type: 'public-key';
-  response: { clientDataJSON: string; attestationObject: string; transports: string[] };
+  response: Response;
   clientExtensionResults: Record<string, never>;
 }
 
-export interface AssertionJson {
-  id: string;
-  rawId: string;
-  type: 'public-key';
-  response: {
-    clientDataJSON: string;
-    authenticatorData: string;
-    signature: string;
-    userHandle?: string;
-  };
-  clientExtensionResults: Record<string, never>;
-}
+export type RegistrationJson = CredentialJson<{
+  clientDataJSON: string;
+  attestationObject: string;
+  transports: string[];
+}>;
+
+export type AssertionJson = CredentialJson<{
+  clientDataJSON: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle?: string;
+}>;
 
 const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
@@ -71,6 +72,11 @@ export class SoftwareWebAuthnAuthenticator {
     ]);
   }
 
+  private credential<Response>(response: Response): CredentialJson<Response> {
+    const id = b64url(this.credentialId);
+    return { id, rawId: id, type: 'public-key', response, clientExtensionResults: {} };
+  }
+
   /** navigator.credentials.create(): the options' challenge and user bound to a new key. */
   create(options: { challenge: string; user: { id: string } }): RegistrationJson {
     this.userHandle = options.user.id;
@@ -98,18 +104,11 @@ export class SoftwareWebAuthnAuthenticator {
         ['authData', new Uint8Array(authData)],
       ]),
     );
-    const id = b64url(this.credentialId);
-    return {
-      id,
-      rawId: id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge)),
-        attestationObject: b64url(attestation),
-        transports: ['internal'],
-      },
-      clientExtensionResults: {},
-    };
+    return this.credential({
+      clientDataJSON: b64url(this.clientData('webauthn.create', options.challenge)),
+      attestationObject: b64url(attestation),
+      transports: ['internal'],
+    });
   }
 
   /** navigator.credentials.get(): an ES256 signature over authData and the client data. */
@@ -122,18 +121,11 @@ export class SoftwareWebAuthnAuthenticator {
       Buffer.concat([authData, sha256(clientData)]),
       this.privateKey,
     );
-    const id = b64url(this.credentialId);
-    return {
-      id,
-      rawId: id,
-      type: 'public-key',
-      response: {
-        clientDataJSON: b64url(clientData),
-        authenticatorData: b64url(authData),
-        signature: b64url(signature),
-        ...(this.userHandle ? { userHandle: this.userHandle } : {}),
-      },
-      clientExtensionResults: {},
-    };
+    return this.credential({
+      clientDataJSON: b64url(clientData),
+      authenticatorData: b64url(authData),
+      signature: b64url(signature),
+      ...(this.userHandle ? { userHandle: this.userHandle } : {}),
+    });
   }
 }

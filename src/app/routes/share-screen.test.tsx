@@ -15,7 +15,7 @@ import {
   atPath,
   createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   renderWithServices,
   type TestServices,
@@ -33,10 +33,8 @@ beforeEach(() => {
     Object.assign(URL, { createObjectURL: () => 'blob:thumb', revokeObjectURL: () => undefined }),
   );
 });
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllGlobals();
-  await services?.close();
-  services = undefined;
 });
 
 /** A shared file as the worker hands it back (Node's File: it survives fake-indexeddb). */
@@ -75,8 +73,7 @@ async function attachmentsOf(taskId: string) {
 }
 
 async function setup() {
-  markLocalOnly();
-  services = createTestServices({ online: false });
+  services = localOnlyServices({ online: false });
   const { repos } = services.sync;
   const attic = await repos.lists.create({ name: 'Attic', color: 'slate' });
   const blockC = await repos.lists.create({ name: 'Block C', color: 'teal' });
@@ -257,8 +254,7 @@ describe('ShareScreen', () => {
   });
 
   it('is a route of the app, opening on what the worker kept', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/share?id=share-1');
     // No CacheStorage in jsdom: nothing kept, said so on the share screen itself.
     await findHeading('Add to Outpost');

@@ -74,15 +74,14 @@ export function ShareScreen({ kept, onAttached }: ShareScreenProps) {
   );
 }
 
-function SharedFiles({
-  share,
-  files,
-  onAttached,
-}: {
+/** A share's files and what to do once they are attached to a task. */
+interface SharedFilesProps {
   share: KeptShare;
   files: File[];
   onAttached: () => Promise<void>;
-}) {
+}
+
+function SharedFiles({ share, files, onAttached }: SharedFilesProps) {
   const headingId = useId();
   return (
     <>
@@ -153,15 +152,7 @@ function FileList({ files }: { files: File[] }) {
   );
 }
 
-function AttachForm({
-  share,
-  files,
-  onAttached,
-}: {
-  share: KeptShare;
-  files: File[];
-  onAttached: () => Promise<void>;
-}) {
+function AttachForm({ share, files, onAttached }: SharedFilesProps) {
   const { sync } = useServices();
   const navigate = useNavigate();
   const addAttachments = useAddAttachments();

@@ -12,9 +12,8 @@ import { showToast } from '@/lib/toasts';
 import { REJECTION_TOAST_MS, refusedSummary } from './rejection-toasting';
 
 import {
-  createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -43,8 +42,7 @@ afterEach(() => {
 
 describe('rejection toasts', () => {
   it('toasts the first rejection a device ever logs, with the reason', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
     await logRejections(services.sync, [refusal()]);
@@ -58,8 +56,7 @@ describe('rejection toasts', () => {
   });
 
   it('does not repeat rejections logged before the app opened', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     await logRejections(services.sync, [refusal()]);
     renderApp(services, '/lists');
     await findHeading('Lists');
@@ -69,8 +66,7 @@ describe('rejection toasts', () => {
   });
 
   it('explains a refused value by its rule, not by SQL', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
     await logRejections(services.sync, [
@@ -88,8 +84,7 @@ describe('rejection toasts', () => {
   });
 
   it('groups changes refused together into one toast that keeps the Undo on screen', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const { router } = renderApp(services, '/lists');
     await findHeading('Lists');
     const user = userEvent.setup();
@@ -138,8 +133,7 @@ describe('rejection toasts', () => {
   });
 
   it('goes by itself in time, paused while hovered or focused, and links to the log', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/lists');
     await findHeading('Lists');
     await logRejections(services.sync, [refusal()]);

@@ -10,12 +10,12 @@ import { Toaster } from '@/components/ui/toaster';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
-  createTestServices,
-  markLocalOnly,
-  renderWithServices,
-  type TestServices,
   ALICE_ID,
+  createTestServices,
+  localOnlyServices,
+  renderWithServices,
   storeAliceSession,
+  type TestServices,
 } from '@/testing/app-harness';
 
 import { QUIET_SYNC_MS, SyncStatus } from './sync-status';
@@ -37,16 +37,14 @@ async function ownedDevice(online: boolean): Promise<TestServices> {
 
 describe('sync status', () => {
   it('says the data lives on this device when used without an account', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const status = render(services);
     await screen.findAllByText('On this device only');
     expect(status()).toHaveAttribute('data-state', 'local');
   });
 
   it('never counts waiting changes without an account: they wait for one, not for a network', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const s = services;
     const status = render(s);
     await screen.findAllByText('On this device only');

@@ -4,9 +4,9 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 
 import { createInvite, acceptInvite, type InviteRole } from '@/lib/api';
-import { createTestServices, devstackClient, signInDemo, signUpFresh } from '@/testing/app-harness';
+import { devstackClient, signInDemo, signUpFresh } from '@/testing/app-harness';
 
-export { SEEDED_LIST, SEEDED_LIST_NAME } from '@/testing/app-harness';
+export { ownList, SEEDED_LIST, SEEDED_LIST_NAME } from '@/testing/app-harness';
 
 /** Another person's client, with a session of its own that the app never sees. */
 export function sideClient() {
@@ -19,25 +19,6 @@ export const signInAs = signInDemo;
 export async function signUpNew(supabase: SupabaseClient, name?: string) {
   const { id, name: given } = await signUpFresh(supabase, name);
   return { id, name: given };
-}
-
-/**
- * A new list owned by `owner`, made through the real sync library, so tests that add,
- * change or remove members never touch the seeded list other suites count on.
- */
-export async function ownList(owner: SupabaseClient, name: string): Promise<string> {
-  const services = createTestServices({ supabase: owner, online: true, startEngine: true });
-  try {
-    await services.sync.engine.syncNow();
-    const id = await services.sync.repos.lists.create({ name, color: 'green' });
-    const status = await services.sync.engine.syncNow();
-    if (status.phase !== 'synced' || (await services.sync.pendingCount()) > 0) {
-      throw new Error(`the list did not reach the server (${status.phase})`);
-    }
-    return id;
-  } finally {
-    await services.close();
-  }
 }
 
 /** An invite token of `listId` made by its owner. */

@@ -7,12 +7,17 @@ import {
   multipartBoundary,
   parsePartHead,
   readMultipart,
-  ShareBodyError,
   type MultipartLimits,
   type PartHandler,
   type PartHead,
 } from './share-body';
-import { BOUNDARY, chunkedStream, joinBytes, multipartBody } from './share-test-bodies';
+import {
+  BOUNDARY,
+  chunkedStream,
+  joinBytes,
+  multipartBody,
+  refusalCode,
+} from './share-test-bodies';
 
 const LIMITS: MultipartLimits = { bodyBytesMax: 1 << 20, partsMax: 10, headerBytesMax: 1024 };
 
@@ -38,15 +43,7 @@ function recorder() {
   return { parts, handler };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ShareBodyError) return error.code;
-    throw error;
-  }
-  return 'accepted';
-}
+const refusal = (promise: Promise<unknown>) => refusalCode(promise, 'accepted');
 
 const SHARE = multipartBody([
   { name: 'title', content: 'Cracked render' },

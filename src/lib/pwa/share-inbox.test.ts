@@ -9,7 +9,6 @@ import {
   ATTACHMENTS_PER_TASK_MAX,
 } from '@/data/schema';
 
-import { ShareBodyError } from './share-body';
 import { clearShares, SHARE_CACHE_NAME } from './share-cache';
 import {
   keepShare,
@@ -20,7 +19,13 @@ import {
   SHARE_MAX_BYTES,
   SHARE_MIME_TYPES,
 } from './share-inbox';
-import { BOUNDARY, chunkedStream, multipartBody, type TestPart } from './share-test-bodies';
+import {
+  BOUNDARY,
+  chunkedStream,
+  multipartBody,
+  refusalCode,
+  type TestPart,
+} from './share-test-bodies';
 
 /** CacheStorage in memory (jsdom has none), keyed by absolute URL as a browser's Cache is. */
 function memoryCaches() {
@@ -69,15 +74,7 @@ const file = (name: string, type: string, content: number | string = 'x'): TestP
 });
 const field = (name: string, content: string): TestPart => ({ name, content });
 
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ShareBodyError) return error.code;
-    throw error;
-  }
-  return 'kept';
-}
+const refusal = (promise: Promise<unknown>) => refusalCode(promise, 'kept');
 
 describe('share inbox', () => {
   it('accepts what an attachment may be (the sync library’s rules)', () => {

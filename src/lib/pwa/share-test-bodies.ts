@@ -2,6 +2,8 @@
 // Chromium writes a share sheet's or a form's, and a stream that hands them out in chunks of
 // a chosen size and records how far it was read and whether it was cancelled.
 
+import { ShareBodyError } from './share-body';
+
 export interface TestPart {
   name: string;
   /** Present for a file part. */
@@ -80,4 +82,15 @@ export function chunkedStream(bytes: Uint8Array, chunkSize: number): ChunkedStre
       return cancelled;
     },
   };
+}
+
+/** The code a body was refused with (a ShareBodyError), or `otherwise` if it was not refused. */
+export async function refusalCode(promise: Promise<unknown>, otherwise: string): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ShareBodyError) return error.code;
+    throw error;
+  }
+  return otherwise;
 }

@@ -11,6 +11,7 @@ import {
   createTestServices,
   devstackClient,
   findHeading,
+  onlineServices,
   renderApp,
   signUpFresh,
 } from '@/testing/app-harness';
@@ -110,7 +111,7 @@ describe('reset password screen', () => {
     const target = await follow((await lastMail(me.email)).link);
     expect(target).toMatch(/^\/reset-password#access_token=.*&type=recovery$/);
 
-    const app = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+    const app = onlineServices();
     const user = userEvent.setup();
     const { router } = renderApp(app, target);
     await findHeading('Choose a new password');

@@ -10,18 +10,19 @@ import { LOCAL_USER_ID } from '@sync/index';
 import { storedRows, storedRow } from '@sync/testing';
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
+  ALICE_ID,
   createTestServices,
   devstackClient,
   findHeading,
   markLocalOnly,
+  onlineServices,
   renderApp,
+  SEEDED_LIST,
   signUpFresh,
   type TestServices,
 } from '@/testing/app-harness';
 
-const ALICE_ID = 'a11ce000-0000-4000-8000-000000000001';
 const BOB_ID = 'b0b00000-0000-4000-8000-000000000002';
-const SEED_LIST = '11570000-0000-4000-8000-000000000001';
 const PASSWORD = 'outpost-demo';
 /** The password signUpFresh gives new accounts (src/testing/app-harness.tsx). */
 const FRESH_PASSWORD = 'test-password-1';
@@ -32,7 +33,7 @@ afterEach(() => {
 });
 
 function online(): TestServices {
-  services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+  services = onlineServices();
   return services;
 }
 
@@ -42,6 +43,18 @@ async function fillAndSubmit(user: UserEvent, email: string, password: string) {
   await user.type(emailField, email);
   await user.type(screen.getByLabelText('Password'), password);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+/** Alice signed in through the screen and synced: the start of the session-ended cases. */
+async function aliceSignedInAndSynced() {
+  const app = online();
+  const user = userEvent.setup();
+  renderApp(app, '/sign-in');
+  await findHeading('Sign in');
+  await fillAndSubmit(user, 'alice@example.com', PASSWORD);
+  await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
+  await app.sync.engine.syncNow();
+  return { app, user };
 }
 
 describe('sign-in screen', () => {
@@ -61,7 +74,9 @@ describe('sign-in screen', () => {
     // Signed in: the header shows sync (not "sign in again" or "on this device only"), the
     // engine adopts the device for alice and pulls her lists.
     await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
-    await waitFor(async () => expect(await storedRow(app.sync, 'lists', SEED_LIST)).toBeDefined());
+    await waitFor(async () =>
+      expect(await storedRow(app.sync, 'lists', SEEDED_LIST)).toBeDefined(),
+    );
     await waitFor(() =>
       expect(document.querySelector('.sync-status')).toHaveAttribute('data-state', 'synced'),
     );
@@ -139,13 +154,7 @@ describe('sign-in screen', () => {
   });
 
   it("warns before bob's sign-in deletes alice's unsynced changes, and Cancel keeps them", async () => {
-    const app = online();
-    const user = userEvent.setup();
-    renderApp(app, '/sign-in');
-    await findHeading('Sign in');
-    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
-    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
-    await app.sync.engine.syncNow();
+    const { app, user } = await aliceSignedInAndSynced();
 
     // Offline, alice makes a change; then her session goes (expired), and the network returns.
     app.online.set(false);
@@ -195,13 +204,7 @@ describe('sign-in screen', () => {
   });
 
   it('signs the same account back in without a warning', async () => {
-    const app = online();
-    const user = userEvent.setup();
-    renderApp(app, '/sign-in');
-    await findHeading('Sign in');
-    await fillAndSubmit(user, 'alice@example.com', PASSWORD);
-    await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(ALICE_ID));
-    await app.sync.engine.syncNow();
+    const { app, user } = await aliceSignedInAndSynced();
     app.online.set(false);
     const listId = await app.sync.repos.lists.create({ name: 'Made offline', color: 'blue' });
     await app.client.auth.signOut({ scope: 'local' });
@@ -224,7 +227,7 @@ describe('sign-in screen', () => {
     // Dana has an account with a list on the server, made on another device.
     const elsewhere = devstackClient({ side: true });
     const dana = await signUpFresh(elsewhere, 'Dana');
-    const other = createTestServices({ supabase: elsewhere, online: true, startEngine: true });
+    const other = onlineServices(elsewhere);
     const serverListId = await other.sync.repos.lists.create({ name: 'Van stock', color: 'blue' });
     const serverTaskId = await other.sync.repos.tasks.create(serverListId, {
       title: 'Count fuses',

@@ -8,10 +8,9 @@ import { LOCAL_USER_ID } from '@sync/index';
 import { storedRow } from '@sync/testing';
 import { deviceOwnerEmail } from '@/lib/auth';
 import {
-  createTestServices,
-  devstackClient,
   findHeading,
   markLocalOnly,
+  onlineServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -19,7 +18,7 @@ import {
 let services: TestServices | undefined;
 
 function online(): TestServices {
-  services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+  services = onlineServices();
   return services;
 }
 

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_ONLY_KEY } from '@/lib/session';
 import {
   createTestServices,
-  devstackClient,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
+  onlineServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -18,7 +18,7 @@ let services: TestServices | undefined;
 
 describe('welcome screen', () => {
   it('"Use without an account" opens the lists in local-only mode', async () => {
-    services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+    services = onlineServices();
     const user = userEvent.setup();
     const { router } = renderApp(services, '/');
     await findHeading('Welcome to Outpost');
@@ -34,7 +34,7 @@ describe('welcome screen', () => {
   });
 
   it('keeps ?next= on the sign-in and sign-up links and goes there without an account', async () => {
-    services = createTestServices({ supabase: devstackClient(), online: true, startEngine: true });
+    services = onlineServices();
     const user = userEvent.setup();
     const { router } = renderApp(services, '/settings');
     await findHeading('Welcome to Outpost');
@@ -77,8 +77,7 @@ describe('welcome screen', () => {
   });
 
   it('sends a device that already chose straight on', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const { router } = renderApp(services, '/welcome?next=%2Fsettings');
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(screen.queryByRole('heading', { name: 'Welcome to Outpost' })).not.toBeInTheDocument();

@@ -2,7 +2,7 @@
 // that looks like a button), so keyboards, screen readers and phone cameras all work. The
 // files go through useAddAttachments (checked first; a refused file is listed with the
 // limit it breaks, the others are added).
-import { useId, useState, type ChangeEvent } from 'react';
+import { useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 
 import {
   ATTACHMENT_MAX_BYTES,
@@ -32,8 +32,6 @@ let nextKey = 1;
 
 export function AttachmentPicker({ taskId, count }: { taskId: string; count: number }) {
   const addAttachments = useAddAttachments();
-  const photoId = useId();
-  const fileId = useId();
   const hintId = useId();
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [announcement, setAnnouncement] = useState('');
@@ -63,38 +61,22 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
   return (
     <div className="attachments__picker">
       <div className="attachments__buttons">
-        <span className="attachments__choose">
-          <input
-            id={photoId}
-            className="visually-hidden attachments__input"
-            type="file"
-            accept={PHOTO_ACCEPT}
-            capture="environment"
-            disabled={full}
-            aria-describedby={hintId}
-            onChange={(event) => void add(event)}
-          />
-          <label htmlFor={photoId} className="btn btn--secondary attachments__label">
-            <CameraIcon />
-            Take photo
-          </label>
-        </span>
-        <span className="attachments__choose">
-          <input
-            id={fileId}
-            className="visually-hidden attachments__input"
-            type="file"
-            accept={ATTACHMENT_MIME_TYPES.join(',')}
-            multiple
-            disabled={full}
-            aria-describedby={hintId}
-            onChange={(event) => void add(event)}
-          />
-          <label htmlFor={fileId} className="btn btn--secondary attachments__label">
-            <PaperclipIcon />
-            Add file
-          </label>
-        </span>
+        <FileChooser
+          icon={<CameraIcon />}
+          label="Take photo"
+          input={{ accept: PHOTO_ACCEPT, capture: 'environment' }}
+          disabled={full}
+          hintId={hintId}
+          onChoose={add}
+        />
+        <FileChooser
+          icon={<PaperclipIcon />}
+          label="Add file"
+          input={{ accept: ATTACHMENT_MIME_TYPES.join(','), multiple: true }}
+          disabled={full}
+          hintId={hintId}
+          onChoose={add}
+        />
       </div>
       <p id={hintId} className="attachments__hint">
         {full
@@ -126,7 +108,45 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
   );
 }
 
-function CameraIcon() {
+/** A real file input, visually hidden, named by the label that looks like a button. */
+function FileChooser({
+  icon,
+  label,
+  input,
+  disabled,
+  hintId,
+  onChoose,
+}: {
+  icon: ReactNode;
+  label: string;
+  /** What the picker offers: the types, the camera, several files. */
+  input: Pick<InputHTMLAttributes<HTMLInputElement>, 'accept' | 'capture' | 'multiple'>;
+  disabled: boolean;
+  hintId: string;
+  onChoose: (event: ChangeEvent<HTMLInputElement>) => Promise<void>;
+}) {
+  const id = useId();
+  return (
+    <span className="attachments__choose">
+      <input
+        id={id}
+        className="visually-hidden attachments__input"
+        type="file"
+        {...input}
+        disabled={disabled}
+        aria-describedby={hintId}
+        onChange={(event) => void onChoose(event)}
+      />
+      <label htmlFor={id} className="btn btn--secondary attachments__label">
+        {icon}
+        {label}
+      </label>
+    </span>
+  );
+}
+
+/** The frame of a chooser's icon: decorative, the label names the button. */
+function ButtonIcon({ children }: { children: ReactNode }) {
   return (
     <svg
       className="attachments__button-icon"
@@ -134,6 +154,14 @@ function CameraIcon() {
       aria-hidden="true"
       focusable="false"
     >
+      {children}
+    </svg>
+  );
+}
+
+function CameraIcon() {
+  return (
+    <ButtonIcon>
       <path
         d="M4 7h3l2-3h6l2 3h3a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V8a1 1 0 0 1 1-1z"
         fill="none"
@@ -142,18 +170,13 @@ function CameraIcon() {
         strokeLinejoin="round"
       />
       <circle cx="12" cy="13" r="3.5" fill="none" stroke="currentColor" strokeWidth="2" />
-    </svg>
+    </ButtonIcon>
   );
 }
 
 function PaperclipIcon() {
   return (
-    <svg
-      className="attachments__button-icon"
-      viewBox="0 0 24 24"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <ButtonIcon>
       <path
         d="M20 11.5l-8.1 8.1a5 5 0 0 1-7.1-7.1l8.5-8.5a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-2.8-2.8L15 6.8"
         fill="none"
@@ -162,6 +185,6 @@ function PaperclipIcon() {
         strokeLinecap="round"
         strokeLinejoin="round"
       />
-    </svg>
+    </ButtonIcon>
   );
 }

@@ -22,21 +22,14 @@ import {
   setFileState,
 } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
-import {
-  createTestServices,
-  markLocalOnly,
-  renderWithServices,
-  type TestServices,
-} from '@/testing/app-harness';
+import { localOnlyServices, renderWithServices, type TestServices } from '@/testing/app-harness';
 import { putMembership, serverRow } from '@/testing/fixtures';
 
 import { AttachmentsPanel } from './attachments-panel';
 
 let services: TestServices | undefined;
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  await services?.close();
-  services = undefined;
 });
 
 /** A real 1 × 1 PNG. */
@@ -65,8 +58,7 @@ function pdf(name: string): File {
 }
 
 async function setup(options: { role?: 'editor' | 'viewer'; online?: boolean } = {}) {
-  markLocalOnly();
-  services = createTestServices({ online: options.online ?? false });
+  services = localOnlyServices({ online: options.online ?? false });
   const { repos } = services.sync;
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });

@@ -9,7 +9,8 @@ import { FormError, TextAreaField } from '@/components/ui/field';
 import { useServices } from '@/lib/services';
 import { attempt } from '@/data/writes';
 
-import { isSubmitShortcut, lengthCounter, submitShortcutLabel } from './comment-keys';
+import { CommentHint } from './comment-hint';
+import { isSubmitShortcut, submitShortcutLabel } from './comment-keys';
 
 export function CommentComposer({ taskId }: { taskId: string }) {
   const { sync } = useServices();
@@ -18,7 +19,6 @@ export function CommentComposer({ taskId }: { taskId: string }) {
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
-  const counter = lengthCounter(body);
 
   async function post(event?: FormEvent) {
     event?.preventDefault();
@@ -55,15 +55,10 @@ export function CommentComposer({ taskId }: { taskId: string }) {
         value={body}
         error={error}
         hint={
-          <span className="comments__hint">
+          <CommentHint text={body}>
             {/* A key combination means nothing on a touch screen. */}
             <span className="keyboard-only">{submitShortcutLabel()} to post</span>
-            {counter ? (
-              <span className={counter.over ? 'comments__counter--over' : undefined}>
-                {counter.text}
-              </span>
-            ) : null}
-          </span>
+          </CommentHint>
         }
         onChange={(event) => {
           setBody(event.target.value);

@@ -14,7 +14,8 @@ import { attempt } from '@/data/writes';
 import { relativeTime } from '@/utils/format';
 
 import type { Comment } from '../hooks/use-task-comments';
-import { isSubmitShortcut, lengthCounter, submitShortcutLabel } from './comment-keys';
+import { CommentHint } from './comment-hint';
+import { isSubmitShortcut, submitShortcutLabel } from './comment-keys';
 
 /**
  * How much later than its creation a comment must have been changed to say "edited" (ms).
@@ -105,8 +106,6 @@ export function CommentItem({
     stopEditing();
   }
 
-  const counter = editing ? lengthCounter(draft) : null;
-
   return (
     <li className="comments__item">
       <Avatar id={comment.authorId} name={avatarName} src={avatarUrl} size={32} decorative />
@@ -154,14 +153,9 @@ export function CommentItem({
               value={draft}
               error={error}
               hint={
-                <span className="comments__hint">
+                <CommentHint text={draft}>
                   <span>{submitShortcutLabel()} to save, Escape to cancel</span>
-                  {counter ? (
-                    <span className={counter.over ? 'comments__counter--over' : undefined}>
-                      {counter.text}
-                    </span>
-                  ) : null}
-                </span>
+                </CommentHint>
               }
               // Editing starts from a button press, so moving focus here is expected.
               autoFocus

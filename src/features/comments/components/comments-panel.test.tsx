@@ -18,9 +18,9 @@ import {
 } from '@sync/testing';
 import { Toaster } from '@/components/ui/toaster';
 import {
-  createTestServices,
   devstackClient,
-  markLocalOnly,
+  localOnlyServices,
+  onlineServices,
   renderWithServices,
   type TestServices,
 } from '@/testing/app-harness';
@@ -34,8 +34,7 @@ const BOB = 'b0b00000-0000-4000-8000-000000000002';
 const HOUR_MS = 3_600_000;
 
 async function setup(options: { role?: 'editor' | 'viewer' | 'none' } = {}) {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const { repos } = services.sync;
   const listId = await repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await repos.tasks.create(listId, { title: 'Photograph cracked render' });
@@ -303,7 +302,7 @@ describe('CommentsPanel', () => {
       password: 'outpost-demo',
     });
     expect(error).toBeNull();
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     renderWithServices(
       services,
       <CommentsPanel

@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 
 import { patchStoredRow, storedRows, storedRow, queuedChanges, clearQueue } from '@sync/testing';
 import {
-  createTestServices,
   devstackClient,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
+  onlineServices,
   renderApp,
-  waitFor,
   type TestServices,
+  waitFor,
 } from '@/testing/app-harness';
 import { sharedList } from '@/testing/fixtures';
 
@@ -28,8 +28,7 @@ async function openNewList(user: ReturnType<typeof userEvent.setup>) {
 }
 
 function local(): TestServices {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   return services;
 }
 
@@ -236,7 +235,7 @@ describe('lists screen against the devstack', () => {
       password: 'outpost-demo',
     });
     expect(error).toBeNull();
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     renderApp(services, '/lists');
     const link = await screen.findByRole(
       'link',

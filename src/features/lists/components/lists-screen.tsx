@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { useShortcut } from '@/hooks/use-shortcut';
-import { Redirect, useSearchParams } from '@/lib/router';
+import { dropSearchParam, Redirect, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
 import '../lists.css';
@@ -36,14 +36,7 @@ export function ListsScreen() {
   if (wantsNewList && !creating) setCreating(true);
   useEffect(() => {
     if (!wantsNewList) return;
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('new');
-        return next;
-      },
-      { replace: true },
-    );
+    dropSearchParam(setParams, 'new');
   }, [wantsNewList, setParams]);
 
   if (wantsNewTask && lists && lists.length > 0) {

@@ -12,6 +12,7 @@ import {
   createTestServices,
   devstackClient,
   findHeading,
+  onlineServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -113,7 +114,7 @@ describe('invite screen', () => {
     const { alice, listId } = await aliceWithList('Invite member');
     const token = await inviteToken(alice, listId, 'viewer');
     const supabase = await signInAs(devstackClient(), 'alice');
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     const user = userEvent.setup();
     renderApp(services, `/invite/${token}`);
     await findHeading("You're invited to a list");

@@ -6,10 +6,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import {
-  createTestServices,
   devstackClient,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
+  onlineServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
@@ -28,7 +28,7 @@ let services: TestServices | undefined;
 
 async function openMembers(who: 'alice' | 'bob', listId = SEEDED_LIST) {
   const supabase = await signInAs(devstackClient(), who);
-  services = createTestServices({ supabase, online: true, startEngine: true });
+  services = onlineServices(supabase);
   const user = userEvent.setup();
   const view = renderApp(services, `/lists/${listId}/members`);
   return { ...view, user, services, supabase };
@@ -116,7 +116,7 @@ describe('members screen', () => {
     const guest = await signUpNew(guestClient);
     await addMember(owner, guestClient, listId, 'editor');
 
-    services = createTestServices({ supabase: owner, online: true, startEngine: true });
+    services = onlineServices(owner);
     const app = services;
     const user = userEvent.setup();
     renderApp(app, `/lists/${listId}/members`);
@@ -152,7 +152,7 @@ describe('members screen', () => {
     const member = await signUpNew(memberClient);
     await addMember(owner, memberClient, listId, 'viewer');
 
-    services = createTestServices({ supabase: memberClient, online: true, startEngine: true });
+    services = onlineServices(memberClient);
     const app = services;
     const user = userEvent.setup();
     const { router } = renderApp(app, `/lists/${listId}/members`);
@@ -177,8 +177,7 @@ describe('members screen', () => {
   });
 
   it('calls only the signed-in user "You"; a member without a profile here yet is "Member"', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     const listId = await sharedList(services, 'editor', 'Site visit');
     await putMembership(services, listId, 'viewer', crypto.randomUUID());
     renderApp(services, `/lists/${listId}/members`);

@@ -12,6 +12,7 @@ import { joinListPresence, presenceTopic, type PresencePeer } from '@/lib/presen
 import {
   createTestServices,
   devstackClient,
+  onlineServices,
   renderWithServices,
   signUpFresh,
   type TestServices,
@@ -26,10 +27,8 @@ const TEST_PASSWORD = 'test-password-1';
 
 let services: TestServices | undefined;
 const leaves: (() => void)[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const leave of leaves.splice(0)) leave();
-  await services?.close();
-  services = undefined;
 });
 
 /**
@@ -116,7 +115,7 @@ async function removeMember(owner: SupabaseClient, listId: string, userId: strin
 /** Renders the avatars of `listId` for `who`, with the engine running (members, profiles). */
 async function renderAs(who: 'alice' | 'bob', listId = SEEDED_LIST, taskId?: string) {
   const supabase = await signInAs(devstackClient(), who);
-  services = createTestServices({ supabase, online: true, startEngine: true });
+  services = onlineServices(supabase);
   renderWithServices(services, <PresenceAvatars listId={listId} taskId={taskId} />);
   return services;
 }

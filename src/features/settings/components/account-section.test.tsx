@@ -14,8 +14,8 @@ import { storedRows } from '@sync/testing';
 import { OWNER_EMAIL_KEY, rememberDeviceOwnerEmail } from '@/lib/auth';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 import {
-  createTestServices,
   findHeading,
+  onlineServices,
   renderApp,
   signInDemo,
   type TestServices,
@@ -48,7 +48,7 @@ describe('settings › account, signed in', () => {
   it('warns before signing out with unsynced changes; Cancel keeps them, "Sign out anyway" wipes', async () => {
     const { supabase, network } = cuttableClient();
     await signInDemo(supabase, 'alice');
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     const app = services;
     const user = userEvent.setup();
     const { router } = renderApp(app, '/settings');
@@ -137,7 +137,7 @@ describe('settings › account, signing out with no network', () => {
     const { supabase, network, url, publishableKey } = cuttableClient();
     await signInDemo(supabase, 'alice');
     rememberDeviceOwnerEmail('alice@example.com'); // as the sign-in screen does
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     const app = services;
     const user = userEvent.setup();
     const { router } = renderApp(app, '/settings');

@@ -4,7 +4,7 @@
 // inline; offline it says it needs a connection.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, inject } from 'vitest';
+import { describe, expect, it, inject } from 'vitest';
 
 import {
   createTestServices,
@@ -16,10 +16,6 @@ import {
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
-  await services?.close();
-  services = undefined;
-});
 
 function form(): HTMLElement {
   return screen.getByRole('form', { name: 'Change email' });

@@ -7,10 +7,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
 import {
-  createTestServices,
   devstackClient,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
+  onlineServices,
   renderApp,
   signUpFresh,
   type TestServices,
@@ -31,7 +31,7 @@ describe('settings › account › change password', () => {
   it('checks, sends on the current session and explains refusals in plain words', async () => {
     const supabase = devstackClient();
     const me = await signUpFresh(supabase, 'Casey Password');
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     const app = services;
     const user = userEvent.setup();
     renderApp(app, '/settings#account');
@@ -101,8 +101,7 @@ describe('settings › account › change password', () => {
   });
 
   it('is offered only on a live session: not for local-only use nor an ended session', async () => {
-    markLocalOnly();
-    services = createTestServices();
+    services = localOnlyServices();
     renderApp(services, '/settings');
     await findHeading('Settings');
     expect(screen.getByRole('region', { name: 'Account' })).toHaveTextContent(/without an account/);
@@ -113,7 +112,7 @@ describe('settings › account › change password', () => {
     // The device's data belongs to an account whose session has gone.
     const supabase = devstackClient();
     const me = await signUpFresh(supabase);
-    services = createTestServices({ supabase, online: true, startEngine: true });
+    services = onlineServices(supabase);
     const app = services;
     await waitFor(async () => expect(await app.sync.queries.deviceOwner()).toBe(me.id), {
       timeout: 15_000,

@@ -11,8 +11,8 @@ import { storedRow, queuedChanges } from '@sync/testing';
 import { AUTH_STORAGE_KEY } from '@/lib/supabase';
 
 import {
-  createTestServices,
   findHeading,
+  onlineServices,
   renderApp,
   signUpFresh,
   type TestServices,
@@ -32,7 +32,7 @@ function section(name: string): HTMLElement {
 }
 
 async function openSettings(supabase: Awaited<ReturnType<typeof signedInClient>>) {
-  services = createTestServices({ supabase, online: true, startEngine: true });
+  services = onlineServices(supabase);
   const view = renderApp(services, '/settings');
   await findHeading('Settings');
   return { ...view, app: services, user: userEvent.setup() };

@@ -10,19 +10,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { storedRows, keepFiles, logRejections, rejectionsLogged } from '@sync/testing';
 import {
-  createTestServices,
   findHeading,
-  markLocalOnly,
+  localOnlyServices,
   renderApp,
   type TestServices,
 } from '@/testing/app-harness';
 
 let services: TestServices | undefined;
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
   Reflect.deleteProperty(navigator, 'storage');
-  await services?.close();
-  services = undefined;
 });
 
 function section(name: string): HTMLElement {
@@ -33,8 +30,7 @@ function section(name: string): HTMLElement {
 }
 
 async function openLocalSettings(path = '/settings') {
-  markLocalOnly();
-  services = createTestServices();
+  services = localOnlyServices();
   const view = renderApp(services, path);
   await findHeading('Settings');
   return { ...view, services, user: userEvent.setup() };

@@ -1,96 +1,25 @@
 // The task detail screen on a local-only device: every field writes through the real
 // repositories into fake-indexeddb, notes are never lost on the way out, and a task that is
-// gone says so.
+// gone says so. Deleting, absence, loading, a viewer's read-only
+// view and the extras are in task-detail-screen-lifecycle.test.tsx.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 
-import { patchStoredRow, storedRows, storedRow } from '@sync/testing';
-import { Route } from '@/lib/router';
-import { useToasts } from '@/lib/toasts';
-import {
-  atPath,
-  createTestServices,
-  devstackClient,
-  findHeading,
-  markLocalOnly,
-  renderApp,
-  renderWithServices,
-  SEEDED_LIST,
-  signInDemo,
-  type TestServices,
-} from '@/testing/app-harness';
+import { patchStoredRow, storedRows } from '@sync/testing';
+import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
 
+import { addMember, localListDevice, sharedList } from '../testing/fixtures';
 import {
-  addMember,
-  localListDevice,
-  putMembership,
-  seedTasks,
-  sharedList,
-} from '../testing/fixtures';
-
-/** A task of the seeded shared list (supabase/seed.sql, i = 1). */
-const SEEDED_TASK = '7a5c0000-0000-4000-8000-000000000001';
-import { TaskDetailScreen } from './task-detail-screen';
+  chip,
+  FRIDAY,
+  menuItems,
+  openTask,
+  shortDate,
+  stored,
+} from '../testing/task-detail-screen';
 
 let services: TestServices | undefined;
-
-/** Friday 4 December 2026, 10:00 on this machine's clock: "today" for the date menu. */
-const FRIDAY = new Date(2026, 11, 4, 10).getTime();
-
-async function openTask(
-  input: Parameters<TestServices['sync']['repos']['tasks']['create']>[1],
-  options: { now?: number } = {},
-) {
-  let listId: string;
-  if (options.now === undefined) {
-    const device = await localListDevice();
-    services = device.services;
-    listId = device.listId;
-  } else {
-    // As localListDevice, with the app's clock set.
-    const now = options.now;
-    markLocalOnly();
-    useToasts.setState({ toasts: [] });
-    services = createTestServices({ now: () => now });
-    listId = await services.sync.repos.lists.create({ name: 'Groceries', color: 'teal' });
-  }
-  const taskId = await services.sync.repos.tasks.create(listId, input);
-  const user = userEvent.setup();
-  const { router } = renderApp(services, `/lists/${listId}/tasks/${taskId}`);
-  await findHeading(input.title);
-  return { user, router, services, listId, taskId };
-}
-
-/** A chip, by the property it sets ("Status"), whatever its value. */
-function chip(property: string) {
-  return screen.getByRole('button', { name: new RegExp(`^${property}: `) });
-}
-
-/** The names of the open menu's items. */
-function menuItems(name: string) {
-  const menu = within(screen.getByRole('menu', { name }));
-  const radios = menu.queryAllByRole('menuitemradio');
-  // The label alone: not the tick, the initials of an avatar or a hint.
-  return (radios.length ? radios : menu.getAllByRole('menuitem')).map(
-    (item) => item.querySelector('.menu__label')?.textContent,
-  );
-}
-
-/** "Mon 7 Dec" as the chips write a date (in the reader's locale). */
-function shortDate(iso: string, withYear = false) {
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString(undefined, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    ...(withYear ? { year: 'numeric' } : {}),
-    timeZone: 'UTC',
-  });
-}
-
-async function stored(services: TestServices, taskId: string) {
-  return storedRow(services.sync, 'tasks', taskId);
-}
 
 describe('task detail screen', () => {
   it('shows the task with a way back, who added it and that it is not synced yet', async () => {
@@ -417,123 +346,5 @@ describe('task detail screen', () => {
     await user.keyboard('{Home}{Enter}');
     await waitFor(async () => expect((await stored(services!, taskId))?.assignee_id).toBeNull());
     await waitFor(() => expect(chip('Assignee')).toHaveAccessibleName('Assignee: Unassigned'));
-  });
-
-  it('deletes the task, goes back to the list, and Undo restores it', async () => {
-    const { user, services, taskId, router, listId } = await openTask({ title: 'Fix the gate' });
-    await user.click(screen.getByRole('button', { name: 'Delete task' }));
-    await findHeading('Groceries');
-    expect(router.state.location.pathname).toBe(`/lists/${listId}`);
-    expect((await stored(services, taskId))?.deleted_at).toEqual(expect.any(String));
-    await user.click(screen.getByRole('button', { name: 'Undo' }));
-    expect(await screen.findByRole('link', { name: 'Fix the gate' })).toBeInTheDocument();
-    expect((await stored(services, taskId))?.deleted_at).toBeNull();
-  });
-
-  it('says when the task was deleted by someone else or is not on this device', async () => {
-    const device = await localListDevice();
-    services = device.services;
-    const [taskId] = await seedTasks(services, device.listId, 1, () => ({
-      deleted_at: new Date().toISOString(),
-    }));
-    renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
-    await findHeading('This task was deleted by someone else');
-    expect(screen.getByRole('link', { name: 'Back to Groceries' })).toHaveAttribute(
-      'href',
-      `/lists/${device.listId}`,
-    );
-  });
-
-  it('names a member whose profile is not on this device yet "Member", never "You"', async () => {
-    const device = await localListDevice();
-    services = device.services;
-    await putMembership(services, device.listId, 'editor', crypto.randomUUID());
-    const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
-    renderApp(services, `/lists/${device.listId}/tasks/${taskId}`);
-    await findHeading('Fix the gate');
-    await userEvent.click(chip('Assignee'));
-    // "You" is this device's own user (no profile without an account), only once.
-    await waitFor(() => expect(menuItems('Assignee')).toEqual(['Unassigned', 'You', 'Member']));
-  });
-
-  it('says Loading, not "isn\'t on this device", until the first sync is done', async () => {
-    const supabase = await signInDemo(devstackClient(), 'bob');
-    services = createTestServices({ supabase, online: true });
-    renderApp(services, `/lists/${SEEDED_LIST}/tasks/${SEEDED_TASK}`);
-    await findHeading('Loading…');
-    expect(screen.queryByText(/isn.t on this device/)).not.toBeInTheDocument();
-    services.sync.start();
-    await screen.findByRole(
-      'heading',
-      { level: 1, name: /^Photograph cracked render/ },
-      { timeout: 15_000 },
-    );
-  });
-
-  it('says when the task is not on this device', async () => {
-    const device = await localListDevice();
-    services = device.services;
-    renderApp(services, `/lists/${device.listId}/tasks/${crypto.randomUUID()}`);
-    await findHeading('This task isn’t on this device');
-  });
-
-  it('shows a viewer the values as plain text, and why they cannot change them', async () => {
-    const device = await localListDevice();
-    services = device.services;
-    const listId = await sharedList(services, 'viewer');
-    const [taskId] = await seedTasks(services, listId, 1, () => ({
-      notes: 'Check the roof',
-      due_on: '2031-05-06',
-      priority: 2,
-    }));
-    renderApp(services, `/lists/${listId}/tasks/${taskId}`);
-    await findHeading('Task 1');
-    expect(screen.getByText('You can view this list but not edit it.')).toBeInTheDocument();
-    const values = Object.fromEntries(
-      screen
-        .getAllByRole('term')
-        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
-    );
-    expect(values).toEqual({
-      Status: 'To do',
-      Priority: 'Medium',
-      'Due date': shortDate('2031-05-06', true),
-      Assignee: 'Unassigned',
-    });
-    expect(screen.getByText('Check the roof')).toBeInTheDocument();
-    // Nothing to press, type in or find dimmed (only the comment box: viewers may comment).
-    expect(screen.queryByRole('textbox', { name: 'Notes' })).toBeNull();
-    expect(screen.queryByRole('combobox')).toBeNull();
-    const heading = screen.getByRole('heading', { level: 1 });
-    expect(within(heading).queryByRole('button')).toBeNull();
-    for (const property of ['Status', 'Priority', 'Due date', 'Assignee']) {
-      expect(screen.queryByRole('button', { name: new RegExp(`^${property}`) })).toBeNull();
-    }
-    expect(screen.queryByRole('button', { name: 'Delete task' })).toBeNull();
-  });
-
-  it('renders the extras (files, comments) for this task after its fields, and Delete last', async () => {
-    const device = await localListDevice();
-    services = device.services;
-    const taskId = await services.sync.repos.tasks.create(device.listId, { title: 'Fix the gate' });
-    atPath(`/lists/${device.listId}/tasks/${taskId}`);
-    renderWithServices(
-      services,
-      <Route path="/lists/:listId/tasks/:taskId">
-        <TaskDetailScreen
-          renderExtras={(task) => (
-            <p>
-              Extras of {task.taskId} in {task.listId}
-            </p>
-          )}
-        />
-      </Route>,
-    );
-    await findHeading('Fix the gate');
-    const extras = screen.getByText(`Extras of ${taskId} in ${device.listId}`);
-    const notes = screen.getByRole('textbox', { name: 'Notes' });
-    expect(notes.compareDocumentPosition(extras) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    const remove = screen.getByRole('button', { name: 'Delete task' });
-    expect(extras.compareDocumentPosition(remove) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });

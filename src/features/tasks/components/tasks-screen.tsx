@@ -25,7 +25,7 @@ import { useMembers } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useShortcut } from '@/hooks/use-shortcut';
-import { Link, useParams, useSearchParams } from '@/lib/router';
+import { dropSearchParam, Link, useParams, useSearchParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
@@ -142,14 +142,7 @@ function ListTasks({
   useEffect(() => {
     if (!wantsNew || !access.canEditTasks) return;
     quickAddRef.current?.focus();
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('new');
-        return next;
-      },
-      { replace: true },
-    );
+    dropSearchParam(setParams, 'new');
   }, [wantsNew, access.canEditTasks, setParams]);
 
   const setParam = useCallback(
