@@ -63,6 +63,7 @@ export function useRowActions({
     keepFocusNear(task);
     const result = await attempt(() => sync.repos.tasks.setStatus(task.id, status));
     if (!result.ok) {
+      keepFocusNear(null);
       showToast({
         message: result.errors.status ?? result.errors._ ?? "Couldn't change the status.",
         tone: 'error',

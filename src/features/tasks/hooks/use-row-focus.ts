@@ -15,8 +15,11 @@ export interface RowFocus {
   focusRow: (id: string) => void;
   /** Focuses a task's row after the next render that has it (null: forget any). */
   focusLater: (id: string | null) => void;
-  /** A change is about to be written to this task: if it takes the row away, focus moves on. */
-  keepFocusNear: (task: TaskRow) => void;
+  /**
+   * A change is about to be written to this task: if it takes the row away, focus moves on
+   * (null: the write was refused, stop watching).
+   */
+  keepFocusNear: (task: TaskRow | null) => void;
 }
 
 export function useRowFocus({
@@ -34,7 +37,7 @@ export function useRowFocus({
   scroller: RowScroller;
 }): RowFocus {
   const pendingFocus = useRef<string | null>(null);
-  const rescue = useRef<{ id: string; index: number; basedOn: TaskRow[] } | null>(null);
+  const rescue = useRef<{ id: string; index: number; status: TaskRow['status'] } | null>(null);
 
   function rowElement(id: string): HTMLElement | null {
     return listRef.current?.querySelector<HTMLElement>(`[data-task-id="${id}"]`) ?? null;
@@ -52,10 +55,15 @@ export function useRowFocus({
     scroller.scrollToIndex(index, { align: 'auto' });
   }
 
-  // The focused row's task left the view (the live query's new tasks do not have it).
+  // The focused row's task left the view (the live query's new tasks do not have it). An
+  // answer that still shows the task as it was (one read before the write's, on a busy
+  // device) keeps the watch; one that shows the change (the view keeps the row, or the write
+  // was refused and reverted) ends it.
   useLayoutEffect(() => {
     const pending = rescue.current;
-    if (!pending || pending.basedOn === tasks) return;
+    if (!pending) return;
+    const shown = tasks.find((task) => task.id === pending.id);
+    if (shown && shown.status === pending.status) return;
     rescue.current = null;
     if (ids.includes(pending.id)) return;
     const focusLost = !document.activeElement || document.activeElement === document.body;
@@ -81,10 +89,10 @@ export function useRowFocus({
       pendingFocus.current = id;
     },
     keepFocusNear: (task) => {
-      rescue.current = {
+      rescue.current = task && {
         id: task.id,
         index: latest.current.ordered.findIndex((t) => t.id === task.id),
-        basedOn: latest.current.tasks,
+        status: task.status,
       };
     },
   };
