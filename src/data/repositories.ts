@@ -19,12 +19,11 @@ import {
   roleInput,
   taskInput,
   taskPatch,
-  validate,
   type ListColor,
   type Role,
   type TaskStatus,
 } from './schema';
-import { createStore, parse, ValidationError } from '@sync/index';
+import { createStore, parse, validate, ValidationError } from '@sync/index';
 import type * as v from 'valibot';
 
 /** What the repositories write with: the library's WriteContext, typed by Outpost's rows. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { validate } from '@sync/index';
+
 import {
   ATTACHMENT_MAX_BYTES,
   attachmentInput,
@@ -11,7 +13,6 @@ import {
   taskInput,
   taskPatch,
   TASK_TITLE_MAX,
-  validate,
 } from './schema';
 
 describe('shared validation', () => {

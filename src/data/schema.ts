@@ -209,5 +209,3 @@ export const attachmentInput = object({
     v.check((size) => size <= ATTACHMENT_MAX_BYTES, 'Files can be at most 10 MB.'),
   ),
 });
-
-export { validate, type FieldErrors, type Validated } from '@sync/index';
