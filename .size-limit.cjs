@@ -13,10 +13,13 @@
 //   account's undo history and caches before the first render, and the routes of the email
 //   links (reset password, confirm an address): 129.42 kB, so ≤ 129.5 kB; issue 37: the screens
 //   read through the library's typed reader, which now answers the bookkeeping reads Outpost's
-//   queries made of the library's tables: 129.66 kB, so ≤ 129.7 kB). What the first screen needs to paint from the device
-//   database: React, Dexie, the router, the sync library's reads and writes, the frame and
-//   the session gate. What only talks to the server or only some
-//   actions need is loaded after start-up or on first use (supabase-js, the engine's push,
+//   queries made of the library's tables: 129.66 kB, so ≤ 129.7 kB; issue 38: the Supabase port
+//   (remote.ts, its wire schemas) loaded with the engine, the account following only the
+//   session (session.ts), and what a sign-in or sign-out does to the store loaded when one
+//   happens (account-changes.ts), −1.0 kB: 128.64 kB, so ≤ 129.2 kB). What the first screen
+//   needs to paint from the device database: React, Dexie, the router, the sync library's
+//   reads and writes, the frame and the session gate. What only talks to the server or only
+//   some actions need is loaded after start-up or on first use (supabase-js, the engine's push,
 //   pull and realtime, workbox-window and the update flow, the shortcuts dialog, rejection
 //   sentences, exports, invites, avatar uploads), as screens are: chunks (precached, so they
 //   open offline) with their own line, as does all app JS together;
@@ -31,7 +34,16 @@
 //   realtime row's topic checked against its table's rule, and a fresh realtime token when a
 //   membership of the user changes: 21.24 and 15.0 kB), ≤ 21.4 kB and 15.9 kB (issue 37: the
 //   schedule's state as one named value whose transitions are functions over it, property
-//   names a minifier keeps, +0.5 kB; the typed reader, +0.24 kB: 21.33 and 15.82 kB);
+//   names a minifier keeps, +0.5 kB; the typed reader, +0.24 kB: 21.33 and 15.82 kB), ≤ 21.6 kB
+//   and 16.1 kB (issue 38: the Supabase port and the account's sign-in and sign-out changes
+//   as modules loaded on first use, which this one-file bundle inlines with esbuild's lazy
+//   module wrappers, +0.23 kB: 21.56 and 16.05 kB), ≤ 21.9 kB and 16.4 kB (issue 38 too: the
+//   rows others changed handed to the app for notifications, the hand-over of queued changes
+//   to the service worker, the engine without realtime for a background run: 21.85 and
+//   16.3 kB);
+// - the service worker (issue 38: it now runs the sync in the background, so it carries the
+//   engine, Dexie, supabase-js and Outpost's tables: 116 kB, was 21 kB), ≤ 120 kB: parsed
+//   when the browser starts the worker (compiled code cached with it), never by a page;
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
@@ -49,7 +61,7 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '129.7 kB',
+    limit: '129.2 kB',
     gzip: true,
   },
   {
@@ -61,13 +73,19 @@ module.exports = [
   {
     name: 'sync library (sync/index.ts) without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-core.js',
-    limit: '15.9 kB',
+    limit: '16.4 kB',
     gzip: true,
   },
   {
     name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '21.4 kB',
+    limit: '21.9 kB',
+    gzip: true,
+  },
+  {
+    name: 'service worker (sw.js: shell routes, share target, background sync) (gzip)',
+    path: 'dist/sw.js',
+    limit: '120 kB',
     gzip: true,
   },
   {

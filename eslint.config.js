@@ -43,12 +43,12 @@ const SHARED = ['./src/components', './src/hooks', './src/lib', './src/types', '
 const importBoundaries = [
   // sync/ is a library the app uses, never the other way round.
   { target: './sync', from: './src', message: 'sync/ must not import from src/.' },
-  // ... and a closed one: the app sees its public entry (its tests also the testing kit),
-  // never its modules or its Dexie tables (issue 15).
+  // ... and a closed one: the app sees its public entry (its tests also the testing kit, its
+  // service worker also the background run), never its modules or its Dexie tables (issue 15).
   {
     target: './src',
     from: './sync',
-    except: ['./index.ts', './testing.ts'],
+    except: ['./index.ts', './testing.ts', './background.ts'],
     message: 'src/ uses the sync library only through @sync/index (tests: also @sync/testing).',
   },
   // Outpost's data layer (src/data: its tables, rules, reads, writes, undo) sits below the
@@ -195,6 +195,29 @@ export default defineConfig([
             {
               regex: '^@sync/(?!index$)',
               message: 'src/ uses the sync library only through @sync/index.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // The service worker's sync runs the library's background entry (it brings the engine's code,
+  // which no page may load up front: only the worker's own modules import it).
+  {
+    files: ['src/lib/pwa/worker-*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'dexie', message: 'Read the device through sync.queries (@sync/index).' },
+          ],
+          patterns: [
+            {
+              regex: '^@sync/(?!index$|background$)',
+              message:
+                'src/ uses the sync library through @sync/index (the worker: @sync/background).',
             },
           ],
         },

@@ -228,6 +228,11 @@ export default defineConfig(({ command, mode }) => {
         // device's storage.
         injectManifest: {
           globPatterns: ['**/*.{js,css,html}'],
+          // A classic script, registered as one (no `type: 'module'`): the worker now carries
+          // the sync engine (src/lib/pwa/worker-sync.ts), whose lazy imports Vite wraps in a
+          // helper that reads `import.meta`, a syntax error outside a module. Built as an IIFE,
+          // that reference is emptied (the helper only uses it to preload CSS, never here).
+          rollupFormat: 'iife',
         },
         includeAssets: ['favicon.ico', 'icon.svg', 'apple-touch-icon-180x180.png'],
         manifest: {
@@ -239,6 +244,9 @@ export default defineConfig(({ command, mode }) => {
           start_url: '/',
           scope: '/',
           display: 'standalone',
+          // Launching the installed app (its icon, a shortcut) brings its open window to the
+          // front and navigates it, rather than opening a second window of the same app.
+          launch_handler: { client_mode: ['navigate-existing', 'auto'] },
           theme_color: LIGHT_BACKGROUND,
           background_color: LIGHT_BACKGROUND,
           icons: [

@@ -53,14 +53,27 @@ const revocations = createSessionRevocations(supabase, { online });
 // Attachment downloads pass by the worker's cache (their bytes are kept once, in IndexedDB);
 // sign-out still empties that cache of any signed URL loaded directly (private files), and
 // drops files shared to Outpost and not yet attached.
+// Sync with the app closed (issue 38): what cannot be sent now is handed to the service
+// worker; others' changes heard while the page is hidden may become notifications; a sign-out
+// clears those, the badge and the worker's history. Its code comes only when first needed.
+const background = () => import('@/lib/pwa/background-sync');
 const sync = createOutpostSync({
   supabase,
   online,
   fetch: fetchPastAttachmentCache,
   onWipe: async () => {
-    await Promise.all([clearAttachmentCache(), clearShares()]);
+    await Promise.all([
+      clearAttachmentCache(),
+      clearShares(),
+      background().then((module) => module.clearBackgroundTraces()),
+    ]);
   },
   keepForRevocation: revocations.add,
+  requestBackgroundSync: () => void background().then((module) => module.requestBackgroundSync()),
+  onRemoteChanges: (changes) => {
+    if (document.visibilityState !== 'hidden') return;
+    void background().then((module) => module.noticeWhileHidden(changes, sync.queries));
+  },
 });
 const services: AppServices = {
   supabase,

@@ -28,18 +28,32 @@ import { ShareBodyError } from '@/lib/pwa/share-body';
 import { keepShare, SHARE_PATH } from '@/lib/pwa/share-inbox';
 import { shareOriginRefusal } from '@/lib/pwa/share-origin';
 import { shareRefusedResponse } from '@/lib/pwa/share-refused';
+import { PERIODIC_SYNC_TAG } from '@/lib/pwa/background-support';
+import { OUTBOX_SYNC_TAG } from '@/lib/pwa/background-sync';
+import { openNotice, type NoticeClients } from '@/lib/pwa/notice-click';
+import { runBackgroundSync, type WorkerRegistration } from '@/lib/pwa/worker-sync';
+
+/** An event the worker may be kept alive for (ExtendableEvent). */
+interface Extendable {
+  waitUntil(promise: Promise<unknown>): void;
+}
 
 // The few parts of ServiceWorkerGlobalScope used here (the DOM lib of this project has no
 // worker types, and mixing both libs in one program conflicts).
 declare const self: {
   __WB_MANIFEST: (PrecacheEntry | string)[];
-  registration: { active: object | null };
+  registration: { active: object | null } & WorkerRegistration;
   location: { origin: string };
-  clients: { claim(): Promise<void> };
+  clients: { claim(): Promise<void> } & NoticeClients;
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'install' | 'activate', listener: (event: Extendable) => void): void;
   addEventListener(
-    type: 'install' | 'activate',
-    listener: (event: { waitUntil(promise: Promise<unknown>): void }) => void,
+    type: 'sync' | 'periodicsync',
+    listener: (event: Extendable & { tag: string }) => void,
+  ): void;
+  addEventListener(
+    type: 'notificationclick',
+    listener: (event: Extendable & { notification: Notification }) => void,
   ): void;
   skipWaiting(): Promise<void>;
 };
@@ -125,5 +139,30 @@ self.addEventListener('message', (event) => {
     (event.data as { type?: unknown }).type === 'SKIP_WAITING'
   ) {
     void self.skipWaiting();
+  }
+});
+
+// Sync with the app closed (worker-sync.ts): the outbox the app handed over while offline,
+// and the periodic refresh. A run that failed rejects, and the browser tries again later.
+self.addEventListener('sync', (event) => {
+  if (event.tag === OUTBOX_SYNC_TAG) {
+    event.waitUntil(runBackgroundSync('sync', self.registration));
+  }
+});
+self.addEventListener('periodicsync', (event) => {
+  if (event.tag === PERIODIC_SYNC_TAG) {
+    event.waitUntil(runBackgroundSync('periodic', self.registration));
+  }
+});
+
+// A notification's click opens its task: in a window of the app already open, else a new one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const done = openNotice(event.notification.data, self.clients, self.location.origin);
+  // Not every caller is the browser (a test's synthetic event cannot be extended).
+  try {
+    event.waitUntil(done);
+  } catch {
+    void done;
   }
 });

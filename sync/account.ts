@@ -2,11 +2,11 @@
 // as LOCAL_USER_ID; the first sign-in claims them, a sign-in of another user wipes the store
 // first, and a sign-out wipes it. The one owner of the device's user: the repositories stamp
 // rows with `userId()`, the engine hands sign-ins to `adopt`, and only this room writes the
-// store's owner (OWNER_KEY in `_meta`, which the engine and the app read).
+// store's owner (OWNER_KEY in `_meta`, which the engine and the app read). What a sign-in or a
+// sign-out does to the store (claim, wipe, the session's end) is account-changes.ts.
 import type { SyncDatabase } from './db';
-import { rewriteQueued } from './outbox';
-import type { Remote, SupabaseSource } from './remote';
-import { endLocalSession } from './session-end';
+import type { SupabaseSource } from './remote';
+import type { Session } from './session';
 import type { TabChannel } from './tabs';
 
 /** The user id local-only rows carry until their owner signs in and claims them. */
@@ -57,10 +57,10 @@ export interface Account {
 }
 
 /**
- * The account of the device database `db`, following `remote`'s session; a sign-out here
- * tells the other `tabs`.
+ * The account of the device database `db`, following `session` (the engine's Remote is one);
+ * a sign-out here tells the other `tabs`.
  */
-export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChannel): Account {
+export function createAccount(db: SyncDatabase, session: Session, tabs?: TabChannel): Account {
   let user = LOCAL_USER_ID;
   const signedIn = (id: string | null) => {
     if (id) user = id;
@@ -72,14 +72,14 @@ export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChanne
       if (id && user === LOCAL_USER_ID) user = id;
     })
     .catch(() => undefined);
-  const stopAuthWatch = remote.onAuthChange(signedIn);
-  remote
+  const stopAuthWatch = session.onAuthChange(signedIn);
+  session
     .userId()
     .then(signedIn)
     .catch(() => undefined);
-  const wipe = async () => {
-    for (const table of db.allTables()) await table.clear();
-  };
+  // What a sign-in or a sign-out does to the store is loaded when one happens (the first
+  // screen never needs it): account-changes.ts.
+  const changes = () => import('./account-changes');
 
   return {
     userId: () => user,
@@ -87,18 +87,16 @@ export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChanne
     owner: async () => (await db.getMeta<string>(OWNER_KEY)) ?? null,
     async adopt(userId, owner) {
       if (owner === userId) return;
+      const { claimRows, wipe } = await changes();
       await db.transaction('rw', db.allTables(), async () => {
-        if (owner && owner !== LOCAL_USER_ID) await wipe();
-        else await claimLocalRows(db, userId);
+        if (owner && owner !== LOCAL_USER_ID) await wipe(db);
+        else await claimRows(db, LOCAL_USER_ID, userId);
         await db.setMeta(OWNER_KEY, userId);
       });
       user = userId;
     },
     async signOut(hooks) {
-      // Not supabase-js's signOut alone: with no network it keeps the session (and the
-      // account came back). The token is handed over to be revoked, then the session leaves.
-      await endLocalSession(await hooks.supabase, hooks.keepForRevocation);
-      await db.transaction('rw', db.allTables(), wipe);
+      await (await changes()).endSessionAndWipe(db, hooks);
       user = LOCAL_USER_ID;
       tabs?.post({ type: 'wiped' });
       await hooks.onWipe?.();
@@ -109,14 +107,4 @@ export function createAccount(db: SyncDatabase, remote: Remote, tabs?: TabChanne
     },
     close: stopAuthWatch,
   };
-}
-
-async function claimLocalRows(db: SyncDatabase, userId: string): Promise<void> {
-  const claim = (record: Record<string, unknown>) => {
-    for (const column of db.schema.ownerColumns)
-      if (record[column] === LOCAL_USER_ID) record[column] = userId;
-  };
-  for (const spec of db.registry) await db.rows(spec.name).toCollection().modify(claim);
-  // Queued inserts carry the same columns.
-  await rewriteQueued(db, claim);
 }

@@ -9,6 +9,31 @@ import type { LocalRow, OutboxEntry, Rejection, TableSpec } from './registry';
 /** A row as the server sends it (pull pages, push results): its columns, id and version. */
 export type ServerRow = Record<string, unknown> & { id: string; version: number };
 
+/**
+ * A server row that changed the device's copy, from a pull page or a realtime message: the
+ * row as the server sent it, and the device's copy before (undefined: new to the device).
+ * An app hears them (SyncOptions.onRemoteChanges) to tell its user what others did.
+ */
+export interface RemoteChange {
+  table: string;
+  row: ServerRow;
+  before: LocalRow | undefined;
+}
+
+/** The rows of `rows` that replaced what the device had before (`before`, by index). */
+export function changedRows(
+  table: string,
+  rows: readonly ServerRow[],
+  before: readonly (LocalRow | undefined)[],
+): RemoteChange[] {
+  const changes: RemoteChange[] = [];
+  rows.forEach((row, i) => {
+    const mine = before[i];
+    if (!mine || mine._v < row.version) changes.push({ table, row, before: mine });
+  });
+  return changes;
+}
+
 /** The row with the device's queued changes replayed over it, in seq order. */
 function rebase(
   row: LocalRow,

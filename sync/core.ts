@@ -6,13 +6,16 @@
 // the others follow it. A sign-out (account.ts) takes the lock before it wipes, so no tab's
 // engine writes into the wiped store.
 import { createAccount } from './account';
+import type { RemoteChange } from './apply';
 import { DEVICE_DB, SyncDatabase, typedRows, type IndexedDbDeps } from './db';
-import { createLeader, webLocksLeadership, type Leadership } from './leadership';
+import { createLeader, syncLockName, webLocksLeadership, type Leadership } from './leadership';
 import { pendingCount } from './outbox';
 import { realClock, type Clock, type OnlineSignal } from './platform';
 import { deviceReader, type DeviceReader } from './reader';
 import type { AnyRows, RowTypes, SyncSchema } from './registry';
-import { REQUEST_TIMEOUT_MS, supabaseRemote, type Remote, type SupabaseSource } from './remote';
+import type { Remote, SupabaseSource } from './remote';
+import { REQUEST_TIMEOUT_MS } from './requests';
+import { supabaseSession } from './session';
 import { lazyEngine } from './lazy-engine';
 import type { SyncEngine } from './schedule';
 import type { WriteContext } from './store';
@@ -72,6 +75,18 @@ export interface SyncOptions {
    * stays valid on the server until it expires.
    */
   keepForRevocation?: (refreshToken: string) => void;
+  /**
+   * Hears the server rows that changed this device's copies, pulled or by realtime, in the
+   * tab that leads: what others did, for an app that tells its user (a notification while
+   * the app is hidden). Called after the rows are stored; keep it quick.
+   */
+  onRemoteChanges?: (changes: RemoteChange[]) => void;
+  /**
+   * Called when changes are queued that cannot be sent now (offline, or the network failed):
+   * register a one-off Background Sync whose service worker runs `syncInBackground`
+   * (background.ts), so they are sent when the network is back, with the app closed too.
+   */
+  requestBackgroundSync?: () => void;
 }
 
 /**
@@ -178,17 +193,24 @@ export function createSync<Q, W, Rows extends RowTypes = AnyRows>(
   const clock = options.clock ?? realClock;
   const newId = options.newId ?? (() => crypto.randomUUID());
   const requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const remote = options.remote ?? supabaseRemote(options.supabase, { requestTimeoutMs, clock });
+  // The account follows the session from the start; the rest of the Supabase port (remote.ts
+  // and its wire schemas) is only the engine's and the attachments', so it comes with them.
+  const session = options.remote ?? supabaseSession(options.supabase, { requestTimeoutMs, clock });
+  const loadRemote = async (): Promise<Remote> =>
+    options.remote ??
+    (await import('./remote')).supabaseRemote(options.supabase, { requestTimeoutMs, clock });
   const defaultLeadership = options.leadership === undefined;
   const leadership = options.leadership ?? webLocksLeadership(dbName);
   const tabs =
     options.tabs ??
-    (defaultLeadership && leadership ? broadcastTabChannel(`outpost-sync:${dbName}`) : undefined);
-  const account = createAccount(db, remote, tabs);
+    (defaultLeadership && leadership ? broadcastTabChannel(syncLockName(dbName)) : undefined);
+  const account = createAccount(db, session, tabs);
   // The engine's code (push, pull, realtime, their schedule) comes when it is first started
   // (lazy-engine.ts): reads and writes never need it.
-  const engine = lazyEngine(async (status) =>
-    (await import('./schedule')).createSyncEngine({
+  const engine = lazyEngine(async (status) => {
+    // The engine's code and the Supabase port's come together.
+    const [{ createSyncEngine }, remote] = await Promise.all([import('./schedule'), loadRemote()]);
+    return createSyncEngine({
       db,
       remote,
       clock,
@@ -202,8 +224,10 @@ export function createSync<Q, W, Rows extends RowTypes = AnyRows>(
       onDatabaseClosed: () => leader.closed(),
       account,
       status,
-    }),
-  );
+      onRemoteChanges: options.onRemoteChanges,
+      requestBackgroundSync: options.requestBackgroundSync,
+    });
+  });
   const leader = createLeader(engine, db, clock, leadership, tabs);
   // What the other tabs tell the account and leadership (the engine listens while it runs).
   const stopTabWatch = tabs?.subscribe((message) => {
@@ -231,6 +255,7 @@ export function createSync<Q, W, Rows extends RowTypes = AnyRows>(
     async attachmentBlob(attachmentId) {
       if (!attachmentBlob) {
         const { createAttachmentBlob } = await import('./files');
+        const remote = await loadRemote();
         attachmentBlob ??= createAttachmentBlob(db, remote, clock, requestTimeoutMs, options.fetch);
       }
       return attachmentBlob(attachmentId);

@@ -33,6 +33,8 @@ export interface CycleContext {
   leave: () => void;
   /** The database was closed under the leading engine (EngineOptions.onDatabaseClosed). */
   onDatabaseClosed?: (() => void) | undefined;
+  /** Changes stay queued for want of a network (EngineOptions.requestBackgroundSync). */
+  requestBackgroundSync?: (() => void) | undefined;
 }
 
 /** The cycles of one engine, and what they remember between them. */
@@ -80,6 +82,7 @@ export function createCycles(ctx: CycleContext): Cycles {
     }
     if (!online.isOnline()) {
       status.set({ phase: 'offline' });
+      await askForBackgroundSync();
       return;
     }
     try {
@@ -201,9 +204,20 @@ export function createCycles(ctx: CycleContext): Cycles {
     }
     if (!online.isOnline()) {
       status.set({ phase: 'offline' });
+      await askForBackgroundSync();
       return;
     }
     backOff(failure);
+    if (failure.code === 'OFFLINE' || failure.code === 'TIMEOUT') await askForBackgroundSync();
+  }
+
+  /**
+   * With changes queued and no way to send them now, the app may hand them to its service
+   * worker for when the network is back (EngineOptions.requestBackgroundSync).
+   */
+  async function askForBackgroundSync(): Promise<void> {
+    if (!ctx.requestBackgroundSync || (await pendingCount(db)) === 0) return;
+    ctx.requestBackgroundSync();
   }
 
   /** Retries later (cycle-plan.ts's backOff), showing why meanwhile. */

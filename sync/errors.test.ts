@@ -95,7 +95,7 @@ describe('classifyStorageError (an upload or a signed URL failed)', () => {
     [{ message: 'bad', status: 400, statusCode: '400', code: 'InvalidJWT' }, 'AUTH_EXPIRED'],
     [{ message: 'bad', status: 400, statusCode: '400', error: 'InvalidJWT' }, 'AUTH_EXPIRED'],
     // Hosted storage's 403 AccessDenied: a policy's refusal and a token it could not verify
-    // alike (only the English differs). PERMISSION_DENIED here; storageRequest (remote.ts)
+    // alike (only the English differs). PERMISSION_DENIED here; storageRequest (requests.ts)
     // asks again with a renewed token before believing it.
     [
       { message: 'new row violates row-level security policy', status: 400, statusCode: '403' },

@@ -148,7 +148,7 @@ const FILE_REFUSALS: ReadonlyMap<string, SyncErrorCode> = new Map([
  * body's statusCode (else the HTTP status) and storage's code names. A 401, or storage's
  * InvalidJWT, is AUTH_EXPIRED. A token storage could not verify, expired or not, is answered
  * by hosted storage exactly as a policy's refusal (403 AccessDenied; only the English message
- * differs), so a 403 is PERMISSION_DENIED here and sync/remote.ts's storageRequest tells the
+ * differs), so a 403 is PERMISSION_DENIED here and sync/requests.ts's storageRequest tells the
  * two apart by asking again with a renewed token.
  */
 export function classifyStorageError(error: StorageFailure): SyncError {

@@ -5,7 +5,8 @@ import type { SyncDatabase } from './db';
 import type { Clock } from './platform';
 import { isSyncError, SyncError } from './errors';
 import type { OutboxEntry } from './registry';
-import { TRANSFER_TIMEOUT_FACTOR, withTimeout, type Remote } from './remote';
+import type { Remote } from './remote';
+import { TRANSFER_TIMEOUT_FACTOR, withTimeout } from './requests';
 
 /** Lifetime of the signed URL used to fetch an attachment once (s). */
 const SIGNED_URL_TTL_SEC = 60;

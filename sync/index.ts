@@ -47,6 +47,7 @@ export { liveRead, type LiveRead } from './live';
 
 // What the engine says: its status and its errors.
 export type { Download, SyncPhase, SyncStatus } from './status';
+export type { RemoteChange } from './apply';
 export {
   classifyStorageError,
   isSyncError,
@@ -56,5 +57,5 @@ export {
 } from './errors';
 
 // For the app's own Supabase calls beside the engine's, so they time out and retry alike.
-export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout } from './remote';
+export { REQUEST_TIMEOUT_MS, storageRequest, withTimeout } from './requests';
 export { backoffDelayMs } from './backoff';

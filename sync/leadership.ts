@@ -20,6 +20,14 @@ export type Leadership = (onLeader: () => void) => () => void;
  */
 const SIGN_OUT_LOCK_WAIT_MS = 90_000;
 
+/**
+ * The Web Lock (and tab channel) name of the engine of device database `dbName`: whoever
+ * holds it syncs, a tab or the service worker (background.ts).
+ */
+export function syncLockName(dbName: string): string {
+  return `outpost-sync:${dbName}`;
+}
+
 /** One tab holds the lock and syncs; when it closes, another takes over. */
 export function webLocksLeadership(name: string): Leadership | undefined {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
@@ -29,7 +37,7 @@ export function webLocksLeadership(name: string): Leadership | undefined {
     const held = new Promise<void>((resolve) => (release = resolve));
     const controller = new AbortController();
     locks
-      .request(`outpost-sync:${name}`, { signal: controller.signal }, () => {
+      .request(syncLockName(name), { signal: controller.signal }, () => {
         // Granted just as the tab gave up its place: the abort came too late to cancel the
         // request, and `held` is already settled, so the lock goes straight back.
         if (!controller.signal.aborted) onLeader();

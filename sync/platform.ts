@@ -2,7 +2,7 @@
 // (sync-design.md "Push", "Pull", "When sync runs") is in rooms, each in its own file:
 // scheduling (schedule.ts: when to sync, leader and follower, the SyncEngine), push (push.ts),
 // pull (pull.ts), realtime (realtime.ts), files (files.ts), account (account.ts: whose device
-// this is) and leadership (leadership.ts: which tab runs it); index.ts wires them. remote.ts
+// this is) and leadership (leadership.ts: which tab runs it); index.ts wires them. requests.ts
 // takes its default timers from here, so nothing here may import a room.
 
 /** Time and timers, injectable so tests can run the schedule without waiting. */

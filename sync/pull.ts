@@ -4,11 +4,13 @@
 import {
   applyServerRow,
   applyServerRows,
+  changedRows,
   dropUnsharedProfiles,
   listIdOf,
   markDelivered,
   purgeList,
   sweepUndelivered,
+  type RemoteChange,
   type ServerRow,
 } from './apply';
 import type { SyncDatabase } from './db';
@@ -37,6 +39,11 @@ export interface PullContext {
   schemaVersion: number;
   /** Hears the progress of a pull from scratch after each page, and null once it ends. */
   onDownload?: (download: Download | null) => void;
+  /**
+   * Hears, after each page's transaction, the rows that changed the device's copies (not
+   * those of a pull from scratch: a first download is no news).
+   */
+  onRemoteChanges?: ((changes: RemoteChange[]) => void) | undefined;
 }
 
 /**
@@ -49,6 +56,7 @@ export function createPull({
   clock,
   schemaVersion,
   onDownload,
+  onRemoteChanges,
 }: PullContext): (userId: string) => Promise<void> {
   const { members, memberScope, memberUser } = db.schema.access;
   async function pullAll(userId: string): Promise<void> {
@@ -100,8 +108,9 @@ export function createPull({
         // moves, without a transaction over every table that would hold up the screens' reads.
         await db.setMeta('cursor', page.cursor);
       } else {
+        const changes: RemoteChange[] = [];
         await db.transaction('rw', db.allTables(), async () => {
-          await applyPage(page.rows, userId, fromScratch);
+          await applyPage(page.rows, userId, fromScratch, changes);
           if (resync !== undefined) await markDelivered(db, page.rows, resync);
           // Who shares a list changed: profiles are checked once the pull is complete. Kept
           // with the page, so a pull cut short after it still checks (the cursor is past it).
@@ -110,6 +119,7 @@ export function createPull({
           }
           await db.setMeta('cursor', page.cursor);
         });
+        if (changes.length > 0) onRemoteChanges?.(changes);
       }
       if (download) {
         download = {
@@ -134,12 +144,15 @@ export function createPull({
     rows: { table: string; row: ServerRow }[],
     userId: string,
     fromScratch: boolean,
+    changes: RemoteChange[],
   ) {
     const mode = fromScratch && (await outboxCounts(db)).total === 0 ? 'fresh' : 'newer';
     let run: ServerRow[] = [];
     let runTable = '';
     const flush = async () => {
-      await applyServerRows(db, runTable, run, mode);
+      const before = await applyServerRows(db, runTable, run, mode);
+      // 'fresh' reads no copies: a pull from scratch is no news (PullContext.onRemoteChanges).
+      if (mode === 'newer' && onRemoteChanges) changes.push(...changedRows(runTable, run, before));
       run = [];
     };
     for (const { table, row } of rows) {

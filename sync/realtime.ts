@@ -4,7 +4,7 @@
 // may have missed, it leaves to a pull (`syncSoon`). A change of the user's own memberships
 // renews the realtime token, so the server checks every joined channel again.
 import { OWNER_KEY } from './account';
-import { applyServerRows, listIdOf, markDelivered } from './apply';
+import { applyServerRows, changedRows, listIdOf, markDelivered, type RemoteChange } from './apply';
 import type { SyncDatabase } from './db';
 import type { TableSpec } from './registry';
 import type { Remote, RowMessage } from './remote';
@@ -44,7 +44,7 @@ export interface Realtime {
  * Realtime over the engine's database and server. `syncSoon(delayMs)` asks for a cycle
  * with its pull, at once by default; `leading()` says whether the engine leads (a
  * follower joins nothing); `outdated()` whether this app version is outdated (nothing more
- * is applied).
+ * is applied); `onRemoteChanges` hears each row that changed the device's copy, once applied.
  */
 export function createRealtime(
   db: SyncDatabase,
@@ -52,6 +52,7 @@ export function createRealtime(
   syncSoon: (delayMs?: number) => void,
   leading: () => boolean,
   outdated: () => boolean,
+  onRemoteChanges?: (changes: RemoteChange[]) => void,
 ): Realtime {
   let realtimeOff: (() => void) | undefined;
   /** The realtime topics joined, each with its leave. */
@@ -251,6 +252,7 @@ export function createRealtime(
       return syncSoon();
     }
     try {
+      let changes: RemoteChange[] = [];
       const gap = await db.transaction(
         'rw',
         [db.rows(table), db.rows(members), db._outbox, db._files, db._meta],
@@ -276,9 +278,11 @@ export function createRealtime(
           if (owner !== userId || memberships.some((m) => !m)) throw NOT_FOLLOWED;
           // A resync running: the row is on the server, so its sweep must keep it.
           if (typeof resync === 'number') await markDelivered(db, [{ table, row }], resync);
+          changes = changedRows(table, [row], [local]);
           return row.version > (local?._v ?? 0) + 1;
         },
       );
+      if (changes.length > 0) onRemoteChanges?.(changes);
       if (gap) syncSoon();
       if (table === scopes) await followLists(userId);
     } catch (error) {

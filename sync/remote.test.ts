@@ -13,7 +13,8 @@ import {
   type ScriptedAnswer,
 } from '../tests/support/auth-client';
 import { SyncError } from './errors';
-import { storageRequest, supabaseRemote, type StorageAnswer } from './remote';
+import { supabaseRemote } from './remote';
+import { storageRequest, type StorageAnswer } from './requests';
 
 const STORAGE_KEY = 'remote-test';
 const USER_ID = '0b7d4c57-0000-4000-8000-000000000001';

@@ -2,18 +2,27 @@
 // All network I/O goes through supabase-js, so tests inject faults by handing it a faulty
 // fetch or WebSocket, and the app's session handling stays supabase-js's own.
 // Types only: the app may load supabase-js after its first paint (SupabaseSource), so nothing
-// here needs its code before the client itself has come.
+// here needs its code before the client itself has come. Only the engine and attachments use
+// it, so it is loaded with them (core.ts); the session, which the account follows from the
+// start, is its own module (session.ts).
 import type { SupabaseClient } from '@supabase/supabase-js';
 import * as v from 'valibot';
 
-import { classifyRpcError, classifyStorageError, SyncError, type StorageFailure } from './errors';
-import { realClock, type Clock } from './platform';
+import { classifyRpcError } from './errors';
 import {
   checked,
+  REQUEST_TIMEOUT_MS,
+  storageRequest,
+  throwIfNetworkFailed,
+  TRANSFER_TIMEOUT_FACTOR,
+  withTimeout,
+  type RequestOptions,
+} from './requests';
+import { supabaseSession, type Session } from './session';
+import {
   PullResponseSchema,
   PushResponseSchema,
   RowMessageSchema,
-  UserIdSchema,
   type PullResponse,
   type PushResponse,
   type RowMessage,
@@ -42,20 +51,11 @@ export interface TopicListener {
   onLost(): void;
 }
 
-/** What happened to the session: a new sign-in, a token refresh, or anything else. */
-export type AuthChange = 'signed-in' | 'refreshed' | 'other';
-
 /**
  * The engine's port to the server: session, push, pull, realtime topics and storage.
  * Every failure is thrown as a SyncError with its product.md §8 code.
  */
-export interface Remote {
-  /**
-   * The signed-in user's id, or null (local-only, or the session is gone for good). Throws a
-   * transient SyncError when the session only could not be renewed right now (the network
-   * failed during a token refresh): that is no reason to call the user signed out.
-   */
-  userId(): Promise<string | null>;
+export interface Remote extends Session {
   push(clientId: string, mutations: WireMutation[]): Promise<PushResponse>;
   pull(cursor: string | null, maxRows: number): Promise<PullResponse>;
   /**
@@ -83,8 +83,6 @@ export interface Remote {
    * failed; resolves without a new token when the session cannot be renewed (signed out).
    */
   refreshRealtimeAuth?(): Promise<void>;
-  /** Calls `onChange` when the session changes (sign-in, refresh, sign-out). */
-  onAuthChange(onChange: (userId: string | null, change: AuthChange) => void): () => void;
   /**
    * Writes a file to `bucket/path`, replacing what is there (a retry rewrites the same object).
    * A refusal (403) is believed only once a renewed session gets it too (storageRequest).
@@ -103,21 +101,6 @@ export interface Remote {
   cleanupDeletedFiles(): Promise<void>;
 }
 
-/** How supabaseRemote behaves. */
-export interface RemoteOptions {
-  /**
-   * A request that has not answered after this long is abandoned and counts as TIMEOUT
-   * (ms); without it a hung connection would hold the engine until the page reloads.
-   * The push gets twice as long: it carries up to 1 MiB and applies it in one transaction.
-   */
-  requestTimeoutMs?: number;
-  /** Whose timers end a request (the engine's clock; tests move a manual one). */
-  clock?: Timers;
-}
-
-/** The timers withTimeout sets: the platform's, or an injected clock's. */
-export type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
-
 /**
  * The app's supabase-js client, or the promise of it: an app that loads supabase-js after
  * its first paint (Outpost's main.tsx imports it then) hands the promise over at once, and
@@ -129,83 +112,8 @@ export type Timers = Pick<Clock, 'setTimeout' | 'clearTimeout'>;
  */
 export type SupabaseSource = SupabaseClient | PromiseLike<SupabaseClient>;
 
-/** Default RemoteOptions.requestTimeoutMs (ms). */
-export const REQUEST_TIMEOUT_MS = 30_000;
 /** The edge function that removes deleted attachments' objects (supabase/functions). */
 const CLEANUP_FUNCTION = 'attachment-cleanup';
-/**
- * A file transfer (an upload, or an attachment's download) may take this many request
- * timeouts: a 10 MiB photo on a slow link.
- */
-export const TRANSFER_TIMEOUT_FACTOR = 10;
-
-/**
- * Runs `call` with an abort signal and gives up after `ms`: the request is aborted and the
- * answer is TIMEOUT, even if the request ignores the abort (supabase-js also waits for its
- * session before each request, outside the signal). A request abandoned like this may still
- * reach the server; what it carried is frozen in the outbox and replays harmlessly. Pass
- * `controller` to have the timer abort a request started earlier (a download's body).
- */
-export async function withTimeout<T>(
-  ms: number,
-  call: (signal: AbortSignal) => PromiseLike<T>,
-  controller = new AbortController(),
-  timers: Timers = realClock,
-): Promise<T> {
-  let timer: unknown;
-  const expired = new Promise<never>((_, reject) => {
-    timer = timers.setTimeout(() => {
-      controller.abort();
-      reject(new SyncError('TIMEOUT', `no answer in ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([call(controller.signal), expired]);
-  } finally {
-    timers.clearTimeout(timer);
-  }
-}
-
-/**
- * A network failure during a token refresh, as supabase-js reports it (auth-js
- * AuthRetryableFetchError), is thrown as OFFLINE: the session could not be renewed right
- * now, which is no reason to call the user signed out.
- */
-function throwIfNetworkFailed(error: unknown): void {
-  if (error instanceof Error && error.name === 'AuthRetryableFetchError') {
-    throw new SyncError('OFFLINE', error.message);
-  }
-}
-
-/** What storage-js answers a call: its data, or its error. */
-export type StorageAnswer<T> = { data: T; error: null } | { data: unknown; error: StorageFailure };
-
-/**
- * Makes a storage request (`send`), believing a refusal only when a renewed token gets it.
- * Storage refuses a token it cannot verify (expired by its clock, or signed with a retired
- * key) with the very answer of a policy's refusal: hosted storage-api throws its AccessDenied
- * for both (HTTP 400 with statusCode "403", code "AccessDenied", error "Unauthorized"), and
- * storage-js keeps only the statusCode of those, so the two differ in English only. After a
- * 403 the session is renewed once (`refresh`: false when it cannot be) and the request sent
- * again; a second 403 is the policy's. Resolves to the answer's data; throws the SyncError of
- * a failure, AUTH_EXPIRED when the session could not be renewed.
- */
-export async function storageRequest<T>(
-  send: () => PromiseLike<StorageAnswer<T>>,
-  refresh: () => Promise<boolean>,
-): Promise<T> {
-  let answer = await send();
-  if (answer.error) {
-    const failure = classifyStorageError(answer.error);
-    if (failure.code !== 'PERMISSION_DENIED') throw failure;
-    if (!(await refresh())) {
-      throw new SyncError('AUTH_EXPIRED', failure.message, failure.status, failure.serverCode);
-    }
-    answer = await send();
-  }
-  if (answer.error) throw classifyStorageError(answer.error);
-  return answer.data;
-}
 
 /**
  * realtime-js's REALTIME_SUBSCRIBE_STATES.SUBSCRIBED, by value: the enum is code, and this
@@ -227,11 +135,10 @@ function functionsContext(failure: unknown): unknown {
  * session is the engine's session, and every request goes through its fetch (tests hand it a
  * faulty one).
  */
-export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = {}): Remote {
+export function supabaseRemote(source: SupabaseSource, options: RequestOptions = {}): Remote {
+  const session = supabaseSession(source, options);
   // The client once here: used at once (no extra turn) when it was handed over itself.
-  let loaded = 'then' in source ? undefined : source;
-  const client = Promise.resolve(source).then((supabase) => (loaded = supabase));
-  client.catch(() => undefined); // each use reports a failed load itself
+  const { now: loaded, ready } = session.client;
   const timeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const timed = <T>(ms: number, call: (signal: AbortSignal) => PromiseLike<T>) =>
     withTimeout(ms, call, undefined, options.clock);
@@ -250,7 +157,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
     ms: number,
     schema: S,
   ): Promise<v.InferOutput<S>> {
-    const supabase = loaded ?? (await client);
+    const supabase = loaded() ?? (await ready);
     const response = await timed(ms, (signal) => supabase.rpc(name, args).abortSignal(signal));
     if (response.error) throw classifyRpcError(response.error, response.status);
     const data: unknown = response.data; // untyped: the library knows no app's Database
@@ -258,19 +165,15 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
   }
 
   async function refresh(): Promise<boolean> {
-    const supabase = loaded ?? (await client);
+    const supabase = loaded() ?? (await ready);
     const { data, error } = await timed(timeoutMs, () => supabase.auth.refreshSession());
     throwIfNetworkFailed(error);
     return !error && Boolean(data.session);
   }
 
   return {
-    async userId() {
-      const supabase = loaded ?? (await client);
-      const { data, error } = await timed(timeoutMs, () => supabase.auth.getSession());
-      if (!data.session) throwIfNetworkFailed(error);
-      return checked(UserIdSchema, data.session?.user.id, 'auth') ?? null;
-    },
+    userId: session.userId,
+    onAuthChange: session.onAuthChange,
     // The push carries up to 1 MiB and applies it in one transaction: twice a request's time.
     push: (clientId, mutations) =>
       rpc('sync_push', { client_id: clientId, mutations }, timeoutMs * 2, PushResponseSchema),
@@ -283,7 +186,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
       let supabase: SupabaseClient | undefined;
       // The join must carry the user's JWT, not the anon key (private channels).
       void Promise.resolve(leaving.get(topic))
-        .then(() => loaded ?? client)
+        .then(() => loaded() ?? ready)
         .then((here) => {
           supabase = here;
           return here.realtime.setAuth();
@@ -320,7 +223,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
     },
     malformed: () => malformed,
     async refreshRealtimeAuth() {
-      const supabase = loaded ?? (await client);
+      const supabase = loaded() ?? (await ready);
       // A new access token, not the one held: realtime-js sends `access_token` only when the
       // token changes. supabase-js hands a refreshed token to realtime itself (on its
       // TOKEN_REFRESHED event); setAuth() here makes sure it has before this resolves (it
@@ -328,38 +231,8 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
       const renewed = await refresh();
       if (renewed) await supabase.realtime.setAuth();
     },
-    onAuthChange(onChange) {
-      let stopped = false;
-      let unsubscribe = (): void => undefined;
-      // Follows the session from when the client comes (its first event is the session then).
-      const follow = (supabase: SupabaseClient) => {
-        if (stopped) return;
-        const { data } = supabase.auth.onAuthStateChange((event, session) => {
-          const change: AuthChange =
-            event === 'SIGNED_IN'
-              ? 'signed-in'
-              : event === 'TOKEN_REFRESHED'
-                ? 'refreshed'
-                : 'other';
-          // Checked like userId's: an id that is not text joins nothing (the cycle's userId()
-          // then says what is wrong).
-          const id = session?.user.id;
-          onChange(v.is(v.string(), id) ? id : null, change);
-        });
-        unsubscribe = () => data.subscription.unsubscribe();
-      };
-      if (loaded) follow(loaded);
-      else
-        void client.then(follow, (error: unknown) =>
-          console.warn('[sync] no supabase-js client', error),
-        );
-      return () => {
-        stopped = true;
-        unsubscribe();
-      };
-    },
     async upload(bucket, path, blob) {
-      const supabase = loaded ?? (await client);
+      const supabase = loaded() ?? (await ready);
       // Up to 10 MiB on a slow link: ten times a request's time. Storage's upload takes no
       // signal, so only the timer ends it; a retry rewrites the same object (upsert).
       await storageRequest(
@@ -373,7 +246,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
       );
     },
     async signedUrl(bucket, path, expiresInSec) {
-      const supabase = loaded ?? (await client);
+      const supabase = loaded() ?? (await ready);
       // Takes no signal either: only the timer ends a request that never answers. (storage-js
       // makes the URL itself from the answer's path.)
       const data = await storageRequest<{ signedUrl: string }>(
@@ -384,7 +257,7 @@ export function supabaseRemote(source: SupabaseSource, options: RemoteOptions = 
       return data.signedUrl;
     },
     async cleanupDeletedFiles() {
-      const supabase = loaded ?? (await client);
+      const supabase = loaded() ?? (await ready);
       const response = await timed(timeoutMs, (signal) =>
         supabase.functions.invoke(CLEANUP_FUNCTION, { method: 'POST', signal }),
       );

@@ -1,12 +1,13 @@
 // The engine over a scripted server (no network): what it does when handling a failure fails
-// too, and how it sizes batches after the server refused one as too large.
+// too, how it sizes batches after the server refused one as too large, and when it hands
+// queued changes to the service worker (requestBackgroundSync).
 import 'fake-indexeddb/auto';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { SyncDatabase } from './db';
 import { realClock } from './platform';
-import { createSyncEngine, type SyncEngine } from './schedule';
+import { createSyncEngine, type EngineOptions, type SyncEngine } from './schedule';
 import { BATCH_TOO_LARGE_SQLSTATE, SyncError } from './errors';
 import { switchableOnline } from './switchable-online';
 import type { PullResponse, PushResponse, Remote, WireMutation } from './remote';
@@ -37,7 +38,11 @@ function scriptedRemote(overrides: Partial<Remote> = {}): Remote {
 
 const engines: SyncEngine[] = [];
 
-function engineFor(db: SyncDatabase, remote: Remote): SyncEngine {
+function engineFor(
+  db: SyncDatabase,
+  remote: Remote,
+  extra: Partial<EngineOptions> = {},
+): SyncEngine {
   const engine = createSyncEngine({
     db,
     remote,
@@ -47,6 +52,7 @@ function engineFor(db: SyncDatabase, remote: Remote): SyncEngine {
     newId: () => crypto.randomUUID(),
     schemaVersion: 1,
     undoWindowMs: 0,
+    ...extra,
   });
   engines.push(engine);
   return engine;
@@ -124,5 +130,51 @@ describe('batch size after the server refused a batch as too large', () => {
     // 301 → refused, 150 → refused, then 75 at a time: never above what was refused again.
     expect(sizes.reduce((sum, n, i) => (sizes[i]! <= 100 ? sum + n : sum), 0)).toBe(queued);
     expect(refused).toBe(2);
+  });
+});
+
+describe('handing queued changes to the service worker', () => {
+  it('asks for a background sync when changes are queued offline or the network fails', async () => {
+    const { db, boards } = boardsDevice('engine', USER);
+    await db.setMeta('userId', USER);
+    const online = switchableOnline(false);
+    let asked = 0;
+    let failPush = false;
+    const real = scriptedRemote();
+    const engine = engineFor(
+      db,
+      scriptedRemote({
+        push: (clientId, mutations) =>
+          failPush
+            ? Promise.reject(new SyncError('OFFLINE', 'Failed to fetch'))
+            : real.push(clientId, mutations),
+      }),
+      { online, requestBackgroundSync: () => (asked += 1) },
+    );
+    engine.start();
+    // Offline with nothing queued: nothing to hand over.
+    await engine.syncNow();
+    expect(asked).toBe(0);
+
+    // Each cycle that cannot send asks again (one registration, however many asks).
+    await boards.create('Offline');
+    await engine.syncNow();
+    expect(asked).toBeGreaterThan(0);
+
+    // Online, but the request never reaches the server.
+    online.set(true);
+    failPush = true;
+    const beforeFailure = asked;
+    await engine.syncNow();
+    expect(asked).toBeGreaterThan(beforeFailure);
+
+    // Sent: nothing left to hand over.
+    failPush = false;
+    await engine.syncNow();
+    expect(await db._outbox.count()).toBe(0);
+    const afterSent = asked;
+    online.set(false);
+    await engine.syncNow();
+    expect(asked).toBe(afterSent);
   });
 });

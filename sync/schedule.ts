@@ -16,7 +16,8 @@ import type { Clock, OnlineSignal } from './platform';
 import { outboxCounts } from './outbox';
 import { createPull } from './pull';
 import { createPush } from './push';
-import { createRealtime } from './realtime';
+import { createRealtime, type Realtime } from './realtime';
+import type { RemoteChange } from './apply';
 import type { Remote } from './remote';
 import { createStatusStore, type StatusStore, type SyncStatus } from './status';
 import {
@@ -63,7 +64,28 @@ export interface EngineOptions {
   account?: Account | undefined;
   /** Where the engine keeps its status (lazy-engine.ts made it first); by default its own. */
   status?: StatusStore | undefined;
+  /**
+   * Whether the engine follows realtime topics (default true). A run in the service worker
+   * (background.ts) does not: it pushes, pulls everything and ends.
+   */
+  realtime?: boolean | undefined;
+  /** Hears the server rows that changed the device's copies (pull and realtime). */
+  onRemoteChanges?: ((changes: RemoteChange[]) => void) | undefined;
+  /**
+   * Changes are queued that this cycle could not send (offline, or the network failed):
+   * the app registers a one-off Background Sync, so the service worker sends them when the
+   * network is back, with the app closed or not.
+   */
+  requestBackgroundSync?: (() => void) | undefined;
 }
+
+/** What the engine follows when it follows no realtime topics: nothing, and never live. */
+const NO_REALTIME: Realtime = {
+  join: () => undefined,
+  followLists: () => Promise.resolve(),
+  live: () => false,
+  settled: () => Promise.resolve(),
+};
 
 /**
  * Runs sync for one device database. `start()` makes it the leader (it pushes, pulls and
@@ -123,13 +145,17 @@ export function createSyncEngine(options: EngineOptions): SyncEngine {
   const account = options.account ?? createAccount(db, remote);
   const schedule = plan.newScheduleState(clock, random, () => cycles.run());
   const syncSoon = (delayMs?: number) => plan.syncSoon(schedule, delayMs);
-  const realtime = createRealtime(
-    db,
-    remote,
-    syncSoon,
-    () => schedule.role.kind === 'leader',
-    () => cycles.outdated(),
-  );
+  const realtime =
+    options.realtime === false
+      ? NO_REALTIME
+      : createRealtime(
+          db,
+          remote,
+          syncSoon,
+          () => schedule.role.kind === 'leader',
+          () => cycles.outdated(),
+          options.onRemoteChanges,
+        );
   const cycles = createCycles({
     ...options,
     status,

@@ -3,7 +3,6 @@
 // answer is checked against before the engine reads it (remote.ts checks them at its edge).
 import * as v from 'valibot';
 
-import { SyncError } from './errors';
 import type { MutationOp } from './registry';
 
 /** One outbox entry as sync_push receives it (sync-design.md "Push"). */
@@ -109,26 +108,3 @@ export const PullResponseSchema = v.object({
 
 /** One sync_pull page (sync-design.md "Pull"). */
 export type PullResponse = v.InferOutput<typeof PullResponseSchema>;
-
-/** The signed-in user's id, as the auth client's session holds it (none: signed out). */
-export const UserIdSchema = v.nullish(v.string());
-
-/**
- * `answer` as `schema` describes it, or a SERVER_ERROR naming `what` answered and where it did
- * not fit: whatever the server sends, the engine gets either the shape it reads or an error.
- */
-export function checked<S extends v.GenericSchema>(
-  schema: S,
-  answer: unknown,
-  what: string,
-): v.InferOutput<S> {
-  const result = v.safeParse(schema, answer);
-  if (result.success) return result.output;
-  const [issue] = result.issues;
-  // Where it did not fit, as a dotted path (rows.3.row.version); the whole answer has none.
-  const where = issue.path?.map((item) => String(item.key)).join('.') ?? 'answer';
-  throw new SyncError(
-    'SERVER_ERROR',
-    `${what} answered in an unexpected shape (${where}: ${issue.message})`,
-  );
-}

@@ -9,6 +9,7 @@ import { useListsOverview } from '@/features/lists/hooks/use-lists-overview';
 import { NavLink } from '@/lib/router';
 
 import { BottomBar } from './bottom-bar';
+import { useBackgroundUpkeep } from './use-background-upkeep';
 
 const NewListDialog = lazy(async () => ({
   default: (await import('@/features/lists/components/new-list-dialog')).NewListDialog,
@@ -16,6 +17,8 @@ const NewListDialog = lazy(async () => ({
 
 export function AppNavigation() {
   const lists = useListsOverview();
+  // Here because the navigation is mounted once, and not in the app shell.
+  useBackgroundUpkeep();
   /** null until first asked for: the dialog's code is loaded then, and stays. */
   const [creating, setCreating] = useState<boolean | null>(null);
   const create = () => setCreating(true);

@@ -1,6 +1,7 @@
 // The read API against a device on fake-indexeddb: stand-ins give way to the server's
 // membership, a list the user has left is gone at once, counts and queued changes per list,
-// and a rejection is linked to the list and task still on the device.
+// a rejection is linked to the list and task still on the device, and the tasks assigned and
+// due are counted for the app's badge.
 import { IDBCursor } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -210,5 +211,34 @@ describe('queries', () => {
     const [after] = await queries.rejections();
     expect([after?.listId, after?.taskId]).toEqual([listId, null]);
     expect(await queries.rejections(logged)).toEqual([]);
+  });
+
+  it('count the tasks assigned to a person that are due or overdue, not done and not deleted', async () => {
+    const { repos, queries } = device();
+    const me = '0e000000-0000-4000-8000-000000000001';
+    const other = '0e000000-0000-4000-8000-000000000002';
+    const listId = await repos.lists.create({ name: 'Crew', color: 'teal' });
+    const task = (title: string, fields: { assignee_id?: string; due_on?: string } = {}) =>
+      repos.tasks.create(listId, { title, ...fields });
+    const today = '2026-12-02';
+    await task('Due today', { assignee_id: me, due_on: today });
+    await task('Overdue', { assignee_id: me, due_on: '2026-11-30' });
+    const doing = await task('Overdue, doing', { assignee_id: me, due_on: '2026-11-01' });
+    await repos.tasks.update(doing, { status: 'doing' });
+    // Not counted: tomorrow, no date, someone else's, nobody's, done, deleted.
+    await task('Tomorrow', { assignee_id: me, due_on: '2026-12-03' });
+    await task('Some day', { assignee_id: me });
+    await task('Theirs', { assignee_id: other, due_on: today });
+    await task('Nobody’s', { due_on: today });
+    const done = await task('Done', { assignee_id: me, due_on: today });
+    await repos.tasks.update(done, { status: 'done' });
+    const gone = await task('Deleted', { assignee_id: me, due_on: today });
+    await repos.tasks.delete(gone);
+
+    expect(await queries.assignedDueCount(me, today)).toBe(3);
+    expect(await queries.assignedDueCount(other, today)).toBe(1);
+    // The next day, tomorrow's task is due too.
+    expect(await queries.assignedDueCount(me, '2026-12-03')).toBe(4);
+    expect(await queries.assignedDueCount(me, '2026-11-29')).toBe(1);
   });
 });

@@ -306,6 +306,24 @@ export function createQueries(
       return { before: before?.id ?? null, after: after?.id ?? null };
     },
 
+    /**
+     * How many live tasks assigned to `userId` are not done and due on or before `today`
+     * (a local 'YYYY-MM-DD'): due or overdue, for the app's badge. Read by the assignee
+     * index, so only the person's own tasks are looked at.
+     */
+    assignedDueCount: (userId: string, today: string): Promise<number> =>
+      table('tasks')
+        .where('assignee_id')
+        .equals(userId)
+        .filter(
+          (task) =>
+            !task.deleted_at &&
+            task.status !== 'done' &&
+            task.due_on !== null &&
+            task.due_on <= today,
+        )
+        .count(),
+
     /** A task of `listId`; a task of another list counts as missing. */
     async task(listId: string, taskId: string): Promise<TaskLookup> {
       const row = await table('tasks').get(taskId);

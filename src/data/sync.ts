@@ -28,9 +28,12 @@ export const OUTPOST_APP: AppDefinition<Queries, Repositories, OutpostDeviceRows
   writes: createRepositories,
 };
 
+/** The device database's name in the app (tests name their own); the service worker opens it too. */
+export const OUTPOST_DB_NAME = 'outpost';
+
 /** Opens Outpost's device database and wires it; call `start()` to begin syncing. */
 export function createOutpostSync(options: OutpostSyncOptions): OutpostSync {
-  return createSync({ ...options, dbName: options.dbName ?? 'outpost' }, OUTPOST_APP);
+  return createSync({ ...options, dbName: options.dbName ?? OUTPOST_DB_NAME }, OUTPOST_APP);
 }
 
 /** Where an attachment's bytes are on this device. */

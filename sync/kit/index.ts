@@ -60,3 +60,4 @@ export {
   type PullResponse,
   type ServerRow,
 } from './sql';
+export { memoryLock, type MemoryLock } from './locks';

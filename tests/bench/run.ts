@@ -1,5 +1,5 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine, initial, queue, realtime, browser; comma-separated) runs only those; engine includes
+// BENCH=app (or sql, devstack, engine, initial, queue, realtime, browser, background; comma-separated) runs only those; engine includes
 // realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
 // without 1,000 idle subscribers). BENCH=browser-tabs: the browser bench's new tabs alone. Percentiles are nearest-rank (app.bench.ts):
 // p95 of 20 samples is the 19th, not the largest.
@@ -300,6 +300,25 @@ if (only.has('scale')) {
       pull: ratio(small?.pullBuffers, big?.pullBuffers),
       'empty pull': ratio(small?.emptyPullBuffers, big?.emptyPullBuffers),
       push: ratio(small?.pushBuffers, big?.pushBuffers),
+    },
+  ]);
+}
+
+// BENCH=background (and a run with no BENCH): issue 38, sync with the app closed: an edit made
+// offline, every tab closed, the network back → the row on the server (background.bench.ts).
+if (only.has('background') || (only.has('app') && process.env.BENCH === undefined)) {
+  const { benchBackgroundSync } = await import('./background.bench');
+  process.stdout.write('\nsync with the app closed (Chromium, the built app and its worker)… ');
+  const background = await benchBackgroundSync();
+  process.stdout.write('done\n');
+  console.log(
+    `edit offline → every tab closed → online → on the server, by the service worker (ms, ${background.closedToServer.n} rounds)`,
+  );
+  console.table([
+    {
+      p50: fmt(background.closedToServer.p50, 1),
+      p95: fmt(background.closedToServer.p95, 1),
+      samples: background.samples.map((ms) => fmt(ms)).join(' '),
     },
   ]);
 }

@@ -93,12 +93,19 @@ function leftover(kept: Kept, origin: string) {
   );
   return {
     indexedDB: Object.fromEntries(
-      Object.entries(kept.indexedDB).map(([db, stores]) => [
-        db,
-        Object.entries(stores)
-          .filter(([, rows]) => rows.length > 0)
-          .map(([store, rows]) => ({ store, rows })),
-      ]),
+      Object.entries(kept.indexedDB)
+        .map(
+          ([db, stores]) =>
+            [
+              db,
+              Object.entries(stores)
+                .filter(([, rows]) => rows.length > 0)
+                .map(([store, rows]) => ({ store, rows })),
+            ] as const,
+        )
+        // The session's store and the background state stay as empty databases, or were
+        // never made: either way nothing of the person is in them.
+        .filter(([db, stores]) => stores.length > 0 || !EMPTIED_DATABASES.has(db)),
     ),
     localStorage: Object.entries(kept.localStorage).filter(
       ([key, value]) => !(DEVICE_FLAGS.has(key) && value === '1'),
@@ -114,6 +121,9 @@ function leftover(kept: Kept, origin: string) {
     ),
   };
 }
+
+/** Databases a sign-out empties rather than deletes (shared-auth-storage.ts, background-state.ts). */
+const EMPTIED_DATABASES = new Set(['outpost-auth', 'outpost-background']);
 
 const NOTHING_LEFT = {
   indexedDB: { outpost: [] },

@@ -2,7 +2,7 @@
 // (the worker has no localStorage): whether the person wants notifications, and what the
 // worker's last background sync did, for Settings. One small store of its own, so a wipe of
 // the sync library's database or of the session leaves the person's choice alone.
-import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { clear, createStore, get, set, type UseStore } from 'idb-keyval';
 
 /** Why the worker last ran: a queued write (Background Sync) or the periodic refresh. */
 export type BackgroundTrigger = 'sync' | 'periodic';
@@ -29,6 +29,7 @@ function backgroundStore(): UseStore {
 
 const NOTIFICATIONS_KEY = 'notifications';
 const LAST_RUN_KEY = 'lastRun';
+const PROMPT_DISMISSED_KEY = 'notificationPromptDismissed';
 
 /** Whether the person turned notifications on (off until they do). */
 export async function notificationsWanted(): Promise<boolean> {
@@ -37,6 +38,16 @@ export async function notificationsWanted(): Promise<boolean> {
 
 export async function setNotificationsWanted(wanted: boolean): Promise<void> {
   await set(NOTIFICATIONS_KEY, wanted, backgroundStore());
+}
+
+/** Whether the person answered "Not now" to the app's offer of notifications. */
+export async function notificationPromptDismissed(): Promise<boolean> {
+  return (await get<boolean>(PROMPT_DISMISSED_KEY, backgroundStore())) === true;
+}
+
+/** "Not now": the offer is not made again (Settings still has the switch). */
+export async function dismissNotificationPrompt(): Promise<void> {
+  await set(PROMPT_DISMISSED_KEY, true, backgroundStore());
 }
 
 /** The worker's last background sync, if it ever ran. */
@@ -49,9 +60,12 @@ export async function recordBackgroundRun(run: BackgroundRun): Promise<void> {
   await set(LAST_RUN_KEY, run, backgroundStore());
 }
 
-/** Sign-out: what the worker did for the last account is not the next one's business. */
-export async function forgetBackgroundRuns(): Promise<void> {
-  await del(LAST_RUN_KEY, backgroundStore());
+/**
+ * Sign-out: the person's choices (notifications, the offer dismissed) and what the worker did
+ * for their account are not the next person's; a shared tablet starts with nothing chosen.
+ */
+export async function forgetBackgroundState(): Promise<void> {
+  await clear(backgroundStore());
 }
 
 function isBackgroundRun(value: unknown): value is BackgroundRun {

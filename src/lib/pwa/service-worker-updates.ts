@@ -1,10 +1,13 @@
 // The service worker's update flow (see service-worker.ts; what the app shell needs of it, the
 // store it sets and the reload hook, is service-worker-state.ts). Loaded with workbox-window by
-// registerServiceWorker, after the first render (issue 16).
+// registerServiceWorker, after the first render (issue 16). It also follows the worker's
+// notification clicks (notice-click.ts): an in-app navigation to the task.
 import { Workbox } from 'workbox-window';
+import { navigate } from 'wouter/use-browser-location';
 
 import type { OnlineSignal } from '@sync/index';
 
+import { OPEN_PATH_MESSAGE } from './notice-click';
 import {
   runBeforeReload,
   useServiceWorkerState,
@@ -277,5 +280,21 @@ export function startServiceWorkerUpdates(options: {
     probeWorkerScript: () => workerScriptReachable(url),
   });
   updates.register();
+  followNoticeClicks();
   return updates;
+}
+
+/**
+ * A notification's click in the worker (notice-click.ts) asks this window to open a path of
+ * the app: an in-app navigation, so nothing on the page reloads.
+ */
+function followNoticeClicks(): void {
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const data = event.data as { type?: unknown; path?: unknown } | null;
+    if (data?.type !== OPEN_PATH_MESSAGE || typeof data.path !== 'string') return;
+    if (!data.path.startsWith('/') || data.path.startsWith('//')) return;
+    navigate(data.path);
+  });
+  // Messages wait until the page says it listens.
+  navigator.serviceWorker.startMessages();
 }

@@ -21,6 +21,7 @@ import { useSession } from '@/lib/session';
 import { showToast } from '@/lib/toasts';
 import { attempt } from '@/data/writes';
 import { InviteLinkPanel } from './invite-link-panel';
+import { NotificationOffer } from './notification-offer';
 
 import '../members.css';
 
@@ -212,6 +213,8 @@ export function MembersScreen() {
             {MEMBERS_PER_LIST_MAX}.
           </p>
         ) : null}
+        {/* Shared with someone: tasks may be assigned to this person from now on. */}
+        {session.mode === 'signed-in' && live.length > 1 ? <NotificationOffer /> : null}
       </section>
 
       {access.canManage ? (

@@ -1,12 +1,14 @@
-// /settings (product.md §2): profile, sync and rejected changes, storage, installing, export,
-// account, about. Each section is linkable (`/settings#sync`, `#rejected`) and renders from
-// the device alone; only uploading a picture and syncing need the network.
+// /settings (product.md §2): profile, sync, sync with the app closed and rejected changes,
+// storage, installing, export, account, about. Each section is linkable (`/settings#sync`,
+// `#rejected`) and renders from the device alone; only uploading a picture and syncing need
+// the network.
 import { Link } from '@/lib/router';
 
 import { useScrollToHash } from '../hooks/use-scroll-to-hash';
 import '../settings.css';
 import { AboutSection } from './about-section';
 import { AccountSection } from './account-section';
+import { BackgroundSection } from './background-section';
 import { ExportSection } from './export-section';
 import { InstallSection } from './install-section';
 import { ProfileSection } from './profile-section';
@@ -17,6 +19,7 @@ import { SyncSection } from './sync-section';
 const CONTENTS: readonly (readonly [id: string, title: string])[] = [
   ['profile', 'Profile'],
   ['sync', 'Sync'],
+  ['background', 'Sync with the app closed'],
   ['rejected', 'Rejected changes'],
   ['storage', 'Storage'],
   ['install', 'Install'],
@@ -42,6 +45,7 @@ export function SettingsScreen() {
       <div className="settings-sections">
         <ProfileSection />
         <SyncSection />
+        <BackgroundSection />
         <RejectedSection />
         <StorageSection />
         <InstallSection />

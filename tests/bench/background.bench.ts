@@ -1,0 +1,143 @@
+// Sync with the app closed (issue 38), in Chromium with the built app and its service worker:
+// a task added with no network, then every tab of the app closed, then the network back and
+// the browser waking the worker's Background Sync (fired as DevTools fires it, CDP
+// ServiceWorker.dispatchSyncEvent: the browser itself decides by the machine's real network,
+// which Playwright's offline switch does not change) → the task's row on the server, read by
+// polling the REST API every 5 ms as its owner. Measured from the moment the last tab closed.
+// One warm-up round, then SAMPLES rounds, each with its own task.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
+
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
+import { SEED, startTestDevstack } from '../support/devstack';
+import { startStaticServer } from '../support/static-server';
+import { buildApp, sessionOf } from './app.bench';
+import { percentiles, type Percentiles } from './percentiles';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const TMP_DIR = join(ROOT, '.tmp');
+const SAMPLES = Number(process.env.BENCH_BACKGROUND_SAMPLES ?? 10);
+/** Where the app keeps the session it starts with (src/lib/auth-storage.ts). */
+const AUTH_STORAGE_KEY = 'outpost-auth';
+/** The app's Background Sync tag (src/lib/pwa/background-sync.ts). */
+const OUTBOX_SYNC_TAG = 'outpost-outbox';
+/** How long one step may take before the bench gives up (ms). */
+const STEP_MS = 30_000;
+const POLL_MS = 5;
+
+export interface BackgroundFigures {
+  /** Last tab closed → the row on the server (ms), in the order measured. */
+  samples: number[];
+  closedToServer: Percentiles;
+}
+
+async function within<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`background bench: ${what} took over ${STEP_MS} ms`)),
+      STEP_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** DevTools' handle on the app's worker registration, from a blank tab that stays open. */
+async function workerRegistration(context: BrowserContext, origin: string) {
+  const blank = await context.newPage();
+  const cdp: CDPSession = await context.newCDPSession(blank);
+  const id = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await within('the worker registration', id);
+  return () =>
+    cdp.send('ServiceWorker.dispatchSyncEvent', {
+      origin,
+      registrationId,
+      tag: OUTBOX_SYNC_TAG,
+      lastChance: false,
+    });
+}
+
+export async function benchBackgroundSync(): Promise<BackgroundFigures> {
+  const stack = await startTestDevstack('postgres');
+  mkdirSync(TMP_DIR, { recursive: true });
+  const outDir = mkdtempSync(join(TMP_DIR, 'bench-background-'));
+  const server = await startStaticServer(0, outDir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    buildApp(stack.url, stack.publishableKey, outDir);
+    const session = await sessionOf(stack, 'alice@example.com');
+    const api = stack.client();
+    const signIn = await api.auth.signInWithPassword({
+      email: 'alice@example.com',
+      password: 'outpost-demo',
+    });
+    if (signIn.error) throw signIn.error;
+    const context = await browser.newContext();
+    await context.addInitScript(
+      ([key, value]) => {
+        if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+      },
+      [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
+    );
+    const listUrl = `${server.url}/lists/${SEED.list}`;
+    const first = await context.newPage();
+    await within('open the app', first.goto(listUrl));
+    await within(
+      'the worker in control',
+      first.evaluate(() => navigator.serviceWorker.ready.then(() => undefined)),
+    );
+    await first.reload();
+    const fire = await workerRegistration(context, server.url);
+    await first.close();
+
+    const samples: number[] = [];
+    for (let round = 0; round <= SAMPLES; round++) {
+      const title = `Background ${round} ${Date.now()}`;
+      const page = await context.newPage();
+      await within('open the list', page.goto(listUrl));
+      const field = page.getByLabel('Add a task');
+      await within('the quick add', field.waitFor());
+      await context.setOffline(true);
+      await field.fill(title);
+      await field.press('Enter');
+      await within(
+        'the task on screen',
+        page.locator(`[data-task-id][aria-label="${title}"]`).waitFor(),
+      );
+      const closed = performance.now();
+      await page.close();
+      await context.setOffline(false);
+      await fire();
+      await within(
+        'the task on the server',
+        (async () => {
+          for (;;) {
+            const { data } = await api.from('tasks').select('id').eq('title', title);
+            if (data && data.length > 0) return;
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          }
+        })(),
+      );
+      if (round > 0) samples.push(performance.now() - closed);
+    }
+    await context.close();
+    return { samples, closedToServer: percentiles(samples) };
+  } finally {
+    await browser.close();
+    await server.close();
+    await stack.stop();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
