@@ -2,7 +2,7 @@
 // `sync` event (changes were queued offline: SyncOptions.requestBackgroundSync asked for it)
 // and Periodic Background Sync's `periodicsync` (lists kept fresh). It takes the same Web
 // Lock as a tab's engine (leadership.ts), so a tab and the worker never push at once: while a
-// tab leads, the run asks it to sync and waits a little for it to close; a tab opened during
+// tab leads, the run asks it to sync and leaves it to it (or waits `leaderWaitMs`); a tab opened during
 // the run follows it over the tab channel until the run ends, then leads. Under the lock it is
 // the ordinary engine (push, then a full pull, with its own failure handling: a session
 // refresh after a 401, a resync, APP_OUTDATED) with no realtime, ended as soon as it is idle.
@@ -26,8 +26,13 @@ import { broadcastTabChannel, type TabChannel } from './tabs';
 
 export type { RemoteChange } from './apply';
 
-/** How long a run waits for a leading tab to let go (ms) before leaving the sync to it. */
-export const LEADER_WAIT_MS = 10_000;
+/**
+ * How long a run waits by default for a leading tab to let go (ms) before leaving the sync to
+ * it: not at all. The tab syncs itself (it is asked to at once); a run that waited would hold
+ * up a new worker's activation (an update's reload waits for it) and take the lock in the
+ * moment between a tab's reload and its next start.
+ */
+export const LEADER_WAIT_MS = 0;
 
 /**
  * Runs `work` holding the engine's lock of the device database, waiting at most `waitMs`
@@ -67,7 +72,7 @@ export interface BackgroundSyncOptions {
 
 /**
  * What a run did: `synced` (sent and pulled); `tab-leads` (a tab was syncing and did not let
- * go in time: the sync is its job); `signed-out` (no session of the device's owner here:
+ * go in time: the sync is its job; `pending` says whether it still has work); `signed-out` (no session of the device's owner here:
  * nothing was sent); `outdated` (the server speaks a newer contract: nothing is sent until
  * the app updates); `failed` (the network or the server failed: the browser should retry).
  */
@@ -102,7 +107,10 @@ export async function syncInBackground<Q, W, Rows extends RowTypes = AnyRows>(
       // The leading tab sends what is queued itself, at once.
       () => tabs?.post({ type: 'sync' }),
     );
-    return held.ran ? held.value : { outcome: 'tab-leads', pending: 0, changes: [] };
+    if (held.ran) return held.value;
+    // Read without the lock: a count, for the worker to ask the browser to try again later
+    // while the tab has not sent them (it may be closing).
+    return { outcome: 'tab-leads', pending: await queuedOnDevice(options, app), changes: [] };
   } finally {
     if (!options.tabs) tabs?.close();
   }
@@ -169,6 +177,19 @@ async function runLocked<Q, W, Rows extends RowTypes>(
     return result;
   } finally {
     account.close();
+    db.close();
+  }
+}
+
+/** The changes queued on the device database, read without the engine's lock. */
+async function queuedOnDevice<Q, W, Rows extends RowTypes>(
+  options: BackgroundSyncOptions,
+  app: AppDefinition<Q, W, Rows>,
+): Promise<number> {
+  const db = new SyncDatabase(options.dbName, app.schema, options.indexedDb);
+  try {
+    return await pendingCount(db);
+  } finally {
     db.close();
   }
 }

@@ -3,13 +3,15 @@
 // the browser waking the worker's Background Sync (fired as DevTools fires it, CDP
 // ServiceWorker.dispatchSyncEvent: the browser itself decides by the machine's real network,
 // which Playwright's offline switch does not change) → the task's row on the server, read by
-// polling the REST API every 5 ms as its owner. Measured from the moment the last tab closed.
+// polling the REST API every 5 ms as its owner. Measured from the moment the network comes
+// back, once the last tab has closed and let go of the engine's lock.
 // One warm-up round, then SAMPLES rounds, each with its own task.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { chromium, type BrowserContext, type CDPSession } from '@playwright/test';
+import { chromium } from '@playwright/test';
 
+import { backgroundSyncEvents } from '../support/background-sync-events';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { SEED, startTestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
@@ -21,14 +23,12 @@ const TMP_DIR = join(ROOT, '.tmp');
 const SAMPLES = Number(process.env.BENCH_BACKGROUND_SAMPLES ?? 10);
 /** Where the app keeps the session it starts with (src/lib/auth-storage.ts). */
 const AUTH_STORAGE_KEY = 'outpost-auth';
-/** The app's Background Sync tag (src/lib/pwa/background-sync.ts). */
-const OUTBOX_SYNC_TAG = 'outpost-outbox';
 /** How long one step may take before the bench gives up (ms). */
 const STEP_MS = 30_000;
 const POLL_MS = 5;
 
 export interface BackgroundFigures {
-  /** Last tab closed → the row on the server (ms), in the order measured. */
+  /** Network back, every tab closed → the row on the server (ms), in the order measured. */
   samples: number[];
   closedToServer: Percentiles;
 }
@@ -46,27 +46,6 @@ async function within<T>(what: string, work: Promise<T>): Promise<T> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** DevTools' handle on the app's worker registration, from a blank tab that stays open. */
-async function workerRegistration(context: BrowserContext, origin: string) {
-  const blank = await context.newPage();
-  const cdp: CDPSession = await context.newCDPSession(blank);
-  const id = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL.startsWith(origin) && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await within('the worker registration', id);
-  return () =>
-    cdp.send('ServiceWorker.dispatchSyncEvent', {
-      origin,
-      registrationId,
-      tag: OUTBOX_SYNC_TAG,
-      lastChance: false,
-    });
 }
 
 export async function benchBackgroundSync(): Promise<BackgroundFigures> {
@@ -99,7 +78,10 @@ export async function benchBackgroundSync(): Promise<BackgroundFigures> {
       first.evaluate(() => navigator.serviceWorker.ready.then(() => undefined)),
     );
     await first.reload();
-    const fire = await workerRegistration(context, server.url);
+    const worker = await within(
+      'the worker registration',
+      backgroundSyncEvents(context, server.url),
+    );
     await first.close();
 
     const samples: number[] = [];
@@ -116,10 +98,11 @@ export async function benchBackgroundSync(): Promise<BackgroundFigures> {
         'the task on screen',
         page.locator(`[data-task-id][aria-label="${title}"]`).waitFor(),
       );
-      const closed = performance.now();
       await page.close();
+      await within('the tab letting go', worker.untilNoTabLeads(STEP_MS));
+      const online = performance.now();
       await context.setOffline(false);
-      await fire();
+      await worker.fire('sync');
       await within(
         'the task on the server',
         (async () => {
@@ -130,7 +113,7 @@ export async function benchBackgroundSync(): Promise<BackgroundFigures> {
           }
         })(),
       );
-      if (round > 0) samples.push(performance.now() - closed);
+      if (round > 0) samples.push(performance.now() - online);
     }
     await context.close();
     return { samples, closedToServer: percentiles(samples) };

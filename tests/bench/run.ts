@@ -312,7 +312,7 @@ if (only.has('background') || (only.has('app') && process.env.BENCH === undefine
   const background = await benchBackgroundSync();
   process.stdout.write('done\n');
   console.log(
-    `edit offline → every tab closed → online → on the server, by the service worker (ms, ${background.closedToServer.n} rounds)`,
+    `edit offline → every tab closed → online → on the server, by the service worker (ms from the network back, ${background.closedToServer.n} rounds)`,
   );
   console.table([
     {

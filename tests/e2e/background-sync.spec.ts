@@ -5,52 +5,12 @@
 // decides itself when to fire Background Sync and Periodic Background Sync (it sees the
 // machine's network, not Playwright's emulated one), so the tests fire them as DevTools does
 // (CDP ServiceWorker.dispatchSyncEvent / dispatchPeriodicSyncEvent) once they went online.
-import { expect, test, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 
 import { contextFor, newAccount, shareList, type Account } from './support/accounts';
 import { addTasks, controlledByWorker, createList, expectSynced, taskId } from './support/app';
 import { E2E_APP_URL } from './support/env';
-
-/** The tags the app registers (src/lib/pwa/background-sync.ts, background-support.ts). */
-const OUTBOX_SYNC_TAG = 'outpost-outbox';
-const PERIODIC_SYNC_TAG = 'outpost-refresh';
-
-/** DevTools' handle on the app's worker registration, from a tab that is not the app's. */
-interface WorkerControl {
-  cdp: CDPSession;
-  registrationId: string;
-}
-
-/** A blank tab (no app code runs there) holding a CDP session on the context's workers. */
-async function workerControl(context: BrowserContext): Promise<WorkerControl> {
-  const blank = await context.newPage();
-  const cdp = await context.newCDPSession(blank);
-  const found = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL.startsWith(E2E_APP_URL) && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  return { cdp, registrationId: await found };
-}
-
-/** Fires the worker's `sync` (or `periodicsync`) event, as DevTools' Application panel does. */
-async function fire(control: WorkerControl, kind: 'sync' | 'periodic'): Promise<void> {
-  const params = { origin: E2E_APP_URL, registrationId: control.registrationId };
-  if (kind === 'sync') {
-    await control.cdp.send('ServiceWorker.dispatchSyncEvent', {
-      ...params,
-      tag: OUTBOX_SYNC_TAG,
-      lastChance: false,
-    });
-  } else {
-    await control.cdp.send('ServiceWorker.dispatchPeriodicSyncEvent', {
-      ...params,
-      tag: PERIODIC_SYNC_TAG,
-    });
-  }
-}
+import { backgroundSyncEvents, OUTBOX_SYNC_TAG } from '../support/background-sync-events';
 
 /** The worker's last background run as it recorded it (background-state.ts), from its own scope. */
 async function lastRunAfter(context: BrowserContext, since: number): Promise<unknown> {
@@ -104,7 +64,7 @@ test.describe('sync with the app closed', () => {
     await addTasks(page, ['Read the meter']);
     await expectSynced(page);
     await controlledByWorker(page);
-    const control = await workerControl(context);
+    const events = await backgroundSyncEvents(context, E2E_APP_URL);
 
     await context.setOffline(true);
     await addTasks(page, ['Check the pump']);
@@ -124,8 +84,9 @@ test.describe('sync with the app closed', () => {
     // online, and the run then waited for the tab to let go of the lock.)
     const closedAt = Date.now();
     await page.close();
+    await events.untilNoTabLeads();
     await context.setOffline(false);
-    await fire(control, 'sync');
+    await events.fire('sync');
     await expect
       .poll(() => serverTitles(erin, listId), { timeout: 20_000 })
       .toEqual(['Check the pump', 'Read the meter']);
@@ -150,7 +111,7 @@ test.describe('sync with the app closed', () => {
     const listId = await createList(page, 'Boiler room');
     await expectSynced(page);
     await controlledByWorker(page);
-    const control = await workerControl(context);
+    const events = await backgroundSyncEvents(context, E2E_APP_URL);
 
     await context.setOffline(true);
     await addTasks(page, ['Bleed the radiators']);
@@ -164,9 +125,10 @@ test.describe('sync with the app closed', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Outpost');
 
     await page.close();
+    await events.untilNoTabLeads();
     await context.setOffline(false);
     const firedAt = Date.now();
-    await fire(control, 'sync');
+    await events.fire('sync');
     await expect.poll(() => lastRunAfter(context, firedAt), { timeout: 20_000 }).toBe('signed-out');
     expect(await serverTitles(finn, listId)).toEqual([]);
     await context.close();
@@ -190,8 +152,9 @@ test.describe('sync with the app closed', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('switch', { name: /notifications/i }).click();
     await expect(page.getByRole('switch', { name: /notifications/i })).toBeChecked();
-    const control = await workerControl(context);
+    const events = await backgroundSyncEvents(context, E2E_APP_URL);
     await page.close();
+    await events.untilNoTabLeads();
 
     // Hugo assigns the task to her while her app is closed.
     const { error } = await hugo.api
@@ -201,7 +164,7 @@ test.describe('sync with the app closed', () => {
     expect(error).toBeNull();
 
     const firedAt = Date.now();
-    await fire(control, 'periodic');
+    await events.fire('periodic');
     await expect.poll(() => lastRunAfter(context, firedAt), { timeout: 20_000 }).toBe('synced');
     const worker = context.serviceWorkers()[0];
     if (!worker) throw new Error('no service worker');

@@ -144,23 +144,32 @@ describe('sync in the service worker', () => {
     await tab.close();
   });
 
-  it('leaves the sync to a tab that leads, asking it to sync', async () => {
+  it('leaves the sync to a tab that leads, asking it to sync, and says what it still holds', async () => {
     const lock = memoryLock();
     const { tab, listId } = await tabWithList(lock);
     const messages: string[] = [];
-    const result = await runInWorker(tab, lock, {
-      leaderWaitMs: 0,
+    const asTab = {
       tabs: {
-        post: (message) => messages.push(message.type),
+        post: (message: { type: string }) => messages.push(message.type),
         subscribe: () => () => undefined,
         close: () => undefined,
       },
-    });
-    expect(result.outcome).toBe('tab-leads');
+    };
+    const idle = await runInWorker(tab, lock, asTab);
+    expect(idle).toMatchObject({ outcome: 'tab-leads', pending: 0 });
     expect(messages).toEqual(['sync']);
-    // The tab still leads, and syncs on.
+    // The tab still leads; with a change it cannot send yet, the run says so (the worker then
+    // asks the browser to try again later, in case the tab closes first).
     expect(lock.held()).toBe(true);
+    tab.online.set(false);
+    tab.network.offline = true;
     await tab.sync.repos.tasks.create(listId, { title: 'Still the tab' });
+    expect(await runInWorker(tab, lock, asTab)).toMatchObject({
+      outcome: 'tab-leads',
+      pending: 1,
+    });
+    tab.network.heal();
+    tab.online.set(true);
     await settle([tab]);
     expect(await tasksTitled(listId, 'Still the tab')).toBe(1);
     await tab.close();

@@ -3,7 +3,8 @@
 // browser grants it) run. One run of the sync library's engine over the app's device database
 // (sync/background.ts: under the tabs' Web Lock, with the session the tabs keep in IndexedDB),
 // then, under the same lock, the badge and the notifications that the pulled rows make. A run
-// that failed (no network yet, a server error) rejects, so the browser tries again later.
+// that failed (no network yet, a server error), or that left queued changes to an open tab,
+// rejects, so the browser tries again later.
 import { syncInBackground, type BackgroundResult } from '@sync/background';
 
 import { OUTPOST_APP, OUTPOST_DB_NAME } from '@/data/sync';
@@ -44,6 +45,11 @@ export async function runBackgroundSync(
   });
   if (result.outcome === 'failed' || result.outcome === 'outdated') {
     throw new Error(`background sync failed: ${result.error?.code ?? result.outcome}`);
+  }
+  // A tab leads and was asked to send them; should it close first, the browser's retry (a few
+  // minutes on) finds the lock free.
+  if (result.outcome === 'tab-leads' && trigger === 'sync' && result.pending > 0) {
+    throw new Error('background sync left to the open tab; trying again later');
   }
   return result;
 }
