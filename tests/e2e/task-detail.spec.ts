@@ -36,6 +36,8 @@ test('every property changes by keyboard alone and is still there after a reload
 
   const listId = await createList(page, 'Keyboard list');
   await addTasks(page, ['Paint the fence']);
+  // An invite needs the list on the server.
+  await expectSynced(page);
   await shareList(alice, bob, listId, 'editor');
   const id = await taskId(page, 'Paint the fence');
   await page.goto(`/lists/${listId}/tasks/${id}`);
@@ -162,6 +164,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const page = await context.newPage();
     const listId = await createList(page, 'Menus list');
     await addTasks(page, ['Hang the door']);
+    // An invite needs the list on the server.
+    await expectSynced(page);
     await shareList(alice, bob, listId, 'viewer');
     const id = await taskId(page, 'Hang the door');
     await page.goto(`/lists/${listId}/tasks/${id}`);
