@@ -9,7 +9,7 @@ import type { Queries } from '@/data/queries';
 import { showBadge } from './app-badge';
 import { backgroundSyncSupported } from './background-support';
 import { forgetBackgroundState, notificationsWanted } from './background-state';
-import { noticesFor, type Notice, type NoticeReads } from './notices';
+import { noticesFor, type NoticeReads } from './notices';
 
 /** The Background Sync tag of "send the outbox" (one registration, however many asks). */
 export const OUTBOX_SYNC_TAG = 'outpost-outbox';
@@ -42,18 +42,22 @@ export async function requestBackgroundSync(): Promise<void> {
 }
 
 /**
- * Shows `notices` through the worker's registration, if the person wants notifications and
- * the browser allows them; nothing otherwise. The worker shows them the same way after a
- * background pull; a notice's data says which task its click opens.
+ * Tells `owner` of what others changed (`changes`: notices.ts picks what is worth it) through
+ * the worker's registration, if the person wants notifications and the browser allows them.
+ * That is asked first: notifications are off until turned on, and picking notices reads the
+ * device for each change. The worker does this after a background pull, the leading tab while
+ * the page is hidden; a notice's data says which task its click opens.
  */
-export async function showNotices(
-  notices: readonly Notice[],
+export async function notifyOf(
+  changes: readonly RemoteChange[],
+  owner: string,
+  reads: NoticeReads,
   reg: Pick<SyncRegistration, 'showNotification'> | undefined,
 ): Promise<void> {
-  if (notices.length === 0 || !reg) return;
+  if (changes.length === 0 || !reg) return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   if (!(await notificationsWanted())) return;
-  for (const notice of notices) {
+  for (const notice of await noticesFor(changes, owner, reads)) {
     await reg.showNotification(notice.title, {
       body: notice.body,
       tag: notice.tag,
@@ -64,18 +68,14 @@ export async function showNotices(
   }
 }
 
-/**
- * Others' changes heard while the app is open (the leading tab's realtime and pulls): while
- * the page is hidden, what is the user's becomes a notification, as the worker's would.
- */
+/** Others' changes heard while the app is open and hidden become notifications, as the worker's. */
 export async function noticeWhileHidden(
   changes: readonly RemoteChange[],
   reads: NoticeReads & Pick<Queries, 'deviceOwner'>,
 ): Promise<void> {
   if (document.visibilityState !== 'hidden') return;
   const owner = await reads.deviceOwner();
-  if (!owner) return;
-  await showNotices(await noticesFor(changes, owner, reads), await registration());
+  if (owner) await notifyOf(changes, owner, reads, await registration());
 }
 
 /**

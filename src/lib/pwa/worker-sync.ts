@@ -14,14 +14,13 @@ import { todayIso } from '@/utils/format';
 
 import { badgeCount, showBadge } from './app-badge';
 import { recordBackgroundRun, type BackgroundTrigger } from './background-state';
-import { showNotices } from './background-sync';
-import { noticesFor } from './notices';
+import { notifyOf } from './background-sync';
 
 /** The worker's own supabase-js client, made at its first run. */
 let client: ReturnType<typeof createAppSupabase> | undefined;
 
 /** What a run needs of the worker's registration. */
-export type WorkerRegistration = Parameters<typeof showNotices>[1];
+export type WorkerRegistration = Parameters<typeof notifyOf>[3];
 
 /**
  * One background sync for `trigger`; rejects when it failed, for the browser to retry. The
@@ -65,5 +64,5 @@ async function afterRun(
   if (!owner) return;
   const assignedDue = await queries.assignedDueCount(owner, todayIso(now()));
   await showBadge(badgeCount({ pending: run.pending, assignedDue }));
-  await showNotices(await noticesFor(run.changes, owner, queries), registration);
+  await notifyOf(run.changes, owner, queries, registration);
 }
