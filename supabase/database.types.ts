@@ -79,6 +79,66 @@ export type Database = {
           },
         ];
       };
+      checklist_items: {
+        Row: {
+          created_at: string;
+          created_by: string;
+          deleted_at: string | null;
+          done: boolean;
+          id: string;
+          list_id: string;
+          position: string;
+          sync_xid: unknown;
+          task_id: string;
+          text: string;
+          updated_at: string;
+          version: number;
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string;
+          deleted_at?: string | null;
+          done?: boolean;
+          id?: string;
+          list_id: string;
+          position: string;
+          sync_xid?: unknown;
+          task_id: string;
+          text: string;
+          updated_at?: string;
+          version?: number;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string;
+          deleted_at?: string | null;
+          done?: boolean;
+          id?: string;
+          list_id?: string;
+          position?: string;
+          sync_xid?: unknown;
+          task_id?: string;
+          text?: string;
+          updated_at?: string;
+          version?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'checklist_items_list_id_fkey';
+            columns: ['list_id'];
+            isOneToOne: false;
+            referencedRelation: 'lists';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'checklist_items_task_id_fkey';
+            columns: ['task_id'];
+            isOneToOne: false;
+            referencedRelation: 'tasks';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       comments: {
         Row: {
           author_id: string;
@@ -420,11 +480,13 @@ export type Database = {
           created_by: string;
           deleted_at: string | null;
           due_on: string | null;
+          follows_id: string | null;
           id: string;
           list_id: string;
           notes: string;
           position: string;
           priority: number;
+          repeat: string | null;
           status: string;
           sync_xid: unknown;
           title: string;
@@ -438,11 +500,13 @@ export type Database = {
           created_by?: string;
           deleted_at?: string | null;
           due_on?: string | null;
+          follows_id?: string | null;
           id?: string;
           list_id: string;
           notes?: string;
           position: string;
           priority?: number;
+          repeat?: string | null;
           status?: string;
           sync_xid?: unknown;
           title: string;
@@ -456,11 +520,13 @@ export type Database = {
           created_by?: string;
           deleted_at?: string | null;
           due_on?: string | null;
+          follows_id?: string | null;
           id?: string;
           list_id?: string;
           notes?: string;
           position?: string;
           priority?: number;
+          repeat?: string | null;
           status?: string;
           sync_xid?: unknown;
           title?: string;

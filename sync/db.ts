@@ -48,9 +48,11 @@ export const INTERNAL_TABLES = ['_outbox', '_meta', '_rejections', '_files'] as 
 export function storesV1(
   registry: Registry,
   added: ReadonlyMap<string, readonly string[]> = new Map(),
+  later: ReadonlySet<string> = new Set(),
 ): Record<string, string> {
   const stores: Record<string, string> = {};
   for (const spec of registry) {
+    if (later.has(spec.name)) continue;
     stores[spec.name] = ['id', ...spec.indexes, ...(added.get(spec.name) ?? [])].join(', ');
   }
   stores._outbox = '++seq, [table+rowId], listId, sent';
@@ -60,25 +62,46 @@ export function storesV1(
   return stores;
 }
 
+/** The tables a later device version brings (its `tables`), which version 1 leaves out. */
+function laterTables(schema: SyncSchema): Set<string> {
+  const later = new Set<string>();
+  for (const { version, tables = [] } of schema.deviceVersions ?? []) {
+    for (const table of tables) {
+      if (!schema.tables.some((spec) => spec.name === table)) {
+        throw new Error(`device version ${version} adds unknown table ${table}`);
+      }
+      later.add(table);
+    }
+  }
+  return later;
+}
+
+/** Version 1's store definitions of a schema: without the tables later versions bring. */
+export function firstStores(schema: SyncSchema): Record<string, string> {
+  return storesV1(schema.tables, new Map(), laterTables(schema));
+}
+
 /**
  * The Dexie store definitions of each later schema version (the schema's `deviceVersions`):
- * version 1's with every index added up to that version.
+ * version 1's with every index and table added up to that version.
  */
 export function laterStores(schema: SyncSchema): [number, Record<string, string>][] {
   const added = new Map<string, string[]>();
+  const missing = laterTables(schema);
   let last = 1;
-  return (schema.deviceVersions ?? []).map(({ version, indexes }) => {
+  return (schema.deviceVersions ?? []).map(({ version, indexes, tables = [] }) => {
     if (!Number.isInteger(version) || version <= last) {
       throw new Error(`device version ${version} must be a whole number above ${last}`);
     }
     last = version;
+    for (const table of tables) missing.delete(table);
     for (const [table, more] of Object.entries(indexes)) {
       if (!schema.tables.some((spec) => spec.name === table)) {
         throw new Error(`device version ${version} indexes unknown table ${table}`);
       }
       added.set(table, [...(added.get(table) ?? []), ...(more ?? [])]);
     }
-    return [version, storesV1(schema.tables, added)];
+    return [version, storesV1(schema.tables, added, missing)];
   });
 }
 
@@ -133,7 +156,7 @@ export class SyncDatabase extends Dexie {
   ) {
     super(name, deps);
     this.registry = schema.tables;
-    this.version(1).stores(storesV1(schema.tables));
+    this.version(1).stores(firstStores(schema));
     for (const [version, stores] of laterStores(schema)) this.version(version).stores(stores);
   }
 

@@ -192,4 +192,10 @@ export interface SyncSchema<Rows extends RowTypes = AnyRows> {
 export interface DeviceVersion<Name extends string = string> {
   readonly version: number;
   readonly indexes: Readonly<Partial<Record<Name, readonly string[]>>>;
+  /**
+   * Tables this version brings to a device (an app's new entity): version 1 and those before
+   * it leave them out, so an upgraded device gets them created. A table's own `indexes` come
+   * with it; `indexes` here adds to the tables that were there before.
+   */
+  readonly tables?: readonly Name[];
 }

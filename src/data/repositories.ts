@@ -5,13 +5,19 @@
 // (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import type { FileRecord, Stored, WriteContext } from '@sync/index';
-import type { DeviceMembership, OutpostDeviceRows, Task } from './rows';
+import type { FileRecord, Stored, TableName, WriteContext } from '@sync/index';
+import { todayIso } from '@/utils/format';
+
+import { copiedItemId, nextDue, readRepeat, successorId } from './recurrence';
+import type { ChecklistItem, DeviceMembership, OutpostDeviceRows, Task } from './rows';
 import {
   ATTACHMENT_EXTENSIONS,
   ATTACHMENTS_PER_TASK_MAX,
   attachmentInput,
   canTransition,
+  CHECKLIST_ITEMS_PER_TASK_MAX,
+  checklistItemInput,
+  checklistItemPatch,
   commentInput,
   listInput,
   listPatch,
@@ -135,6 +141,80 @@ export function createRepositories(ctx: RepoContext) {
     return patch('tasks', task.id, value, task.list_id, completed);
   }
 
+  /**
+   * The ids each repeating task of `ids` would give its next occurrence and that one's
+   * checklist items, worked out before the write's transaction (hashing is asynchronous, and
+   * an IndexedDB transaction ends at the first await on anything else). Tasks that do not
+   * repeat, are done or are not on the device have none.
+   */
+  async function successorIds(ids: readonly string[]): Promise<Map<string, SuccessorIds>> {
+    const plans = new Map<string, SuccessorIds>();
+    for (const task of await rows('tasks').bulkGet([...ids])) {
+      if (!task || task.deleted_at || task.status === 'done' || !readRepeat(task.repeat)) continue;
+      const id = await successorId(task.id);
+      const items = await rows('checklist_items')
+        .where('[task_id+position]')
+        .between([task.id, ''], [task.id, '\uffff'])
+        .toArray();
+      const copies = new Map<string, string>();
+      for (const item of items)
+        if (!item.deleted_at) copies.set(item.id, await copiedItemId(id, item.id));
+      plans.set(task.id, { id, items: copies });
+    }
+    return plans;
+  }
+
+  /**
+   * Makes the occurrence after `task` (just completed), inside the completing transaction:
+   * the same title, notes, priority, assignee (while still a member), rule and list, due on
+   * the rule's next date, its checklist copied unticked; all with the ids derived from the
+   * occurrence, so another device completing it makes the same rows. Nothing if this device
+   * has that occurrence already (made before, even if since deleted: exactly once).
+   */
+  async function makeSuccessor(task: Stored<Task>, plan: SuccessorIds | undefined) {
+    const repeat = readRepeat(task.repeat);
+    if (!plan || !repeat || (await rows('tasks').get(plan.id))) return;
+    const assignee = task.assignee_id
+      ? (
+          await rows('memberships')
+            .where('[list_id+user_id]')
+            .equals([task.list_id, task.assignee_id])
+            .toArray()
+        ).some((m) => !m.deleted_at)
+      : false;
+    await insert('tasks', {
+      id: plan.id,
+      list_id: task.list_id,
+      title: task.title,
+      notes: task.notes,
+      status: 'todo',
+      priority: task.priority,
+      due_on: nextDue(repeat, task.due_on, todayIso(ctx.now())),
+      assignee_id: assignee ? task.assignee_id : null,
+      repeat: task.repeat,
+      follows_id: task.id,
+      position: await endPosition(task.list_id, plan.id),
+      completed_at: null,
+      created_by: ctx.userId(),
+    });
+    for (const [itemId, copyId] of plan.items) {
+      const item = await rows('checklist_items').get(itemId);
+      if (!item || item.deleted_at || (await rows('checklist_items').get(copyId))) continue;
+      await insert('checklist_items', {
+        id: copyId,
+        task_id: plan.id,
+        list_id: task.list_id,
+        text: item.text,
+        done: false,
+        position: item.position,
+        created_by: ctx.userId(),
+      });
+    }
+  }
+
+  /** Tables a write that may complete a repeating task writes. */
+  const COMPLETING: TableName<OutpostDeviceRows>[] = ['tasks', 'memberships', 'checklist_items'];
+
   const tasks = {
     /** delete(): the task with its comments and attachments; undoDelete(). */
     ...deletable('tasks'),
@@ -149,6 +229,7 @@ export function createRepositories(ctx: RepoContext) {
         priority: 0,
         due_on: null,
         assignee_id: null,
+        repeat: null,
         ...input,
       });
       const id = ctx.newId();
@@ -162,14 +243,19 @@ export function createRepositories(ctx: RepoContext) {
           position: await endPosition(listId, id),
           completed_at: completed,
           created_by: ctx.userId(),
+          follows_id: null,
         });
       });
       return id;
     },
-    /** Changes fields of a task (status through setStatus rules). */
+    /**
+     * Changes fields of a task (status through setStatus rules). Completing an occurrence of
+     * a repeating task makes the next one (makeSuccessor).
+     */
     async update(id: string, changes: Partial<v.InferInput<typeof taskInput>>): Promise<void> {
       const value = parse(taskPatch, changes);
-      await rw(['tasks'], async () => {
+      const plans = value.status === 'done' ? await successorIds([id]) : new Map();
+      await rw(COMPLETING, async () => {
         const task = await live('tasks', id);
         const from = task.status;
         const to = value.status ?? from;
@@ -177,6 +263,8 @@ export function createRepositories(ctx: RepoContext) {
           throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
         }
         await patchTask(task, value);
+        if (to === 'done' && from !== 'done')
+          await makeSuccessor(await live('tasks', id), plans.get(id));
       });
     },
     /** Moves a task to another status, if product.md §4 allows that transition. */
@@ -206,12 +294,14 @@ export function createRepositories(ctx: RepoContext) {
      * Returns the tasks it completed with the status each had, for undoComplete().
      */
     async completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
-      return rw(['tasks'], async () => {
+      const plans = await successorIds(ids);
+      return rw(COMPLETING, async () => {
         const completed: CompletedTask[] = [];
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
           await patchTask(task, { status: 'done' });
+          await makeSuccessor(task, plans.get(id));
           completed.push({ id, status: task.status });
         }
         return completed;
@@ -235,6 +325,71 @@ export function createRepositories(ctx: RepoContext) {
           restored += 1;
         }
         return restored;
+      });
+    },
+  };
+
+  /** A task's live checklist items, in order. */
+  async function itemsOf(taskId: string): Promise<Stored<ChecklistItem>[]> {
+    const items = await rows('checklist_items')
+      .where('[task_id+position]')
+      .between([taskId, ''], [taskId, '\uffff'])
+      .toArray();
+    return items.filter((item) => !item.deleted_at);
+  }
+
+  const checklist = {
+    /** delete() and undoDelete() of a checklist item. */
+    ...deletable('checklist_items'),
+    /**
+     * Adds an unticked item to a task's checklist, right after the item `afterId` (Enter in
+     * an item), or at the end (null); returns its id.
+     */
+    async add(taskId: string, text: string, afterId: string | null = null): Promise<string> {
+      const value = parse(checklistItemInput, { text, done: false });
+      const id = ctx.newId();
+      await rw(['tasks', 'checklist_items'], async () => {
+        const task = await live('tasks', taskId);
+        const items = await itemsOf(taskId);
+        if (items.length >= CHECKLIST_ITEMS_PER_TASK_MAX) {
+          throw new ValidationError({
+            text: `A checklist can have at most ${CHECKLIST_ITEMS_PER_TASK_MAX} items.`,
+          });
+        }
+        const found = afterId === null ? -1 : items.findIndex((item) => item.id === afterId);
+        const at = found < 0 ? items.length - 1 : found;
+        await insert('checklist_items', {
+          id,
+          task_id: taskId,
+          list_id: task.list_id,
+          ...value,
+          position: jitteredKeyBetween(
+            items[at]?.position ?? null,
+            items[at + 1]?.position ?? null,
+            id,
+          ),
+          created_by: ctx.userId(),
+        });
+      });
+      return id;
+    },
+    /** Changes an item's text and/or tick. */
+    async update(id: string, changes: { text?: string; done?: boolean }): Promise<void> {
+      await edit('checklist_items', id, parse(checklistItemPatch, changes));
+    },
+    /** Moves an item between two neighbours (ids, or null at either end). */
+    async move(id: string, afterId: string | null, beforeId: string | null): Promise<void> {
+      await rw(['checklist_items'], async () => {
+        const item = await live('checklist_items', id);
+        const a = afterId ? ((await rows('checklist_items').get(afterId))?.position ?? null) : null;
+        const b = beforeId
+          ? ((await rows('checklist_items').get(beforeId))?.position ?? null)
+          : null;
+        const position =
+          a !== null && b !== null && a >= b
+            ? jitteredKeyBetween(a, null, ctx.newId())
+            : jitteredKeyBetween(a, b, ctx.newId());
+        await patch('checklist_items', id, { position }, item.list_id);
       });
     },
   };
@@ -377,12 +532,19 @@ export function createRepositories(ctx: RepoContext) {
     },
   };
 
-  return { lists, tasks, comments, memberships, profile, attachments };
+  return { lists, tasks, checklist, comments, memberships, profile, attachments };
 }
 
 /** A task row's position key; null for no row. */
 function positionIn(task: Task | undefined): string | null {
   return task?.position ?? null;
+}
+
+/** The ids a repeating task's next occurrence and its checklist's copies get (recurrence.ts). */
+interface SuccessorIds {
+  id: string;
+  /** The copy's id of each live checklist item, by the item's id. */
+  items: Map<string, string>;
 }
 
 /** A task completeMany() marked done, with the status it had before. */

@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 
 import type {
   attachmentInput,
+  checklistItemInput,
   commentInput,
   listInput,
   profileInput,
@@ -37,6 +38,20 @@ export type Task = ServerColumns &
     completed_at: string | null;
     /** NOT NULL on the server (its creator's account deletion deletes the task). */
     created_by: string;
+    /**
+     * The occurrence of a repeating task this one follows (its id is derived from that one's:
+     * recurrence.ts), or null. Set once, at insert; the server keeps one successor per task.
+     */
+    follows_id: string | null;
+  };
+
+/** An item of a task's checklist, at `position` (fractional index) in the checklist. */
+export type ChecklistItem = ServerColumns &
+  v.InferOutput<typeof checklistItemInput> & {
+    task_id: string;
+    list_id: string;
+    position: string;
+    created_by: string;
   };
 
 /** Someone's role on a list. */
@@ -68,6 +83,7 @@ export type OutpostRows = {
   comments: Comment;
   attachments: Attachment;
   profiles: Profile;
+  checklist_items: ChecklistItem;
 };
 
 /** A membership as this device may keep it: see `_standIn`. */

@@ -24,6 +24,7 @@ interface NotInRowTypes {
   comments: 'sync_xid';
   attachments: 'sync_xid';
   profiles: 'sync_xid';
+  checklist_items: 'sync_xid';
 }
 
 /** True when A and B are the same type (not merely assignable either way). */

@@ -25,6 +25,12 @@ export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENTS_PER_TASK_MAX = 20;
 /** Most live members of one list. */
 export const MEMBERS_PER_LIST_MAX = 50;
+/** Longest checklist item (characters). */
+export const CHECKLIST_ITEM_TEXT_MAX = 500;
+/** Most live checklist items on one task. */
+export const CHECKLIST_ITEMS_PER_TASK_MAX = 100;
+/** Longest "every N days after completion" (days). */
+export const REPEAT_AFTER_DAYS_MAX = 365;
 
 /** The eight list colours, by palette key. */
 export const PALETTE = [
@@ -54,7 +60,13 @@ export type Role = (typeof ROLES)[number];
  * The rules Outpost's database triggers refuse a change by, sent as the error's HINT and
  * kept on the rejection (`Rejection.rule`); a test holds this list to the migrations'.
  */
-export type RuleCode = 'MEMBER_LIMIT' | 'LAST_OWNER' | 'ASSIGNEE_NOT_MEMBER' | 'ATTACHMENT_LIMIT';
+export type RuleCode =
+  | 'MEMBER_LIMIT'
+  | 'LAST_OWNER'
+  | 'ASSIGNEE_NOT_MEMBER'
+  | 'ATTACHMENT_LIMIT'
+  | 'CHECKLIST_LIMIT'
+  | 'NOT_A_SUCCESSOR';
 
 /** 0 none, 1 low, 2 medium, 3 high. */
 export const PRIORITIES = [0, 1, 2, 3] as const;
@@ -159,6 +171,26 @@ export const listInput = object({
 /** A list's rename or recolour: any of listInput's fields. */
 export const listPatch = v.partial(listInput);
 
+/**
+ * A repeat rule as stored (product.md §3): `daily`, `weekly:1,4` (ISO weekdays, Monday 1,
+ * ascending, no repeats), `monthly:15` (that day, or the month's last when shorter) or
+ * `after:3` (days after completion, 1–365). The database's CHECK is the same pattern, and
+ * recurrence.ts reads it.
+ */
+export const REPEAT_PATTERN =
+  /^(?:daily|weekly:[1-7](?:,[1-7]){0,6}|monthly:(?:[1-9]|[12]\d|3[01])|after:(?:[1-9]|[1-9]\d|[12]\d\d|3[0-5]\d|36[0-5]))$/u;
+
+/** Whether `rule` is a repeat rule as stored, its weekdays ascending and each once. */
+export function isRepeatRule(rule: string): boolean {
+  if (!REPEAT_PATTERN.test(rule)) return false;
+  if (!rule.startsWith('weekly:')) return true;
+  const days = rule.slice('weekly:'.length).split(',').map(Number);
+  return days.every((day, i) => i === 0 || day > (days[i - 1] ?? 0));
+}
+
+const REPEAT_MESSAGE = 'Pick how the task repeats.';
+const repeatRule = v.pipe(v.string(REPEAT_MESSAGE), v.check(isRepeatRule, REPEAT_MESSAGE));
+
 /** A new task's editable fields (the repository fills in defaults first). */
 export const taskInput = object({
   title: text('Title', TASK_TITLE_MAX),
@@ -167,9 +199,19 @@ export const taskInput = object({
   priority: v.picklist(PRIORITIES, 'Priority must be 0 to 3.'),
   due_on: v.nullable(isoDate),
   assignee_id: v.nullable(uuid),
+  // Optional with null: a task made without a word about repeating does not repeat.
+  repeat: v.optional(v.nullable(repeatRule), null),
 });
 /** A task edit: any of taskInput's fields. */
 export const taskPatch = v.partial(taskInput);
+
+/** A new or edited checklist item: its text and whether it is ticked. */
+export const checklistItemInput = object({
+  text: text('Item', CHECKLIST_ITEM_TEXT_MAX),
+  done: v.boolean('Done is yes or no.'),
+});
+/** A checklist item's edit: its text and/or tick. */
+export const checklistItemPatch = v.partial(checklistItemInput);
 
 /** A new or edited comment. */
 export const commentInput = object({ body: text('Comment', COMMENT_BODY_MAX) });

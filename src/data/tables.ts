@@ -4,7 +4,7 @@ import type { Registry, SyncSchema, TableName } from '@sync/index';
 
 import type { OutpostDeviceRows } from './rows';
 
-/** Outpost's six synced tables: the registry its Dexie store, repositories and engine use. */
+/** Outpost's seven synced tables: the registry its Dexie store, repositories and engine use. */
 export const OUTPOST_TABLES: Registry<TableName<OutpostDeviceRows>> = [
   {
     name: 'profiles',
@@ -44,8 +44,19 @@ export const OUTPOST_TABLES: Registry<TableName<OutpostDeviceRows>> = [
       'due_on',
       'assignee_id',
       'position',
+      'repeat',
+      'follows_id',
     ],
-    patchColumns: ['title', 'notes', 'status', 'priority', 'due_on', 'assignee_id', 'position'],
+    patchColumns: [
+      'title',
+      'notes',
+      'status',
+      'priority',
+      'due_on',
+      'assignee_id',
+      'position',
+      'repeat',
+    ],
     depth: 2,
   },
   {
@@ -73,10 +84,18 @@ export const OUTPOST_TABLES: Registry<TableName<OutpostDeviceRows>> = [
     patchColumns: ['file_name'],
     depth: 3,
   },
+  {
+    name: 'checklist_items',
+    scope: { kind: 'list', column: 'list_id' },
+    indexes: ['list_id', '[task_id+position]'],
+    insertColumns: ['task_id', 'list_id', 'text', 'done', 'position'],
+    patchColumns: ['text', 'done', 'position'],
+    depth: 3,
+  },
 ];
 
 /** The sync contract version this app knows (public.sync_schema_version()). */
-export const OUTPOST_SCHEMA_VERSION = 1;
+export const OUTPOST_SCHEMA_VERSION = 2;
 
 /** Outpost's synced data as the sync library takes it. */
 export const OUTPOST_SCHEMA: SyncSchema<OutpostDeviceRows> = {
@@ -99,6 +118,14 @@ export const OUTPOST_SCHEMA: SyncSchema<OutpostDeviceRows> = {
       version: 2,
       indexes: { tasks: ['[list_id+status]', '[list_id+status+deleted_at]'] },
     },
+    // Version 3 (issue 39): My work's views read open tasks by due date and by assignee
+    // across lists (a null due_on is not a key, so undated tasks are not in the first), and
+    // checklists arrive.
+    {
+      version: 3,
+      indexes: { tasks: ['[status+due_on]', '[assignee_id+status]'] },
+      tables: ['checklist_items'],
+    },
   ],
   // supabase/migrations/…_schema.sql's ON DELETE CASCADE, as the device mirrors it.
   cascades: {
@@ -106,10 +133,12 @@ export const OUTPOST_SCHEMA: SyncSchema<OutpostDeviceRows> = {
       ['tasks', 'list_id'],
       ['comments', 'list_id'],
       ['attachments', 'list_id'],
+      ['checklist_items', 'list_id'],
     ],
     tasks: [
       ['comments', 'task_id'],
       ['attachments', 'task_id'],
+      ['checklist_items', 'task_id'],
     ],
   },
 };

@@ -34,6 +34,8 @@ async function seed(
         priority: 0,
         due_on: null,
         assignee_id: null,
+        repeat: null,
+        follows_id: null,
         completed_at: null,
         created_by: by,
         ...task,

@@ -142,6 +142,11 @@ export const COLUMN_RULES: Readonly<Record<string, string>> = {
   // of the avatars bucket): either way the picture is not one the user uploaded as theirs.
   'profiles.avatar_path': 'The picture must be one you uploaded to your own profile.',
   'memberships.role': 'Role must be owner, editor or viewer.',
+  'tasks.repeat': 'Pick how the task repeats.',
+  'tasks.follows_id': 'The next time this task repeats was already made elsewhere.',
+  'checklist_items.text': 'An item must be 1 to 500 characters, with no spaces at either end.',
+  'checklist_items.position': "The item's place in the checklist couldn't be saved.",
+  'checklist_items.list_id': 'An item must belong to the same list as its task.',
 };
 
 /** The rules the database's triggers raise (P0001), by the code they send as HINT. */
@@ -150,6 +155,8 @@ export const TRIGGER_RULES: Readonly<Record<RuleCode, string>> = {
   LAST_OWNER: 'A list must keep at least one owner.',
   ASSIGNEE_NOT_MEMBER: COLUMN_RULES['tasks.assignee_id'] ?? '',
   ATTACHMENT_LIMIT: 'A task can have at most 20 files.',
+  CHECKLIST_LIMIT: 'A checklist can have at most 100 items.',
+  NOT_A_SUCCESSOR: "The next time this task repeats was already made elsewhere.",
 };
 
 /** Whether a rejection's rule is one this app knows (a newer server may send others). */

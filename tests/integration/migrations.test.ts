@@ -7,7 +7,15 @@ import { migrationNames } from '../../devstack/schema-files';
 import { applySchema, openPostgres } from '../../devstack/sql-engine';
 import { ENGINE_KINDS, freshDatabase, type TestDatabase } from '../support/database';
 
-const SYNCED = ['attachments', 'comments', 'lists', 'memberships', 'profiles', 'tasks'];
+const SYNCED = [
+  'attachments',
+  'checklist_items',
+  'comments',
+  'lists',
+  'memberships',
+  'profiles',
+  'tasks',
+];
 
 describe.each(ENGINE_KINDS)('migrations on %s', (kind) => {
   let db: TestDatabase;
@@ -58,7 +66,7 @@ describe.each(ENGINE_KINDS)('migrations on %s', (kind) => {
     const idx = await db.engine.query<{ indexdef: string }>(
       `select indexdef from pg_indexes where schemaname = 'public' and indexdef like '%(list_id, sync_xid%'`,
     );
-    expect(idx.rows).toHaveLength(4);
+    expect(idx.rows).toHaveLength(5);
   });
 
   it('expose only the sync, invite and attachment-cleanup functions as RPCs (helpers live in the private schema)', async () => {

@@ -18,6 +18,8 @@ function task(id: string, title: string, extra: Partial<TaskRow> = {}): TaskRow 
     priority: 0,
     due_on: null,
     assignee_id: null,
+    repeat: null,
+    follows_id: null,
     position: id,
     completed_at: null,
     created_by: 'u',

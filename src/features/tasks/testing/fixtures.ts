@@ -40,6 +40,8 @@ export async function seedTasks(
       priority: 0,
       due_on: null,
       assignee_id: null,
+      repeat: null,
+      follows_id: null,
       position,
       completed_at: null,
       created_by: LOCAL_USER_ID,
