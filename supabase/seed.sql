@@ -61,3 +61,14 @@ values
    'b0b00000-0000-4000-8000-000000000002', 'Render is cracked in two places — photos to follow.'),
   ('7a5c0000-0000-4000-8000-000000000001', '11570000-0000-4000-8000-000000000001',
    'a11ce000-0000-4000-8000-000000000001', 'Thanks, flag it for the contractor.');
+
+-- Meter readings repeat every Monday; the fire exits have a checklist.
+update public.tasks set repeat = 'weekly:1', due_on = current_date + ((8 - extract(isodow from current_date)::int) % 7)
+  where id = '7a5c0000-0000-4000-8000-000000000004';
+
+insert into public.checklist_items (task_id, list_id, text, done, position, created_by)
+select '7a5c0000-0000-4000-8000-000000000000', '11570000-0000-4000-8000-000000000001',
+       item.text, item.n <= 2, 'a' || item.n, 'a11ce000-0000-4000-8000-000000000001'
+from (values (1, 'North stair, level 1'), (2, 'South stair, level 1'),
+             (3, 'Exit signs lit'), (4, 'Doors open freely and are not blocked'))
+  as item(n, text);

@@ -232,13 +232,19 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     expect((await dave.client.from('lists').select('id')).data).toEqual([]);
   });
 
-  it('exports a list as JSON for a member, with tasks and their comments', async () => {
+  it('exports a list as JSON for a member, with tasks, their checklists and comments', async () => {
     const res = await call(bob, 'export-list', { list_id: SEED.list, format: 'json' });
     expect(res.status).toBe(200);
     const exported = res.body as {
       list: { id: string; name: string };
       members: { user_id: string; role: string }[];
-      tasks: { id: string; list_id: string; comments: unknown[] }[];
+      tasks: {
+        id: string;
+        list_id: string;
+        comments: unknown[];
+        checklist: { text: string; done: boolean }[];
+        repeat: string | null;
+      }[];
     };
     expect(exported.list).toMatchObject({ id: SEED.list, name: 'Site inspection — Block C' });
     const { count } = await bob
@@ -253,6 +259,16 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     expect(exported.members.map((m) => m.role).sort()).toEqual(
       expect.arrayContaining(['editor', 'owner']),
     );
+    // The seed's checklist (in order) and repeating task (supabase/seed.sql).
+    const fireExits = exported.tasks.find((t) => t.id === '7a5c0000-0000-4000-8000-000000000000');
+    expect(fireExits?.checklist.map((item) => [item.text, item.done])).toEqual([
+      ['North stair, level 1', true],
+      ['South stair, level 1', true],
+      ['Exit signs lit', false],
+      ['Doors open freely and are not blocked', false],
+    ]);
+    const meters = exported.tasks.find((t) => t.id === '7a5c0000-0000-4000-8000-000000000004');
+    expect(meters?.repeat).toBe('weekly:1');
   });
 
   it('exports CSV with RFC 4180 quoting and formula cells defused', async () => {
@@ -272,8 +288,11 @@ describe.each(ENGINE_KINDS)('edge functions (%s)', (kind) => {
     );
     const csv = res.text ?? '';
     expect(csv.split('\r\n')[0]).toBe(
-      'id,title,status,priority,due_on,assignee,notes,completed_at,created_at,updated_at',
+      'id,title,status,priority,due_on,repeat,checklist,assignee,notes,completed_at,created_at,updated_at',
     );
+    expect(csv).toContain('7a5c0000-0000-4000-8000-000000000000,Check fire exits on level 1,');
+    expect(csv).toMatch(/7a5c0000-0000-4000-8000-000000000000,[^\r]*,2\/4,/);
+    expect(csv).toMatch(/7a5c0000-0000-4000-8000-000000000004,[^\r]*,weekly:1,/);
     expect(csv).toContain('"He said ""hi"", then\nleft"');
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv).toContain(',Bob,'); // assignees by display name

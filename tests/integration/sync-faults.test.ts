@@ -30,6 +30,7 @@ import {
   track,
 } from '../support/sync-client';
 import { deviceDb } from '../../sync/testing';
+import { OUTPOST_SCHEMA_VERSION } from '../../src/data/tables';
 
 let stack: TestDevstack;
 const { devices, device } = deviceSuite((started) => (stack = started));
@@ -456,7 +457,7 @@ describe('resync and outdated apps', () => {
     const alice = await device('alice@example.com', options);
     await settle(alice.sync.engine.syncNow());
     await stack.db.exec(
-      `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select 2 $$`,
+      `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select ${OUTPOST_SCHEMA_VERSION + 1} $$`,
     );
     try {
       const status = await settle(alice.sync.engine.syncNow());
@@ -490,7 +491,7 @@ describe('resync and outdated apps', () => {
       expect(await reloaded.sync.pendingCount()).toBe(2);
     } finally {
       await stack.db.exec(
-        `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select 1 $$`,
+        `create or replace function public.sync_schema_version() returns integer language sql immutable as $$ select ${OUTPOST_SCHEMA_VERSION} $$`,
       );
     }
   });

@@ -17,6 +17,7 @@ import {
 } from '../support/database';
 import { addMember } from '../support/memberships';
 import { pull, pullAll, visibleVersions, type PullResponse } from '../support/sync-calls';
+import { OUTPOST_SCHEMA_VERSION } from '../../src/data/tables';
 
 const alice = testId('0a');
 const bob = testId('0b');
@@ -260,7 +261,7 @@ describe.each(ENGINE_KINDS)('sync_pull on %s', (kind) => {
       ),
     ).toBe('42501');
     const page = await pull(db.engine, alice, null, 100000);
-    expect(page.schema_version).toBe(1);
+    expect(page.schema_version).toBe(OUTPOST_SCHEMA_VERSION);
     expect(page.rows.length).toBeLessThanOrEqual(1000);
     const one = await pull(db.engine, alice, null, 0);
     expect(one.rows).toHaveLength(1);

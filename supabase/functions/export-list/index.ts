@@ -1,5 +1,5 @@
 // export-list (product.md §7): a member downloads a list as JSON (list, members, tasks with their
-// comments) or CSV (one row per task). It reads as the caller, so RLS decides: a list the
+// checklists and comments) or CSV (one row per task). It reads as the caller, so RLS decides: a list the
 // caller may not see is NOT_FOUND, exactly as if it did not exist.
 import type { SupabaseClient } from '@supabase/supabase-js';
 
@@ -50,6 +50,8 @@ const CSV_COLUMNS = [
   'status',
   'priority',
   'due_on',
+  'repeat',
+  'checklist',
   'assignee',
   'notes',
   'completed_at',
@@ -69,15 +71,29 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function toCsv(tasks: Row[], names: Map<string, string>): string {
+/** The rows of `rows` by their `task_id`, in their order. */
+function byTask(rows: Row[]): Map<string, Row[]> {
+  const grouped = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = String(row.task_id);
+    grouped.set(key, [...(grouped.get(key) ?? []), row]);
+  }
+  return grouped;
+}
+
+function toCsv(tasks: Row[], names: Map<string, string>, items: Map<string, Row[]>): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const task of tasks) {
     const assignee =
       typeof task.assignee_id === 'string'
         ? (names.get(task.assignee_id) ?? task.assignee_id)
         : null;
+    const checklist = items.get(String(task.id)) ?? [];
+    const progress = checklist.length
+      ? `${checklist.filter((item) => item.done === true).length}/${checklist.length}`
+      : null;
     const cells = CSV_COLUMNS.map((column) =>
-      csvField(column === 'assignee' ? assignee : task[column]),
+      csvField(column === 'assignee' ? assignee : column === 'checklist' ? progress : task[column]),
     );
     lines.push(cells.join(','));
   }
@@ -107,11 +123,13 @@ serveAuthenticated(['GET', 'POST'], async (req, who) => {
   if (error) return serverError(error);
   if (!list) return fail(404, 'NOT_FOUND', 'This list does not exist or you are not a member.');
 
-  const [tasks, members, comments] = await Promise.all([
+  const [tasks, members, comments, checklists] = await Promise.all([
     allRows(who.client, 'tasks', 'list_id', list.id, 'position'),
     allRows(who.client, 'memberships', 'list_id', list.id, 'created_at'),
     allRows(who.client, 'comments', 'list_id', list.id, 'created_at'),
+    allRows(who.client, 'checklist_items', 'list_id', list.id, 'position'),
   ]);
+  const items = byTask(checklists);
   const userIds = [...new Set(members.map((m) => String(m.user_id)))];
   const { data: profiles, error: profileError } = await who.client
     .from('profiles')
@@ -122,7 +140,7 @@ serveAuthenticated(['GET', 'POST'], async (req, who) => {
 
   const disposition = `attachment; filename="${fileName(String(list.name), wanted.format)}"`;
   if (wanted.format === 'csv') {
-    return new Response(toCsv(tasks, names), {
+    return new Response(toCsv(tasks, names, items), {
       headers: {
         ...corsHeaders,
         'Content-Type': 'text/csv; charset=utf-8',
@@ -130,11 +148,7 @@ serveAuthenticated(['GET', 'POST'], async (req, who) => {
       },
     });
   }
-  const byTask = new Map<string, Row[]>();
-  for (const comment of comments) {
-    const key = String(comment.task_id);
-    byTask.set(key, [...(byTask.get(key) ?? []), comment]);
-  }
+  const commentsOf = byTask(comments);
   return json(
     {
       exported_at: new Date().toISOString(),
@@ -144,7 +158,11 @@ serveAuthenticated(['GET', 'POST'], async (req, who) => {
         role: m.role,
         display_name: names.get(String(m.user_id)) ?? null,
       })),
-      tasks: tasks.map((task) => ({ ...task, comments: byTask.get(String(task.id)) ?? [] })),
+      tasks: tasks.map((task) => ({
+        ...task,
+        checklist: items.get(String(task.id)) ?? [],
+        comments: commentsOf.get(String(task.id)) ?? [],
+      })),
     },
     200,
     { 'Content-Disposition': disposition },
