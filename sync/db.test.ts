@@ -65,6 +65,42 @@ describe('SyncDatabase schema versions', () => {
     db.close();
   });
 
+  it('creates the table a later version brings on a device upgraded to it, and only then', async () => {
+    // The fixture with a third version that brings a new table, `labels`, and an index.
+    const labels = {
+      name: 'labels',
+      scope: { kind: 'list', column: 'board_id' },
+      indexes: ['board_id'],
+      insertColumns: ['board_id', 'name'],
+      patchColumns: ['name'],
+      depth: 3,
+    } as const;
+    const withLabels = {
+      ...BOARDS_SCHEMA,
+      tables: [...BOARDS_SCHEMA.tables, labels],
+      deviceVersions: [
+        ...(BOARDS_SCHEMA.deviceVersions ?? []),
+        { version: 3, indexes: { cards: ['title'] }, tables: ['labels'] },
+      ],
+    };
+    const [v2, v3] = laterStores(withLabels).map(([, stores]) => stores);
+    expect(v2?.labels).toBeUndefined();
+    expect(v3?.labels).toBe('id, board_id');
+
+    const deps = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const before = new SyncDatabase('upgrade-3', BOARDS_SCHEMA, deps);
+    await before.rows('cards').put({ id: 'c1', board_id: 'b1', position: 'a0', title: 'Kept' });
+    expect(before.tables.map((t) => t.name)).not.toContain('labels');
+    before.close();
+
+    const db = new SyncDatabase('upgrade-3', withLabels, deps);
+    expect(db.verno).toBe(3);
+    await db.rows('labels').put({ id: 'l1', board_id: 'b1', name: 'Urgent' });
+    expect(await db.rows('labels').where('board_id').equals('b1').count()).toBe(1);
+    expect(await db.rows('cards').where('title').equals('Kept').count()).toBe(1);
+    db.close();
+  });
+
   it('refuses device versions out of order or naming an unknown table', () => {
     const bad = (deviceVersions: readonly DeviceVersion[]) => () =>
       laterStores({ ...BOARDS_SCHEMA, deviceVersions });
@@ -76,5 +112,6 @@ describe('SyncDatabase schema versions', () => {
       ]),
     ).toThrow(/above 3/);
     expect(bad([{ version: 2, indexes: { nope: ['x'] } }])).toThrow(/unknown table nope/);
+    expect(bad([{ version: 2, indexes: {}, tables: ['nope'] }])).toThrow(/adds unknown table nope/);
   });
 });
