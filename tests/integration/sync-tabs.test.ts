@@ -13,9 +13,9 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 
-import { storesV1 } from '../../sync/db';
+import { firstStores, laterStores } from '../../sync/db';
 import { LOCAL_USER_ID } from '../../sync/account';
-import { OUTPOST_TABLES } from '../../src/data/tables';
+import { OUTPOST_SCHEMA } from '../../src/data/tables';
 import type { TabChannel, TabMessage } from '../../sync/tabs';
 import { deviceSuite } from '../support/device-suite';
 import { SEED, type TestDevstack } from '../support/devstack';
@@ -350,8 +350,10 @@ describe('leadership when the database goes away', () => {
     const { lock, leader, second } = await twoTabs();
     // A tab of the next deploy: its database schema is one version on, and it wants the lock.
     const newer = new Dexie('tabs', leader.indexedDb);
-    newer.version(1).stores(storesV1(OUTPOST_TABLES));
-    newer.version(2).stores({ _rejections: '++id, at, listId, table' });
+    const versions = [[1, firstStores(OUTPOST_SCHEMA)] as const, ...laterStores(OUTPOST_SCHEMA)];
+    for (const [version, stores] of versions) newer.version(version).stores(stores);
+    const current = versions.at(-1)?.[0] ?? 1;
+    newer.version(current + 1).stores({ _rejections: '++id, at, listId, table' });
     await newer.open();
     let newerLeads = false;
     const resign = lock.leadership(() => (newerLeads = true), 'newer');
