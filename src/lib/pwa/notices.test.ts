@@ -19,7 +19,7 @@ async function device() {
   const mine = await repos.tasks.create(listId, { title: 'Bleed the radiators' });
   const task = await queries.row('tasks', mine);
   if (!task) throw new Error('no task');
-  return { queries, listId, task };
+  return { queries, listId, task, repos };
 }
 
 /** A change of `table`'s row `row` (a version above the device's copy `before`). */
@@ -67,6 +67,16 @@ describe('notices', () => {
       deleted_at: '2026-12-02T00:00:00Z',
     });
     expect(await noticesFor([mineAlready, others, done, deleted], ME, queries)).toEqual([]);
+  });
+
+  it('stays quiet for the next occurrence of a repeating task already the user’s, not for one newly theirs', async () => {
+    const { queries, task, repos } = await device();
+    const next = { ...task, id: '00000000-0000-4000-8000-0000000000c1', follows_id: task.id };
+    const arrives = () => noticesFor([change('tasks', { ...next, assignee_id: ME })], ME, queries);
+    // The occurrence it follows was no one's: the next one, assigned to the user, is news.
+    expect(await arrives()).toHaveLength(1);
+    await repos.tasks.update(task.id, { assignee_id: ME });
+    expect(await arrives()).toEqual([]);
   });
 
   it("tells of someone else's new comment on the user's task, and only that", async () => {

@@ -1,6 +1,6 @@
 // What is worth a notification among the rows others changed (the library's RemoteChange, from
 // a background pull in the worker or realtime in a hidden tab): a task newly assigned to the
-// user, and a new comment by someone else on a task that is the user's (assigned to them, or
+// user (not the next occurrence of a repeating task that was already theirs), and a new comment by someone else on a task that is the user's (assigned to them, or
 // made by them and assigned to no one else). Each notice opens its task. One's own edits made
 // on this device never show here: the device's copy already had them, so nothing changed.
 import type { RemoteChange } from '@sync/index';
@@ -34,6 +34,8 @@ export async function noticesFor(
     if (table === 'tasks') {
       if (row.assignee_id !== userId || before?.assignee_id === userId) continue;
       if (row.status === 'done') continue;
+      // The next occurrence of a repeating task the user already had is no news.
+      if (before === undefined && (await followsTheirs(reads, row.follows_id, userId))) continue;
       const listName = await nameOfList(reads, row.list_id);
       notices.push({
         tag: `assigned:${row.id}`,
@@ -59,6 +61,12 @@ export async function noticesFor(
 /** A task is the user's when it is assigned to them, or theirs and assigned to no one else. */
 function isTheirs(task: { assignee_id: string | null; created_by: string }, userId: string) {
   return task.assignee_id === userId || (task.assignee_id === null && task.created_by === userId);
+}
+
+/** Whether `occurrence` (a task's follows_id) is a task assigned to the user. */
+async function followsTheirs(reads: NoticeReads, occurrence: unknown, userId: string) {
+  if (typeof occurrence !== 'string') return false;
+  return (await reads.row('tasks', occurrence))?.assignee_id === userId;
 }
 
 async function nameOfList(reads: NoticeReads, listId: unknown): Promise<string | undefined> {
