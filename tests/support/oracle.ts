@@ -14,7 +14,7 @@ export const serverView: (db: SqlEngine, uid: string) => Promise<Map<string, Row
 /**
  * `table/id` → version of the live rows product.md §6 lets user `uid` see, computed without the
  * code under test: a member (a live membership) sees the list, its live memberships, tasks,
- * comments and attachments; profiles are their own and those of people sharing a live
+ * comments, attachments and checklist items; profiles are their own and those of people sharing a live
  * list with them. Compared with `serverView`, it catches a sync_pull that delivers too much
  * or too little, which the device and a sync_pull-based oracle would agree on.
  */
@@ -36,6 +36,8 @@ export async function specView(db: SqlEngine, uid: string): Promise<Map<string, 
      union all select 'comments', id, version from public.comments
        where list_id in (select list_id from mine) and deleted_at is null
      union all select 'attachments', id, version from public.attachments
+       where list_id in (select list_id from mine) and deleted_at is null
+     union all select 'checklist_items', id, version from public.checklist_items
        where list_id in (select list_id from mine) and deleted_at is null
      union all select 'profiles', id, version from public.profiles
        where id in (select id from peers) and deleted_at is null`,
