@@ -89,13 +89,15 @@ describe('SyncDatabase schema versions', () => {
 
     const deps = { indexedDB: new IDBFactory(), IDBKeyRange };
     const before = new SyncDatabase('upgrade-3', BOARDS_SCHEMA, deps);
-    await before.rows('cards').put({ id: 'c1', board_id: 'b1', position: 'a0', title: 'Kept' });
+    await before
+      .rows('cards')
+      .put({ id: 'c1', board_id: 'b1', position: 'a0', title: 'Kept', _v: 1 });
     expect(before.tables.map((t) => t.name)).not.toContain('labels');
     before.close();
 
     const db = new SyncDatabase('upgrade-3', withLabels, deps);
     expect(db.verno).toBe(3);
-    await db.rows('labels').put({ id: 'l1', board_id: 'b1', name: 'Urgent' });
+    await db.rows('labels').put({ id: 'l1', board_id: 'b1', name: 'Urgent', _v: 1 });
     expect(await db.rows('labels').where('board_id').equals('b1').count()).toBe(1);
     expect(await db.rows('cards').where('title').equals('Kept').count()).toBe(1);
     db.close();

@@ -4,6 +4,7 @@
 import {
   ATTACHMENT_MAX_BYTES,
   attachmentInput,
+  checklistItemPatch,
   commentInput,
   listInput,
   profilePatch,
@@ -94,6 +95,7 @@ const SCHEMA_CHECKS: Readonly<Record<string, (data: unknown) => FieldErrors | un
   comments: (data) => errorsOf(validate(commentInput, data)),
   profiles: (data) => errorsOf(validate(profilePatch, data)),
   attachments: (data) => errorsOf(validate(attachmentInput, data)),
+  checklist_items: (data) => errorsOf(validate(checklistItemPatch, data)),
 };
 
 function errorsOf(result: { ok: true } | { ok: false; errors: FieldErrors }) {
@@ -156,7 +158,7 @@ export const TRIGGER_RULES: Readonly<Record<RuleCode, string>> = {
   ASSIGNEE_NOT_MEMBER: COLUMN_RULES['tasks.assignee_id'] ?? '',
   ATTACHMENT_LIMIT: 'A task can have at most 20 files.',
   CHECKLIST_LIMIT: 'A checklist can have at most 100 items.',
-  NOT_A_SUCCESSOR: "The next time this task repeats was already made elsewhere.",
+  NOT_A_SUCCESSOR: 'The next time this task repeats was already made elsewhere.',
 };
 
 /** Whether a rejection's rule is one this app knows (a newer server may send others). */
@@ -189,6 +191,9 @@ export const CONSTRAINT_FIELDS: Readonly<Record<string, string>> = {
   profiles_display_name_check: 'profiles.display_name',
   profiles_avatar_path_check: 'profiles.avatar_path',
   memberships_role_check: 'memberships.role',
+  tasks_repeat_check: 'tasks.repeat',
+  checklist_items_text_check: 'checklist_items.text',
+  checklist_items_position_check: 'checklist_items.position',
 };
 
 /** The rule of an error the database names no rule for, by its kind (SQLSTATE). */

@@ -37,6 +37,7 @@ const task = testId('7a');
 const strangersTask = testId('7b');
 const comment = testId('c0');
 const attachment = testId('a7');
+const item = testId('ce');
 const objectPath = `${shared}/${task}/${attachment}.jpg`;
 let viewerMembership = '';
 
@@ -76,6 +77,10 @@ async function fixture(db: TestDatabase): Promise<void> {
       `insert into attachments (id, task_id, list_id, object_path, file_name, mime_type, size_bytes)
        values ($1, $2, $3, $4, 'photo.jpg', 'image/jpeg', 1234)`,
       [attachment, task, shared, objectPath],
+    );
+    await tx.query(
+      `insert into checklist_items (id, task_id, list_id, text, position) values ($1, $2, $3, 'Step', 'a0')`,
+      [item, task, shared],
     );
   });
   await asCaller(db.engine, { uid: stranger }, async (tx) => {
@@ -293,6 +298,7 @@ describe.each(ENGINE_KINDS)('security on %s', (kind) => {
         size_bytes: '7',
         width: '7',
         height: '7',
+        follows_id: strangersTask,
       })[column];
 
     it('lets a client choose no server-owned column in an update, table by table', async () => {
@@ -303,6 +309,7 @@ describe.each(ENGINE_KINDS)('security on %s', (kind) => {
         tasks: [task, owner],
         comments: [comment, owner],
         attachments: [attachment, owner],
+        checklist_items: [item, owner],
       };
       const { rows: registry } = await db.engine.query<{ name: string; patch_columns: string[] }>(
         'select name, patch_columns from sync_registry order by name',
