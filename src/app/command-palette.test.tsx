@@ -88,6 +88,9 @@ describe('command palette', () => {
       'New taskIn the list you used lastAction',
       'New listAction',
       'Go to listsAction',
+      'Go to TodayAction',
+      'Go to UpcomingAction',
+      'Go to Assigned to meAction',
       'SettingsAction',
       'Keyboard shortcutsAction',
       'Roof crewList',
@@ -234,6 +237,8 @@ describe('palette ranking', () => {
     expect(titles('s')).toEqual(['Settings', 'Sync now', 'Sign out', 'Keyboard shortcuts']);
     expect(titles('logout')).toEqual(['Sign out']);
     expect(titles('lists go')).toEqual(['Go to lists']);
+    expect(titles('today')).toEqual(['Go to Today']);
+    expect(titles('my work')).toEqual(['Go to Today', 'Go to Upcoming', 'Go to Assigned to me']);
     expect(matchScore(actions[0]!, 'nothing')).toBeNull();
   });
 

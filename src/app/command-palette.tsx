@@ -82,6 +82,27 @@ export function actionCommands(context: ActionContext): Command[] {
       run: () => navigate('/lists'),
     },
     {
+      id: 'action:today',
+      kind: 'Action',
+      title: 'Go to Today',
+      keywords: 'my work due overdue',
+      run: () => navigate('/today'),
+    },
+    {
+      id: 'action:upcoming',
+      kind: 'Action',
+      title: 'Go to Upcoming',
+      keywords: 'my work due week later',
+      run: () => navigate('/upcoming'),
+    },
+    {
+      id: 'action:assigned',
+      kind: 'Action',
+      title: 'Go to Assigned to me',
+      keywords: 'my work mine tasks',
+      run: () => navigate('/assigned'),
+    },
+    {
       id: 'action:settings',
       kind: 'Action',
       title: 'Settings',

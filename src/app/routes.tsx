@@ -19,6 +19,7 @@ const ListsScreen = lazyScreen(async () => (await SCREEN_CODE.lists()).ListsScre
 const ListRoute = lazyScreen(async () => (await SCREEN_CODE.list()).ListRoute);
 const TaskRoute = lazyScreen(async () => (await SCREEN_CODE.task()).TaskRoute);
 const ShareRoute = lazyScreen(async () => (await SCREEN_CODE.share()).ShareRoute);
+const MyWorkRoute = lazyScreen(async () => (await SCREEN_CODE.myWork()).MyWorkRoute);
 const MembersScreen = lazyScreen(async () => (await SCREEN_CODE.members()).MembersScreen);
 const NotFound = lazyScreen(async () => (await SCREEN_CODE.notFound()).NotFound);
 const SettingsScreen = lazyScreen(async () => (await SCREEN_CODE.settings()).SettingsScreen);
@@ -34,6 +35,7 @@ const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>>> = {
   lists: ListsScreen,
   settings: SettingsScreen,
   share: ShareRoute,
+  myWork: MyWorkRoute,
 };
 
 /**
@@ -55,7 +57,7 @@ export function preloadScreen(pathname: string): Promise<void> {
 
 /** Loads every screen's code when the browser is idle, so no navigation waits for code. */
 export function preloadAllScreens(): void {
-  const screens = [ListsScreen, ListRoute, TaskRoute, MembersScreen, SettingsScreen];
+  const screens = [ListsScreen, ListRoute, TaskRoute, MyWorkRoute, MembersScreen, SettingsScreen];
   for (const screen of screens) void screen.preload().catch(() => undefined);
 }
 
@@ -78,6 +80,9 @@ const SIGNED_IN: [path: string, screen: LazyScreen<object>][] = [
   ['/lists/:listId/members', MembersScreen],
   ['/settings', SettingsScreen],
   ['/share', ShareRoute],
+  ['/today', MyWorkRoute],
+  ['/upcoming', MyWorkRoute],
+  ['/assigned', MyWorkRoute],
 ];
 
 export function AppRoutes() {

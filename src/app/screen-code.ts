@@ -11,6 +11,7 @@ export const SCREEN_CODE = {
   list: () => import('./routes/list-route'),
   task: () => import('./routes/task-route'),
   share: () => import('./routes/share-route'),
+  myWork: () => import('./routes/my-work-route'),
   members: () => import('@/features/members/components/members-screen'),
   notFound: () => import('./not-found'),
   settings: () => import('@/features/settings/components/settings-screen'),
@@ -26,6 +27,7 @@ export function screenAt(pathname: string): ScreenName | undefined {
   if (/^\/(lists)?\/?$/.test(pathname)) return 'lists';
   if (pathname.startsWith('/settings')) return 'settings';
   if (/^\/share\/?$/.test(pathname)) return 'share';
+  if (/^\/(today|upcoming|assigned)\/?$/.test(pathname)) return 'myWork';
   return undefined;
 }
 

@@ -1,12 +1,19 @@
-// The app's navigation once signed in: on a wide window a sidebar of the lists (colour, open
-// tasks, a dot while changes wait to sync), "+ New list" and Settings; on a phone the bottom
-// bar instead (app.css shows one or the other). Both read the lists overview's one live
-// query. The new-list dialog's code loads the first time it is asked for.
+// The app's navigation once signed in: on a wide window a sidebar of My work's views (Today
+// and Assigned to me with their counts, Upcoming), the lists (colour, open tasks, a dot while
+// changes wait to sync), "+ New list" and Settings; on a phone the bottom bar instead
+// (app.css shows one or the other). Both read the lists overview's one live query. The
+// new-list dialog's code loads the first time it is asked for.
 import { lazy, Suspense, useState } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
+import { MY_WORK_LIMIT, type MyWorkCounts } from '@/data/queries';
+import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { useListsOverview } from '@/features/lists/hooks/use-lists-overview';
+import { useNow } from '@/hooks/use-now';
 import { NavLink } from '@/lib/router';
+import { useServices } from '@/lib/services';
+import { useSession } from '@/lib/session';
+import { todayIso } from '@/utils/format';
 
 import { BottomBar } from './bottom-bar';
 import { useBackgroundUpkeep } from './use-background-upkeep';
@@ -15,8 +22,28 @@ const NewListDialog = lazy(async () => ({
   default: (await import('@/features/lists/components/new-list-dialog')).NewListDialog,
 }));
 
+/** Today's and Assigned to me's counts for the day the clock says; undefined: loading. */
+function useMyWorkCounts(): MyWorkCounts | undefined {
+  const { sync } = useServices();
+  const { userId } = useSession();
+  const today = todayIso(useNow(60_000));
+  return useSharedLiveQuery(sync.queries, `my-work-counts:${userId}:${today}`, () =>
+    sync.queries.myWorkCounts(userId, today),
+  );
+}
+
+/** A count as a badge says it: blank until known, "500+" past the views' cap. */
+const countText = (count: number | undefined) =>
+  count === undefined ? '' : count > MY_WORK_LIMIT ? `${MY_WORK_LIMIT}+` : String(count);
+
 export function AppNavigation() {
   const lists = useListsOverview();
+  const counts = useMyWorkCounts();
+  const views = [
+    ['/today', 'Today', countText(counts?.today), 'due'],
+    ['/upcoming', 'Upcoming', '', ''],
+    ['/assigned', 'Assigned to me', countText(counts?.assigned), 'open'],
+  ] as const;
   // Here because the navigation is mounted once, and not in the app shell.
   useBackgroundUpkeep();
   /** null until first asked for: the dialog's code is loaded then, and stays. */
@@ -25,6 +52,20 @@ export function AppNavigation() {
   return (
     <>
       <nav className="sidebar" aria-label="Main">
+        <ul className="sidebar__lists">
+          {views.map(([path, name, count, what]) => (
+            <li key={path}>
+              <NavLink
+                to={path}
+                className="sidebar__item"
+                aria-label={count ? `${name}, ${count} ${what}` : name}
+              >
+                <span className="sidebar__name">{name}</span>
+                <span className="sidebar__count">{count}</span>
+              </NavLink>
+            </li>
+          ))}
+        </ul>
         <h2 className="sidebar__heading">
           <NavLink to="/lists" end>
             Lists

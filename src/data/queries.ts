@@ -7,6 +7,7 @@
 import type { DeviceReader, FileRecord, LoggedRejection, Stored } from '@sync/index';
 import type {
   Attachment,
+  ChecklistItem,
   Comment,
   DeviceMembership,
   List,
@@ -70,6 +71,63 @@ export interface FoundRows {
 /** Most lists, and most tasks, `find` answers with. */
 export const FIND_LIMIT = 20;
 
+/** Most tasks a My work view shows (its badges count up to one more, then say "500+"). */
+export const MY_WORK_LIMIT = 500;
+
+/** Upcoming's reach: from tomorrow through today plus this many days (4 weeks). */
+export const UPCOMING_DAYS = 28;
+
+/** A task of a My work view, with its list and the user's role there (for what they may do). */
+export interface MyWorkRow {
+  task: Task;
+  list: List;
+  role: Role | null;
+}
+
+/** A My work view's rows, in its order. */
+export interface MyWorkRows {
+  rows: MyWorkRow[];
+  /** More tasks match than the limit: `rows` are the first of them. */
+  capped: boolean;
+}
+
+/** The sidebar's badges: open tasks due today or overdue, and assigned to the user. */
+export interface MyWorkCounts {
+  today: number;
+  assigned: number;
+}
+
+/** Code-unit order (positions and ids are compared alike on every device, in any locale). */
+const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Lists in the sidebar's order: by name, ignoring case and accents, then by id. */
+export const byListName = (a: List, b: List): number =>
+  a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || byCode(a.id, b.id);
+
+/** Within one list's tasks: position order, then id (as queries.tasks reads them). */
+const byPlace = (a: MyWorkRow, b: MyWorkRow): number =>
+  byCode(a.task.position, b.task.position) || byCode(a.task.id, b.task.id);
+
+/** Today and Upcoming: by due date (oldest first), then lists in sidebar order, then place. */
+export const byDueDate = (a: MyWorkRow, b: MyWorkRow): number =>
+  byCode(a.task.due_on ?? '', b.task.due_on ?? '') || byListName(a.list, b.list) || byPlace(a, b);
+
+/** Assigned to me: lists in sidebar order, then by due date (undated last), then place. */
+export const byListThenDue = (a: MyWorkRow, b: MyWorkRow): number =>
+  byListName(a.list, b.list) ||
+  byCode(a.task.due_on ?? '\uffff', b.task.due_on ?? '\uffff') ||
+  byPlace(a, b);
+
+/** The statuses of an open task. */
+const OPEN_STATUSES = ['todo', 'doing'] as const;
+
+/** The ISO date `days` after `iso` (both 'YYYY-MM-DD'; counted in UTC, so no DST shift). */
+export function isoDaysAfter(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
 /** Everything the device holds of the user's lists, for an export. */
 export interface DeviceRows {
   lists: List[];
@@ -130,6 +188,82 @@ export function createQueries(
       standIn: Boolean(membership._standIn),
     }));
   };
+
+  /**
+   * The user's live lists (not those they have left) by id, each with their role: the lists
+   * whose tasks the user may see on this device.
+   */
+  async function myLists(userId: string): Promise<Map<string, { list: List; role: Role | null }>> {
+    const all = live(await table('lists').toArray());
+    const memberships = await table('memberships')
+      .where('list_id')
+      .anyOf(all.map((list) => list.id))
+      .toArray();
+    const resolved = resolveStandIns(memberships);
+    return new Map(
+      all
+        .filter((list) => !hasLeft(memberships, list.id, userId))
+        .map((list) => {
+          const mine = resolved.find((row) => row.list_id === list.id && row.user_id === userId);
+          return [list.id, { list, role: mine?.role ?? null }] as const;
+        }),
+    );
+  }
+
+  /**
+   * Open live tasks of `lists` whose `[status+due_on]` is within [from, to] (inclusive), at
+   * most `limit` per status: one index range per open status, walked by a cursor that stops
+   * at the limit, so a device with 100,000 tasks reads only what is shown. Each range is in
+   * due-date order, so the first `limit` of the two together are among these.
+   */
+  async function openDue(
+    lists: ReadonlyMap<string, unknown>,
+    from: unknown,
+    to: string,
+    limit: number,
+  ): Promise<Task[]> {
+    const ranges = await Promise.all(
+      OPEN_STATUSES.map((status) =>
+        table('tasks')
+          .where('[status+due_on]')
+          .between([status, from], [status, to], true, true)
+          .filter((task) => !task.deleted_at && lists.has(task.list_id))
+          .limit(limit)
+          .toArray(),
+      ),
+    );
+    return ranges.flat();
+  }
+
+  /** Open live tasks of `lists` assigned to `userId`, at most `limit` per status. */
+  async function openAssigned(
+    lists: ReadonlyMap<string, unknown>,
+    userId: string,
+    limit: number,
+  ): Promise<Task[]> {
+    const ranges = await Promise.all(
+      OPEN_STATUSES.map((status) =>
+        table('tasks')
+          .where('[assignee_id+status]')
+          .equals([userId, status])
+          .filter((task) => !task.deleted_at && lists.has(task.list_id))
+          .limit(limit)
+          .toArray(),
+      ),
+    );
+    return ranges.flat();
+  }
+
+  /** `tasks` as a view's rows in `order`, the first `limit` of them. */
+  function viewRows(
+    tasks: Task[],
+    lists: ReadonlyMap<string, { list: List; role: Role | null }>,
+    order: (a: MyWorkRow, b: MyWorkRow) => number,
+    limit: number,
+  ): MyWorkRows {
+    const rows = tasks.map((task) => ({ task, ...lists.get(task.list_id)! })).sort(order);
+    return { rows: rows.slice(0, limit), capped: rows.length > limit };
+  }
 
   /**
    * A list's live tasks, open and done, counted by index (no task is read): all and done by
@@ -212,12 +346,7 @@ export function createQueries(
      */
     async find(userId: string, text: string, limit = FIND_LIMIT): Promise<FoundRows> {
       const needle = text.trim().toLocaleLowerCase();
-      const all = live(await table('lists').toArray());
-      const memberships = await table('memberships')
-        .where('list_id')
-        .anyOf(all.map((list) => list.id))
-        .toArray();
-      const mine = all.filter((list) => !hasLeft(memberships, list.id, userId));
+      const mine = [...(await myLists(userId)).values()].map((entry) => entry.list);
       const named = mine
         .filter((list) => list.name.toLocaleLowerCase().includes(needle))
         .sort((a, b) => a.name.localeCompare(b.name))
@@ -324,6 +453,65 @@ export function createQueries(
         )
         .count(),
 
+    /**
+     * Today: open tasks of the user's lists due on or before `today` (the caller's local
+     * 'YYYY-MM-DD'), overdue first, oldest first; at most `limit` (`capped` says there are
+     * more). Read by `[status+due_on]`: undated tasks are not in that index at all.
+     */
+    async dueToday(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
+      const lists = await myLists(userId);
+      const tasks = await openDue(lists, minKey, today, limit + 1);
+      return viewRows(tasks, lists, byDueDate, limit);
+    },
+
+    /**
+     * Upcoming: open tasks of the user's lists due from the day after `today` through
+     * UPCOMING_DAYS after it, by date; at most `limit`.
+     */
+    async upcoming(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
+      const lists = await myLists(userId);
+      const tasks = await openDue(
+        lists,
+        isoDaysAfter(today, 1),
+        isoDaysAfter(today, UPCOMING_DAYS),
+        limit + 1,
+      );
+      return viewRows(tasks, lists, byDueDate, limit);
+    },
+
+    /**
+     * Assigned to me: open tasks of the user's lists assigned to them, by list (sidebar
+     * order), then due date (undated last), then place; at most `limit`. Read by
+     * `[assignee_id+status]`, so only the user's own open tasks are looked at.
+     */
+    async assignedToMe(userId: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
+      const lists = await myLists(userId);
+      const tasks = await openAssigned(lists, userId, limit + 1);
+      return viewRows(tasks, lists, byListThenDue, limit);
+    },
+
+    /**
+     * The sidebar's counts of Today and Assigned to me, each at most `limit` + 1 (a badge says
+     * "500+" then). The indexes alone cannot leave tombstones out (a null `deleted_at` is not
+     * a key, and neither index has it), so each range is walked by a cursor that stops at the
+     * cap: the rows read are only those the views show.
+     */
+    async myWorkCounts(
+      userId: string,
+      today: string,
+      limit = MY_WORK_LIMIT,
+    ): Promise<MyWorkCounts> {
+      const lists = await myLists(userId);
+      const [due, assigned] = await Promise.all([
+        openDue(lists, minKey, today, limit + 1),
+        openAssigned(lists, userId, limit + 1),
+      ]);
+      return {
+        today: Math.min(due.length, limit + 1),
+        assigned: Math.min(assigned.length, limit + 1),
+      };
+    },
+
     /** A task of `listId`; a task of another list counts as missing. */
     async task(listId: string, taskId: string): Promise<TaskLookup> {
       const row = await table('tasks').get(taskId);
@@ -335,7 +523,7 @@ export function createQueries(
      * A list, task, comment or attachment as the device has it now, tombstone included; undefined when
      * it is not here (undo asks whether a row changed since an edit).
      */
-    row: <K extends 'lists' | 'tasks' | 'comments' | 'attachments'>(
+    row: <K extends 'lists' | 'tasks' | 'comments' | 'attachments' | 'checklist_items'>(
       name: K,
       id: string,
     ): Promise<OutpostRows[K] | undefined> => table(name).get(id),
@@ -422,7 +610,69 @@ export function createQueries(
         ]);
         return { lists, memberships, tasks, comments, attachments, profiles };
       }),
+
+    // ---- Checklists (issue 39) ----
+
+    /**
+     * A task's live checklist items in order: one range of `[task_id+position]` (equal
+     * positions, made on two devices offline, in id order, the same on every device).
+     */
+    async checklist(taskId: string): Promise<ChecklistItem[]> {
+      return live(
+        await table('checklist_items')
+          .where('[task_id+position]')
+          .between([taskId, minKey], [taskId, maxKey])
+          .toArray(),
+      );
+    },
+
+    /**
+     * How far along the checklists of a list's tasks are, for its rows: one read of the
+     * list's items by the `list_id` index (only tasks with a checklist have items, so a list
+     * of 10,000 tasks reads just those). Tasks without live items are not in the map.
+     */
+    async checklistProgress(listId: string): Promise<Map<string, ChecklistProgress>> {
+      return progressOf(await table('checklist_items').where('list_id').equals(listId).toArray());
+    },
+
+    /**
+     * The same for some tasks of any lists (a view across lists): one cursor over their
+     * `[task_id+position]` ranges.
+     */
+    async checklistProgressOf(taskIds: readonly string[]): Promise<Map<string, ChecklistProgress>> {
+      if (taskIds.length === 0) return new Map();
+      return progressOf(
+        await table('checklist_items')
+          .where('[task_id+position]')
+          .inAnyRange(
+            taskIds.map((id) => [
+              [id, minKey],
+              [id, maxKey],
+            ]),
+          )
+          .toArray(),
+      );
+    },
   };
+}
+
+/** A task's checklist: items ticked, of how many (live ones). */
+export interface ChecklistProgress {
+  done: number;
+  total: number;
+}
+
+/** Live items' progress by task id. */
+function progressOf(items: readonly ChecklistItem[]): Map<string, ChecklistProgress> {
+  const byTask = new Map<string, ChecklistProgress>();
+  for (const item of items) {
+    if (item.deleted_at) continue;
+    const progress = byTask.get(item.task_id) ?? { done: 0, total: 0 };
+    progress.total += 1;
+    if (item.done) progress.done += 1;
+    byTask.set(item.task_id, progress);
+  }
+  return byTask;
 }
 
 /** The read API: see createQueries. */

@@ -1,0 +1,111 @@
+// One task of a My work view: the round done tick, the title (a link to the task), and a line
+// with its list (colour dot and name) and its properties: the chips the route composes in
+// (status, priority, due date, assignee) where the user may edit the list, else the same as
+// quiet text. A task done here stays, ticked and struck through, until the view is left.
+import { memo, useId, useState, type ComponentType } from 'react';
+
+import { ColorDot } from '@/components/ui/color-dot';
+import type { MyWorkRow } from '@/data/queries';
+import type { TaskStatus } from '@/data/schema';
+import { Link } from '@/lib/router';
+import { formatDue } from '@/utils/format';
+
+/** Words for what a viewer sees of a task's status and priority. */
+const PRIORITY_TEXT = ['', 'Low priority', 'Medium priority', 'High priority'] as const;
+
+/** What the property chips of a row are given. */
+export interface MyWorkPropertiesProps {
+  row: MyWorkRow;
+  now: number;
+}
+
+export interface MyWorkRowProps {
+  row: MyWorkRow;
+  canEdit: boolean;
+  tabbable: boolean;
+  now: number;
+  /** The property chips, shown for a list the user may edit (composed in by the route). */
+  Properties: ComponentType<MyWorkPropertiesProps>;
+  /** Resolves with whether the change was written. */
+  onStatus: (row: MyWorkRow, status: TaskStatus) => Promise<boolean>;
+  onFocused: (id: string) => void;
+}
+
+export const MyWorkRowItem = memo(function MyWorkRowItem({
+  row,
+  canEdit,
+  tabbable,
+  now,
+  Properties,
+  onStatus,
+  onFocused,
+}: MyWorkRowProps) {
+  const { task, list } = row;
+  const metaId = useId();
+  // The tick shows at once, before the write comes back through the live query; dropped as
+  // soon as the stored status moves (so a refused change shows the server's status).
+  const [override, setOverride] = useState<{ over: TaskStatus; to: TaskStatus } | null>(null);
+  if (override && override.over !== task.status) setOverride(null);
+  const status = override?.over === task.status ? override.to : task.status;
+  const done = status === 'done';
+  const due = task.due_on && !done ? formatDue(task.due_on, now) : null;
+
+  const toggle = () => {
+    const next: TaskStatus = done ? 'todo' : 'done';
+    setOverride({ over: task.status, to: next });
+    void onStatus(row, next).then((written) => {
+      if (!written) setOverride(null);
+    });
+  };
+
+  return (
+    <li
+      className={done ? 'my-work-row my-work-row--done' : 'my-work-row'}
+      data-task-id={task.id}
+      data-status={status}
+      tabIndex={tabbable ? 0 : -1}
+      aria-label={task.title}
+      aria-describedby={metaId}
+      onFocus={() => onFocused(task.id)}
+    >
+      <input
+        type="checkbox"
+        className="my-work-row__done"
+        aria-label={`Done: ${task.title}`}
+        checked={done}
+        disabled={!canEdit}
+        onChange={toggle}
+      />
+      <div className="my-work-row__main">
+        <Link
+          className="my-work-row__title"
+          to={`/lists/${list.id}/tasks/${task.id}`}
+          title={task.title}
+        >
+          {task.title}
+        </Link>
+        <div id={metaId} className="my-work-row__meta">
+          <span className="my-work-row__list">
+            <ColorDot color={list.color} size={10} />
+            <span className="visually-hidden">In </span>
+            {list.name}
+          </span>
+          {canEdit && !done ? (
+            <Properties row={row} now={now} />
+          ) : (
+            <>
+              {status === 'doing' ? <span>Doing</span> : null}
+              {task.priority > 0 ? <span>{PRIORITY_TEXT[task.priority]}</span> : null}
+              {due ? (
+                <span className={due.overdue ? 'my-work-row__overdue' : undefined}>
+                  <span className="visually-hidden">Due: </span>
+                  {due.text}
+                </span>
+              ) : null}
+            </>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+});

@@ -1,0 +1,47 @@
+// A My work view's rows, live: the view's query (sync.queries.dueToday, upcoming,
+// assignedToMe) in a live query, so others' edits show at once. A task done while the view is
+// open stays in it, ticked, until the user leaves (as in Things or Todoist): it can be
+// unticked there, and a tick does not make the rows below it jump. Those tasks are read again
+// in the same live query, so a done row never disappears for a frame before coming back.
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useRef } from 'react';
+
+import { byDueDate, byListThenDue, type MyWorkRow, type MyWorkRows } from '@/data/queries';
+import { useServices } from '@/lib/services';
+import { useSession } from '@/lib/session';
+
+import type { MyWorkView } from '../my-work-views';
+
+/** The rows of `view` for the day `today` (the caller's local 'YYYY-MM-DD'); undefined: loading. */
+export function useMyWork(view: MyWorkView, today: string): MyWorkRows | undefined {
+  const { sync } = useServices();
+  const { userId } = useSession();
+  /** Every row this view has shown since it opened, by task id. */
+  const shown = useRef(new Map<string, MyWorkRow>());
+
+  const result = useLiveQuery(async (): Promise<MyWorkRows> => {
+    const { queries } = sync;
+    const current =
+      view === 'today'
+        ? await queries.dueToday(userId, today)
+        : view === 'upcoming'
+          ? await queries.upcoming(userId, today)
+          : await queries.assignedToMe(userId);
+    const ids = new Set(current.rows.map((row) => row.task.id));
+    const gone = [...shown.current.values()].filter((row) => !ids.has(row.task.id));
+    const now = await Promise.all(gone.map((row) => queries.row('tasks', row.task.id)));
+    const done = gone.flatMap((row, i) => {
+      const task = now[i];
+      return task && !task.deleted_at && task.status === 'done' ? [{ ...row, task }] : [];
+    });
+    if (done.length === 0) return current;
+    const order = view === 'assigned' ? byListThenDue : byDueDate;
+    return { rows: [...current.rows, ...done].sort(order), capped: current.capped };
+  }, [sync, userId, today, view]);
+
+  useEffect(() => {
+    for (const row of result?.rows ?? []) shown.current.set(row.task.id, row);
+  }, [result]);
+
+  return result;
+}
