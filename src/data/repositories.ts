@@ -8,7 +8,6 @@ import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 import type { FileRecord, Stored, TableName, WriteContext } from '@sync/index';
 import { todayIso } from '@/utils/format';
 
-import { copiedItemId, nextDue, readRepeat, successorId } from './recurrence';
 import type { ChecklistItem, DeviceMembership, OutpostDeviceRows, Task } from './rows';
 import {
   ATTACHMENT_EXTENSIONS,
@@ -142,74 +141,25 @@ export function createRepositories(ctx: RepoContext) {
   }
 
   /**
-   * The ids each repeating task of `ids` would give its next occurrence and that one's
-   * checklist items, worked out before the write's transaction (hashing is asynchronous, and
-   * an IndexedDB transaction ends at the first await on anything else). Tasks that do not
-   * repeat, are done or are not on the device have none.
+   * For a write completing `ids`: what makes the next occurrence of each that repeats
+   * (successors.ts, loaded with recurrence.ts only when one of them repeats), its ids worked
+   * out before the write's transaction. Undefined when none repeats.
    */
-  async function successorIds(ids: readonly string[]): Promise<Map<string, SuccessorIds>> {
-    const plans = new Map<string, SuccessorIds>();
-    for (const task of await rows('tasks').bulkGet([...ids])) {
-      if (!task || task.deleted_at || task.status === 'done' || !readRepeat(task.repeat)) continue;
-      const id = await successorId(task.id);
-      const items = await rows('checklist_items')
-        .where('[task_id+position]')
-        .between([task.id, ''], [task.id, '\uffff'])
-        .toArray();
-      const copies = new Map<string, string>();
-      for (const item of items)
-        if (!item.deleted_at) copies.set(item.id, await copiedItemId(id, item.id));
-      plans.set(task.id, { id, items: copies });
-    }
-    return plans;
-  }
-
-  /**
-   * Makes the occurrence after `task` (just completed), inside the completing transaction:
-   * the same title, notes, priority, assignee (while still a member), rule and list, due on
-   * the rule's next date, its checklist copied unticked; all with the ids derived from the
-   * occurrence, so another device completing it makes the same rows. Nothing if this device
-   * has that occurrence already (made before, even if since deleted: exactly once).
-   */
-  async function makeSuccessor(task: Stored<Task>, plan: SuccessorIds | undefined) {
-    const repeat = readRepeat(task.repeat);
-    if (!plan || !repeat || (await rows('tasks').get(plan.id))) return;
-    const assignee = task.assignee_id
-      ? (
-          await rows('memberships')
-            .where('[list_id+user_id]')
-            .equals([task.list_id, task.assignee_id])
-            .toArray()
-        ).some((m) => !m.deleted_at)
-      : false;
-    await insert('tasks', {
-      id: plan.id,
-      list_id: task.list_id,
-      title: task.title,
-      notes: task.notes,
-      status: 'todo',
-      priority: task.priority,
-      due_on: nextDue(repeat, task.due_on, todayIso(ctx.now())),
-      assignee_id: assignee ? task.assignee_id : null,
-      repeat: task.repeat,
-      follows_id: task.id,
-      position: await endPosition(task.list_id, plan.id),
-      completed_at: null,
-      created_by: ctx.userId(),
-    });
-    for (const [itemId, copyId] of plan.items) {
-      const item = await rows('checklist_items').get(itemId);
-      if (!item || item.deleted_at || (await rows('checklist_items').get(copyId))) continue;
-      await insert('checklist_items', {
-        id: copyId,
-        task_id: plan.id,
-        list_id: task.list_id,
-        text: item.text,
-        done: false,
-        position: item.position,
-        created_by: ctx.userId(),
-      });
-    }
+  async function successorsOf(
+    ids: readonly string[],
+  ): Promise<((task: Stored<Task>) => Promise<void>) | undefined> {
+    const completing = await rows('tasks').bulkGet([...ids]);
+    if (!completing.some((task) => task?.repeat && task.status !== 'done')) return undefined;
+    const { planSuccessors, makeSuccessor } = await import('./successors');
+    const plans = await planSuccessors(rows, completing);
+    const writes = {
+      rows,
+      insert,
+      endPosition,
+      userId: () => ctx.userId(),
+      today: () => todayIso(ctx.now()),
+    };
+    return (task) => makeSuccessor(writes, task, plans.get(task.id));
   }
 
   /** Tables a write that may complete a repeating task writes. */
@@ -250,11 +200,11 @@ export function createRepositories(ctx: RepoContext) {
     },
     /**
      * Changes fields of a task (status through setStatus rules). Completing an occurrence of
-     * a repeating task makes the next one (makeSuccessor).
+     * a repeating task makes the next one (successors.ts).
      */
     async update(id: string, changes: Partial<v.InferInput<typeof taskInput>>): Promise<void> {
       const value = parse(taskPatch, changes);
-      const plans = value.status === 'done' ? await successorIds([id]) : new Map();
+      const makeNext = value.status === 'done' ? await successorsOf([id]) : undefined;
       await rw(COMPLETING, async () => {
         const task = await live('tasks', id);
         const from = task.status;
@@ -263,8 +213,7 @@ export function createRepositories(ctx: RepoContext) {
           throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
         }
         await patchTask(task, value);
-        if (to === 'done' && from !== 'done')
-          await makeSuccessor(await live('tasks', id), plans.get(id));
+        if (to === 'done' && from !== 'done') await makeNext?.(await live('tasks', id));
       });
     },
     /** Moves a task to another status, if product.md §4 allows that transition. */
@@ -294,14 +243,14 @@ export function createRepositories(ctx: RepoContext) {
      * Returns the tasks it completed with the status each had, for undoComplete().
      */
     async completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
-      const plans = await successorIds(ids);
+      const makeNext = await successorsOf(ids);
       return rw(COMPLETING, async () => {
         const completed: CompletedTask[] = [];
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
           await patchTask(task, { status: 'done' });
-          await makeSuccessor(task, plans.get(id));
+          await makeNext?.(await live('tasks', id));
           completed.push({ id, status: task.status });
         }
         return completed;
@@ -538,13 +487,6 @@ export function createRepositories(ctx: RepoContext) {
 /** A task row's position key; null for no row. */
 function positionIn(task: Task | undefined): string | null {
   return task?.position ?? null;
-}
-
-/** The ids a repeating task's next occurrence and its checklist's copies get (recurrence.ts). */
-interface SuccessorIds {
-  id: string;
-  /** The copy's id of each live checklist item, by the item's id. */
-  items: Map<string, string>;
 }
 
 /** A task completeMany() marked done, with the status it had before. */
