@@ -11,7 +11,10 @@ export const UNDO_HISTORY_MAX = 100;
 /** Where the history is kept in sessionStorage. */
 export const UNDO_STORAGE_KEY = 'outpost-undo';
 
-/** The fields an undo may write back: a task's, a list's and a comment's editable ones. */
+/**
+ * The fields an undo may write back: a task's, a list's, a comment's and a checklist item's
+ * editable ones.
+ */
 const FIELD_NAMES = [
   'title',
   'notes',
@@ -19,9 +22,12 @@ const FIELD_NAMES = [
   'priority',
   'due_on',
   'assignee_id',
+  'repeat',
   'name',
   'color',
   'body',
+  'text',
+  'done',
 ] as const;
 
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -38,7 +44,10 @@ export function pick(row: object, keys: readonly string[]): Fields {
     const value = values[key];
     if (
       isFieldName(key) &&
-      (typeof value === 'string' || typeof value === 'number' || value === null)
+      (typeof value === 'string' ||
+        typeof value === 'number' ||
+        typeof value === 'boolean' ||
+        value === null)
     )
       out[key] = value;
   }
@@ -56,10 +65,14 @@ export function holds(row: object, values: Fields): boolean {
 const id = v.pipe(v.string(), v.maxLength(100));
 const TEXT_MAX = 10_000;
 
-/** One written-back field's value: text, a priority, or null for a cleared date or assignee. */
+/**
+ * One written-back field's value: text, a priority, a tick, or null for a cleared date,
+ * assignee or repeat rule.
+ */
 function isFieldValue(name: FieldName, value: unknown): boolean {
   if (name === 'priority') return typeof value === 'number' && Number.isInteger(value);
-  if (value === null) return name === 'due_on' || name === 'assignee_id';
+  if (name === 'done') return typeof value === 'boolean';
+  if (value === null) return name === 'due_on' || name === 'assignee_id' || name === 'repeat';
   return typeof value === 'string' && value.length <= TEXT_MAX;
 }
 
@@ -72,7 +85,7 @@ const fields = v.pipe(
   }),
 );
 
-/** A task's place: its position key and the tasks it sat between (null at either end). */
+/** A task's (or checklist item's) place: its position key and the rows it sat between (null at either end). */
 const place = v.object({
   position: v.pipe(v.string(), v.maxLength(200)),
   afterId: v.nullable(id),
@@ -83,20 +96,29 @@ const CHANGES = {
   /** Fields of one row, before and after the edit (only those the edit changed). */
   fields: v.object({
     op: v.picklist(['fields']),
-    table: v.picklist(['lists', 'tasks', 'comments']),
+    table: v.picklist(['lists', 'tasks', 'comments', 'checklist_items']),
     id,
     before: fields,
     after: fields,
   }),
-  /** A task moved from one place in its list to another. */
-  move: v.object({ op: v.picklist(['move']), id, before: place, after: place }),
+  /** A task moved from one place in its list to another (or an item in its checklist). */
+  move: v.object({
+    op: v.picklist(['move']),
+    /** Tasks when absent (as entries made before checklists were). */
+    table: v.optional(v.picklist(['tasks', 'checklist_items'])),
+    id,
+    before: place,
+    after: place,
+  }),
+  /** A checklist item added: undo removes it, redo brings it back. */
+  add: v.object({ op: v.picklist(['add']), table: v.picklist(['checklist_items']), id }),
   /**
    * A deleted row. A task keeps a copy (its fields, list and place) so it can come back as
    * a new task once its delete has reached the server, where tombstones are final.
    */
   delete: v.object({
     op: v.picklist(['delete']),
-    table: v.picklist(['lists', 'tasks', 'comments', 'attachments']),
+    table: v.picklist(['lists', 'tasks', 'comments', 'attachments', 'checklist_items']),
     id,
     copy: v.optional(
       v.object({ listId: id, fields, afterId: v.nullable(id), beforeId: v.nullable(id) }),
@@ -107,19 +129,20 @@ const CHANGES = {
 type ChangeOf<K extends keyof typeof CHANGES> = v.InferOutput<(typeof CHANGES)[K]>;
 
 /** Fields of a row by name (checked as `fields` above). */
-export type Fields = Partial<Record<FieldName, string | number | null>>;
+export type Fields = Partial<Record<FieldName, string | number | boolean | null>>;
 export type Place = v.InferOutput<typeof place>;
 /** One row's part of an edit. */
 export type Change =
   | (Omit<ChangeOf<'fields'>, 'before' | 'after'> & { before: Fields; after: Fields })
   | ChangeOf<'move'>
+  | ChangeOf<'add'>
   | (Omit<ChangeOf<'delete'>, 'copy'> & {
       copy?: Omit<NonNullable<ChangeOf<'delete'>['copy']>, 'fields'> & { fields: Fields };
     });
 
 /** A change of the kind its `op` names, checked by that kind's schema. */
 const change = v.pipe(
-  v.looseObject({ op: v.picklist(['fields', 'move', 'delete']) }),
+  v.looseObject({ op: v.picklist(['fields', 'move', 'add', 'delete']) }),
   v.check((c) => v.is(CHANGES[c.op], c)),
 );
 

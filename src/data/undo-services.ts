@@ -33,6 +33,7 @@ export const RECORDED = {
   tasks: ['update', 'setStatus', 'move', 'completeMany', 'undoComplete', 'delete', 'undoDelete'],
   comments: ['edit', 'delete', 'undoDelete'],
   attachments: ['delete', 'undoDelete'],
+  checklist: ['add', 'update', 'move', 'delete', 'undoDelete'],
 } as const satisfies { [K in keyof Repositories]?: readonly (keyof Repositories[K])[] };
 
 type Method = (...args: unknown[]) => Promise<unknown>;

@@ -8,7 +8,7 @@
 import { showToast, useToasts } from '@/lib/toasts';
 
 import type { Repositories } from './repositories';
-import type { Task } from './rows';
+import type { ChecklistItem, Task } from './rows';
 import { canTransition, type TaskStatus } from './schema';
 import type { OutpostSync } from './sync';
 import {
@@ -25,8 +25,8 @@ import {
 } from './undo-history';
 import { attempt } from './writes';
 
-type Deletable = 'lists' | 'tasks' | 'comments' | 'attachments';
-type Editable = 'lists' | 'tasks' | 'comments';
+type Deletable = 'lists' | 'tasks' | 'comments' | 'attachments' | 'checklist_items';
+type Editable = 'lists' | 'tasks' | 'comments' | 'checklist_items';
 type TaskChanges = Parameters<Repositories['tasks']['update']>[1];
 
 export interface Undoer {
@@ -55,6 +55,7 @@ const TOO_LATE: Readonly<Record<Deletable, string>> = {
   tasks: 'Too late to undo: the task was already deleted.',
   comments: 'Too late to undo: the comment was already deleted.',
   attachments: 'Too late to undo: the file was already removed.',
+  checklist_items: 'Too late to undo: the item was already removed.',
 };
 
 /** Undo for one sync library: its recording repositories and the session's history. */
@@ -68,6 +69,20 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     const row = await queries.row(table, id);
     return row && !row.deleted_at ? row : undefined;
   };
+  /** The repository of a table's rows (checklist items have `checklist`). */
+  const repoOf = <K extends Deletable>(table: K) =>
+    table === 'checklist_items' ? raw.checklist : raw[table as Exclude<K, 'checklist_items'>];
+
+  /** A checklist item's place in its checklist (the items either side, null at an end). */
+  async function itemPlaceOf(item: ChecklistItem): Promise<Place> {
+    const items = await queries.checklist(item.task_id);
+    const at = items.findIndex((other) => other.id === item.id);
+    return {
+      position: item.position,
+      afterId: items[at - 1]?.id ?? null,
+      beforeId: items[at + 1]?.id ?? null,
+    };
+  }
 
   /** A task's place in its list's order (the tasks either side, null at an end). */
   async function placeOf(task: Task): Promise<Place> {
@@ -130,13 +145,21 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
   /** What brings a deleted task back once its delete has reached the server. */
   async function copyOf(task: Task) {
     const { afterId, beforeId } = await placeOf(task);
-    const fields = pick(task, ['title', 'notes', 'status', 'priority', 'due_on', 'assignee_id']);
+    const fields = pick(task, [
+      'title',
+      'notes',
+      'status',
+      'priority',
+      'due_on',
+      'assignee_id',
+      'repeat',
+    ]);
     return { listId: task.list_id, fields, afterId, beforeId };
   }
 
   /** Deletes through `table`'s repository, noting what comes back with an undo. */
   function deletable<K extends Deletable>(table: K) {
-    const repo = raw[table];
+    const repo = repoOf(table);
     return {
       async delete(id: string): Promise<void> {
         const before = await live(table, id);
@@ -150,9 +173,14 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
               ? before.name
               : 'file_name' in before
                 ? before.file_name
-                : null;
+                : 'text' in before
+                  ? before.text
+                  : null;
         history.push({
-          label: name === null ? 'delete the comment' : `delete ${quoted(name)}`,
+          label:
+            name === null
+              ? 'delete the comment'
+              : `${table === 'checklist_items' ? 'remove' : 'delete'} ${quoted(name)}`,
           changes: [{ op: 'delete', table, id, ...(copy ? { copy } : {}) }],
         });
       },
@@ -259,12 +287,58 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     },
   };
 
+  const checklist: Repositories['checklist'] = {
+    ...raw.checklist,
+    ...deletable('checklist_items'),
+    async add(taskId, text, afterId) {
+      const id = await raw.checklist.add(taskId, text, afterId);
+      const added = await live('checklist_items', id);
+      history.push({
+        label: `add ${quoted(added?.text ?? text.trim())}`,
+        changes: [{ op: 'add', table: 'checklist_items', id }],
+      });
+      return id;
+    },
+    async update(id, changes) {
+      const before = await live('checklist_items', id);
+      await raw.checklist.update(id, changes);
+      if (before)
+        await recordFields('checklist_items', id, before, Object.keys(changes), (was, now) =>
+          now.done === true
+            ? `tick ${quoted(before.text)}`
+            : now.done === false
+              ? `untick ${quoted(before.text)}`
+              : `edit ${quoted(was.text ?? before.text)}`,
+        );
+    },
+    async move(id, afterId, beforeId) {
+      const item = await live('checklist_items', id);
+      const before = item ? await itemPlaceOf(item) : undefined;
+      await raw.checklist.move(id, afterId, beforeId);
+      const moved = await live('checklist_items', id);
+      if (!item || !before || !moved || moved.position === before.position) return;
+      history.push({
+        label: `move ${quoted(item.text)}`,
+        changes: [
+          {
+            op: 'move',
+            table: 'checklist_items',
+            id,
+            before,
+            after: { position: moved.position, afterId, beforeId },
+          },
+        ],
+      });
+    },
+  };
+
   const repos: Repositories = {
     ...raw,
     lists,
     tasks,
     comments,
     attachments: { ...raw.attachments, ...deletable('attachments') },
+    checklist,
   };
 
   /** Writes `values` to a row that has the fields it may change. */
@@ -285,6 +359,14 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     }
     if (table === 'comments') {
       if (typeof values.body === 'string') await raw.comments.edit(id, values.body);
+      return;
+    }
+    if (table === 'checklist_items') {
+      const { text, done } = values;
+      await raw.checklist.update(id, {
+        ...(typeof text === 'string' ? { text } : {}),
+        ...(typeof done === 'boolean' ? { done } : {}),
+      });
       return;
     }
     const { status, ...rest } = values;
@@ -312,19 +394,29 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
         return { kind: 'applied', change };
       }
       if (change.op === 'move') {
-        const task = await live('tasks', change.id);
+        const table = change.table ?? 'tasks';
+        const row = await live(table, change.id);
         const expected = back ? change.after : change.before;
-        if (!task || task.position !== expected.position) return { kind: 'changed' };
+        if (!row || row.position !== expected.position) return { kind: 'changed' };
         const target = back ? change.before : change.after;
-        await raw.tasks.move(change.id, target.afterId, target.beforeId);
-        const moved = await live('tasks', change.id);
+        await repoOf(table).move(change.id, target.afterId, target.beforeId);
+        const moved = await live(table, change.id);
         const place = { ...target, position: moved?.position ?? target.position };
         return {
           kind: 'applied',
           change: back ? { ...change, before: place } : { ...change, after: place },
         };
       }
-      const repo = raw[change.table];
+      if (change.op === 'add') {
+        const here = await live('checklist_items', change.id);
+        if (back) {
+          if (here) await raw.checklist.delete(change.id);
+          return here ? { kind: 'applied', change } : { kind: 'changed' };
+        }
+        if (here || (await raw.checklist.undoDelete(change.id))) return { kind: 'applied', change };
+        return { kind: 'failed', message: 'Too late to redo: the item was already removed.' };
+      }
+      const repo = repoOf(change.table);
       if (!back) {
         if (!(await live(change.table, change.id))) return { kind: 'changed' };
         await repo.delete(change.id);

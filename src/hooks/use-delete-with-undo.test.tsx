@@ -1,4 +1,4 @@
-// Delete with Undo, the same for lists, tasks, comments and files (against the real sync
+// Delete with Undo, the same for lists, tasks, comments, files and checklist items (against the real sync
 // library on fake-indexeddb): the row goes at once, the toast names it and offers Undo for
 // the undo window, Undo brings it back with nothing left to send, and an Undo after the
 // delete was sent says so as an error.
@@ -14,7 +14,7 @@ import { useDeleteWithUndo, type Deletable } from './use-delete-with-undo';
 
 let services: TestServices | undefined;
 
-/** A list with a task, a comment and a file, and the row of `kind` with its label. */
+/** A list with a task and the row of `kind` on it, with its label. */
 async function rowOf(kind: Deletable): Promise<{ id: string; label: string; shown: string }> {
   services = localOnlyServices();
   const { repos } = services.sync;
@@ -41,6 +41,12 @@ async function rowOf(kind: Deletable): Promise<{ id: string; label: string; show
         shown: 'Removed “door.png”',
       };
     }
+    case 'checklist_items':
+      return {
+        id: await repos.checklist.add(taskId, 'Oil the hinge'),
+        label: 'Oil the hinge',
+        shown: 'Removed “Oil the hinge”',
+      };
   }
 }
 
@@ -64,9 +70,10 @@ const TOO_LATE: Record<Deletable, string> = {
   tasks: 'Too late to undo: the task was already deleted.',
   comments: 'Too late to undo: the comment was already deleted.',
   attachments: 'Too late to undo: the file was already removed.',
+  checklist_items: 'Too late to undo: the item was already removed.',
 };
 
-describe.each(['lists', 'tasks', 'comments', 'attachments'] as const)(
+describe.each(['lists', 'tasks', 'comments', 'attachments', 'checklist_items'] as const)(
   'delete with Undo: %s',
   (kind) => {
     async function deleted() {

@@ -11,7 +11,7 @@ import { showToast, useToasts } from '@/lib/toasts';
 import { attempt } from '@/data/writes';
 
 /** The rows deleted this way, by their repository. */
-export type Deletable = 'lists' | 'tasks' | 'comments' | 'attachments';
+export type Deletable = 'lists' | 'tasks' | 'comments' | 'attachments' | 'checklist_items';
 
 interface Words {
   /** The toast once it is deleted; `label` names the row. */
@@ -43,6 +43,11 @@ const WORDS: Readonly<Record<Deletable, Words>> = {
     failed: "Couldn't remove the file.",
     tooLate: 'Too late to undo: the file was already removed.',
   },
+  checklist_items: {
+    done: (text) => `Removed “${text}”`,
+    failed: "Couldn't remove the item.",
+    tooLate: 'Too late to undo: the item was already removed.',
+  },
 };
 
 /**
@@ -58,7 +63,7 @@ export function useDeleteWithUndo(): (
   return useCallback(
     async (kind: Deletable, id: string, label: string) => {
       const words = WORDS[kind];
-      const repo = sync.repos[kind];
+      const repo = kind === 'checklist_items' ? sync.repos.checklist : sync.repos[kind];
       const result = await attempt(() => repo.delete(id));
       if (!result.ok) {
         const reason = result.errors._ ?? Object.values(result.errors)[0] ?? words.failed;

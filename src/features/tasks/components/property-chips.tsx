@@ -1,7 +1,8 @@
-// A task's status, priority, due date and assignee as a row of small chips under its title,
-// each opening a menu to change it (editors), or the same values as plain text (viewers).
+// A task's status, priority, due date, repeat and assignee as a row of small chips under its
+// title, each opening a menu to change it (editors), or the same values as plain text (viewers).
 import type { ReactNode } from 'react';
 
+import { describeRepeat, readRepeat } from '@/data/recurrence';
 import { PRIORITIES, STATUS_TRANSITIONS, type Priority, type TaskStatus } from '@/data/schema';
 import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
@@ -11,12 +12,14 @@ import { todayIso } from '@/utils/format';
 
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
 import { DateMenu, dueChipText } from './date-menu';
+import { RepeatChip } from './repeat-menu';
 
 /** Every change a chip can make, as the repositories take it. */
 export type PropertyChange =
   | { status: TaskStatus }
   | { priority: Priority }
   | { due_on: string | null }
+  | { repeat: string | null }
   | { assignee_id: string | null };
 
 /** Highest first, as people scan for what matters; "No priority" first, as the default. */
@@ -55,7 +58,7 @@ export function PropertyChips({
   /** The signed-in user, marked "(you)" in the assignee menu. */
   meId: string;
   onChange: (
-    field: 'status' | 'priority' | 'due_on' | 'assignee_id',
+    field: 'status' | 'priority' | 'due_on' | 'repeat' | 'assignee_id',
     change: PropertyChange,
   ) => void;
 }) {
@@ -148,6 +151,8 @@ export function PropertyChips({
         )}
       </Popover>
 
+      <RepeatChip task={task} now={now} onChange={(repeat) => onChange('repeat', { repeat })} />
+
       <Popover
         label={`Assignee: ${assigneeText(assignee)}`}
         popup="menu"
@@ -199,7 +204,7 @@ export function PropertyChips({
   );
 }
 
-/** The same four values for someone who may not change them: words, not dimmed controls. */
+/** The same values for someone who may not change them: words, not dimmed controls. */
 export function PropertyText({
   task,
   now,
@@ -210,6 +215,7 @@ export function PropertyText({
   assignee: Assignee | null;
 }) {
   const due = task.due_on ? dueChipText(task.due_on, now, task.status === 'done') : null;
+  const repeat = readRepeat(task.repeat);
   const rows: [string, ReactNode][] = [
     [
       'Status',
@@ -231,6 +237,7 @@ export function PropertyText({
         {due ? due.text : 'None'}
       </span>,
     ],
+    ...(repeat ? ([['Repeat', describeRepeat(repeat)]] as [string, ReactNode][]) : []),
     [
       'Assignee',
       <>

@@ -1,7 +1,8 @@
 // /lists/:listId/tasks/:taskId — one task's fields, each saved as it is changed (notes as
 // the user pauses, leaves the field or the screen), then the panels other features add
 // (attachments, comments). The title and notes are edited in place, the other fields through
-// the chips under the title; viewers see the same values as plain text.
+// the chips under the title (a repeating task says what carries on to its next occurrence),
+// then the checklist; viewers see the same values as plain text.
 import {
   useCallback,
   useEffect,
@@ -27,6 +28,7 @@ import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
+import { showToast } from '@/lib/toasts';
 import { attempt } from '@/data/writes';
 import { relativeTime } from '@/utils/format';
 
@@ -35,7 +37,9 @@ import '../task-detail.css';
 import { useSyncedDraft } from '../hooks/use-synced-draft';
 import { useTask } from '../hooks/use-task';
 import type { TaskRow } from '../task-filter';
+import { Checklist } from './checklist';
 import { PropertyChips, PropertyText, type Assignee } from './property-chips';
+import { RepeatSummary } from './repeat-menu';
 
 /** Notes are saved this long after the last keystroke (ms). */
 const NOTES_IDLE_SAVE_MS = 600;
@@ -109,6 +113,7 @@ export function TaskDetailScreen({
         <span aria-hidden="true">←</span> {list.name}
       </Link>
       <TaskFields key={taskId} task={lookup.task} access={access} presence={presence} />
+      <Checklist key={`checklist-${taskId}`} taskId={taskId} canEdit={access.canEditTasks} />
       {renderExtras?.({ taskId, listId })}
       {/* Last on the screen: destructive, and rarely what a visit is for. */}
       {access.canEditTasks ? (
@@ -228,7 +233,8 @@ function TaskFields({
     wasEditing.current = editingTitle;
   }, [editingTitle]);
 
-  const propertyError = errors.status ?? errors.priority ?? errors.due_on ?? errors.assignee_id;
+  const propertyError =
+    errors.status ?? errors.priority ?? errors.due_on ?? errors.repeat ?? errors.assignee_id;
 
   return (
     <>
@@ -288,7 +294,12 @@ function TaskFields({
           members={members ?? []}
           assignee={assignee}
           meId={userId}
-          onChange={(field, change) => void save(field, change)}
+          onChange={(field, change) =>
+            void save(field, change).then((saved) => {
+              if (saved && 'repeat' in change && change.repeat === null)
+                showToast({ message: 'Stopped repeating. This task stays; no more will follow.' });
+            })
+          }
         />
       ) : (
         <>
@@ -297,6 +308,7 @@ function TaskFields({
         </>
       )}
       <FormError message={propertyError} />
+      <RepeatSummary task={task} now={now} />
 
       <div className="task-detail__notes">
         {canEdit ? (

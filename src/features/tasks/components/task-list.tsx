@@ -11,6 +11,8 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { useNow } from '@/hooks/use-now';
+import { useSharedLiveQuery } from '@/data/use-shared-live-query';
+import { useServices } from '@/lib/services';
 
 import type { ShownRows } from '../hooks/shown-rows';
 import { useCarriedInSight, useKeyboardCarry } from '../hooks/use-keyboard-carry';
@@ -61,6 +63,11 @@ export function TaskList({
   total,
 }: TaskListProps) {
   const now = useNow(60_000);
+  const { sync } = useServices();
+  // The rows' checklist progress: one live read of the list's items, shared.
+  const checklists = useSharedLiveQuery(sync.queries, `checklist-progress:${listId}`, () =>
+    sync.queries.checklistProgress(listId),
+  );
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -176,6 +183,7 @@ export function TaskList({
                 highlighted={task.id === highlightId}
                 carried={task.id === carry?.id}
                 actions={actions}
+                checklist={checklists?.get(task.id)}
               />
             );
           })}

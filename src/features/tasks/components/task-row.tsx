@@ -1,5 +1,6 @@
 // One row of the virtualised task list: select, drag handle, done tick, title (a link, or an
-// inline editor), a quiet meta line (priority, due date, assignee, sync mark), and on the
+// inline editor), a quiet meta line (priority, due date, repeat mark, checklist progress,
+// assignee, sync mark), and on the
 // right a status chip and the row's actions. The round tick is done / not done; the chip
 // opens a menu of the allowed transitions: it shows "Doing" always, "To do" only with the
 // actions (on hover and focus), and not at all on a done task (the tick reopens it).
@@ -14,12 +15,15 @@ import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { Link } from '@/lib/router';
+import type { ChecklistProgress } from '@/data/queries';
 import { canTransition, STATUSES, type TaskStatus } from '@/data/schema';
 
 import { toggledStatus } from '../hooks/use-task-actions';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
 import { dueText } from './due-text';
 import { CloudUpIcon, GripIcon, PencilIcon, TrashIcon } from './icons';
+import { RepeatIcon, repeatLabel } from './repeat-menu';
+import './task-row-marks.css';
 
 /** Height of a row (px); the CSS row box uses the same number through a style. */
 export const ROW_HEIGHT_PX = 64;
@@ -72,6 +76,8 @@ export interface TaskRowProps {
   actions: RowActions;
   /** Carried by keyboard. */
   carried: boolean;
+  /** How far along its checklist is; absent when it has none. */
+  checklist?: ChecklistProgress | undefined;
 }
 
 function AssigneeAvatar({ assignee }: { assignee: Assignee }) {
@@ -141,6 +147,7 @@ export const TaskRowItem = memo(function TaskRowItem({
   highlighted,
   actions,
   carried,
+  checklist,
 }: TaskRowProps) {
   const ids = useId();
   const {
@@ -171,6 +178,7 @@ export const TaskRowItem = memo(function TaskRowItem({
   };
   const row = useRef<HTMLLIElement | null>(null);
   const metaId = `${ids}-meta`;
+  const repeats = repeatLabel(task.repeat);
   const errorId = `${ids}-error`;
 
   return (
@@ -307,6 +315,25 @@ export const TaskRowItem = memo(function TaskRowItem({
                 <span className="visually-hidden">Due: </span>
                 {due.overdue ? <span className="tasks-row__due-prefix">Overdue · </span> : null}
                 {due.date}
+              </span>
+            ) : null}
+            {repeats ? (
+              <span className="tasks-row__repeat" title={repeats}>
+                <RepeatIcon />
+                <span className="visually-hidden">{`${repeats}.`}</span>
+              </span>
+            ) : null}
+            {checklist ? (
+              <span
+                className="tasks-row__checklist"
+                title={`${checklist.done} of ${checklist.total} checklist items done`}
+              >
+                <span aria-hidden="true">
+                  {checklist.done}/{checklist.total}
+                </span>
+                <span className="visually-hidden">
+                  {`${checklist.done} of ${checklist.total} checklist items done.`}
+                </span>
               </span>
             ) : null}
             {assignee ? <AssigneeAvatar assignee={assignee} /> : null}
