@@ -135,6 +135,7 @@ export interface DeviceRows {
   tasks: Task[];
   comments: Comment[];
   attachments: Attachment[];
+  checklist_items: ChecklistItem[];
   profiles: Profile[];
 }
 
@@ -600,15 +601,17 @@ export function createQueries(
     deviceRows: (): Promise<DeviceRows> =>
       reader.readAll(async () => {
         const all = <K extends keyof OutpostRows>(name: K) => table(name).toArray();
-        const [lists, memberships, tasks, comments, attachments, profiles] = await Promise.all([
-          all('lists'),
-          all('memberships'),
-          all('tasks'),
-          all('comments'),
-          all('attachments'),
-          all('profiles'),
-        ]);
-        return { lists, memberships, tasks, comments, attachments, profiles };
+        const [lists, memberships, tasks, comments, attachments, checklist_items, profiles] =
+          await Promise.all([
+            all('lists'),
+            all('memberships'),
+            all('tasks'),
+            all('comments'),
+            all('attachments'),
+            all('checklist_items'),
+            all('profiles'),
+          ]);
+        return { lists, memberships, tasks, comments, attachments, checklist_items, profiles };
       }),
 
     // ---- Checklists (issue 39) ----

@@ -67,7 +67,7 @@ export function ExportSection() {
   return (
     <SettingsSection id="export" title="Export">
       <p>
-        Download every list, member, task and comment on this device as one JSON file. Works
+        Download every list, member, task, checklist and comment on this device as one JSON file. Works
         offline. Attached files are listed, not included.
       </p>
       <div className="settings-actions">

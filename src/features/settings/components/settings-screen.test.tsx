@@ -9,6 +9,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { storedRows, keepFiles, logRejections, rejectionsLogged } from '@sync/testing';
+import { OUTPOST_SCHEMA_VERSION } from '@/data/tables';
 import {
   findHeading,
   localOnlyServices,
@@ -86,7 +87,7 @@ describe('settings, used without an account', () => {
     ).toBeInTheDocument();
     expect(section('Install')).toHaveTextContent("Use your browser's menu to install Outpost.");
     expect(section('About')).toHaveTextContent('Version0.0.0-test');
-    expect(section('About')).toHaveTextContent('Sync protocol1');
+    expect(section('About')).toHaveTextContent(`Sync protocol${OUTPOST_SCHEMA_VERSION}`);
     expect(section('About')).not.toHaveTextContent('Built');
     expect(section('About')).toHaveTextContent('Press ? for keyboard shortcuts');
   });

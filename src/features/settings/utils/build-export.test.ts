@@ -1,4 +1,4 @@
-// The export's shape: lists → members and tasks → comments and attachments, tombstones left
+// The export's shape: lists → members and tasks → checklist, comments and attachments, tombstones left
 // out at every level, and the device's own fields (`_v`, `_standIn`) dropped.
 import { describe, expect, it } from 'vitest';
 
@@ -55,6 +55,27 @@ function source(): ExportSource {
       },
       { id: 'a-x', task_id: 't-2', list_id: 'l-a', file_name: 'old.pdf', deleted_at: GONE },
     ],
+    checklist_items: [
+      {
+        id: 'i-2',
+        task_id: 't-1',
+        list_id: 'l-a',
+        text: 'Then',
+        done: false,
+        position: 'a1',
+        _v: 1,
+      },
+      {
+        id: 'i-1',
+        task_id: 't-1',
+        list_id: 'l-a',
+        text: 'First',
+        done: true,
+        position: 'a0',
+        _v: 1,
+      },
+      { id: 'i-x', task_id: 't-1', list_id: 'l-a', text: 'Gone', position: 'a2', deleted_at: GONE },
+    ],
     profiles: [
       { id: 'u-1', display_name: 'Alice', _v: 1 },
       { id: 'u-2', display_name: 'Bob', _v: 1 },
@@ -97,9 +118,18 @@ describe('buildExport', () => {
     ]);
   });
 
+  it('puts the checklist under its task, in order', () => {
+    const [first, second] = doc.lists[0]?.tasks ?? [];
+    expect(first?.checklist.map((item) => [item.text, item.done])).toEqual([
+      ['First', true],
+      ['Then', false],
+    ]);
+    expect(second?.checklist).toEqual([]);
+  });
+
   it('leaves out tombstones at every level', () => {
     const json = JSON.stringify(doc);
-    for (const id of ['l-gone', 'm-3', 't-x', 't-old', 'c-x', 'c-on-deleted', 'a-x']) {
+    for (const id of ['l-gone', 'm-3', 't-x', 't-old', 'c-x', 'c-on-deleted', 'a-x', 'i-x']) {
       expect(json).not.toContain(`"${id}"`);
     }
   });

@@ -1,5 +1,5 @@
 // "Export all data (JSON)": everything this device holds, nested list → members and tasks →
-// comments and attachments (metadata only; the files stay in storage). Built from the
+// checklist, comments and attachments (metadata only; the files stay in storage). Built from the
 // device's database, so it works offline. Pure: the screen reads the rows, this shapes them.
 
 type Row = Record<string, unknown> & { id: string };
@@ -10,6 +10,7 @@ export interface ExportSource {
   tasks: readonly Row[];
   comments: readonly Row[];
   attachments: readonly Row[];
+  checklist_items: readonly Row[];
   /** Everyone's profile this device knows, to put names next to member ids. */
   profiles: readonly Row[];
 }
@@ -17,6 +18,7 @@ export interface ExportSource {
 export type ExportedRow = Record<string, unknown>;
 
 export interface ExportedTask extends ExportedRow {
+  checklist: ExportedRow[];
   comments: ExportedRow[];
   attachments: ExportedRow[];
 }
@@ -52,7 +54,7 @@ function byCreated(a: Row, b: Row): number {
   return text(a.created_at).localeCompare(text(b.created_at)) || a.id.localeCompare(b.id);
 }
 
-/** Tasks in the order the list shows them (fractional-index positions sort as strings). */
+/** Tasks (or checklist items) in the order shown (fractional-index positions sort as strings). */
 function byPosition(a: Row, b: Row): number {
   const pa = text(a.position);
   const pb = text(b.position);
@@ -82,6 +84,7 @@ export function buildExport(
   const tasksOf = groupBy(source.tasks, 'list_id');
   const commentsOf = groupBy(source.comments, 'task_id');
   const attachmentsOf = groupBy(source.attachments, 'task_id');
+  const checklistOf = groupBy(source.checklist_items, 'task_id');
 
   const lists = source.lists
     .filter(live)
@@ -94,6 +97,7 @@ export function buildExport(
       })),
       tasks: (tasksOf.get(list.id) ?? []).sort(byPosition).map((task): ExportedTask => ({
         ...withoutLocalFields(task),
+        checklist: (checklistOf.get(task.id) ?? []).sort(byPosition).map(withoutLocalFields),
         comments: (commentsOf.get(task.id) ?? []).sort(byCreated).map(withoutLocalFields),
         attachments: (attachmentsOf.get(task.id) ?? []).sort(byCreated).map(withoutLocalFields),
       })),
