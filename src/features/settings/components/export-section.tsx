@@ -67,8 +67,8 @@ export function ExportSection() {
   return (
     <SettingsSection id="export" title="Export">
       <p>
-        Download every list, member, task, checklist and comment on this device as one JSON file. Works
-        offline. Attached files are listed, not included.
+        Download every list, member, task, checklist and comment on this device as one JSON file.
+        Works offline. Attached files are listed, not included.
       </p>
       <div className="settings-actions">
         <Button onClick={() => void run()} disabled={busy}>
