@@ -30,6 +30,7 @@ const list = testId('11');
 const otherList = testId('12');
 const task = testId('7a');
 const attachment = testId('a7');
+const checklistItem = testId('cc');
 const objectPath = `${list}/${task}/${attachment}.jpg`;
 const comments = { owner: testId('c0'), editor: testId('c1'), viewer: testId('c2') };
 const memberships = { owner: testId('30'), editor: testId('31'), viewer: testId('32') };
@@ -89,6 +90,11 @@ const ACTIONS: Action[] = [
     name: 'see attachments',
     expect: 'YYYNN',
     run: seen('select 1 from attachments where list_id = $1', [list]),
+  },
+  {
+    name: 'see checklist items',
+    expect: 'YYYNN',
+    run: seen('select 1 from checklist_items where list_id = $1', [list]),
   },
   {
     name: 'see members',
@@ -182,6 +188,39 @@ const ACTIONS: Action[] = [
     name: 'hard-delete an attachment',
     expect: 'NNNNN',
     run: changed('delete from attachments where id = $1', [attachment]),
+  },
+  // checklist items: as tasks and attachments
+  {
+    name: 'add a checklist item',
+    expect: 'YYNNN',
+    run: changed(
+      `insert into checklist_items (id, task_id, list_id, text, position) values ($1, $2, $3, 'Item', 'b0')`,
+      [testId('cd'), task, list],
+    ),
+  },
+  {
+    name: 'add a checklist item as someone else',
+    expect: 'NNNNN',
+    run: (tx, actor) =>
+      changed(
+        `insert into checklist_items (id, task_id, list_id, text, position, created_by) values ($1, $2, $3, 'Item', 'b0', $4)`,
+        [testId('ce'), task, list, actor === 'owner' ? users.editor : users.owner],
+      )(tx),
+  },
+  {
+    name: 'tick a checklist item',
+    expect: 'YYNNN',
+    run: changed('update checklist_items set done = true where id = $1', [checklistItem]),
+  },
+  {
+    name: 'delete a checklist item',
+    expect: 'YYNNN',
+    run: changed('update checklist_items set deleted_at = now() where id = $1', [checklistItem]),
+  },
+  {
+    name: 'hard-delete a checklist item',
+    expect: 'NNNNN',
+    run: changed('delete from checklist_items where id = $1', [checklistItem]),
   },
   {
     name: 'upload an attachment object',
@@ -410,6 +449,11 @@ async function seedFixture(db: TestDatabase): Promise<void> {
     `insert into attachments (id, task_id, list_id, object_path, file_name, mime_type, size_bytes, created_by)
      values ($1, $2, $3, $4, 'photo.jpg', 'image/jpeg', 1234, $5)`,
     [attachment, task, list, objectPath, users.editor],
+  );
+  await e.query(
+    `insert into checklist_items (id, task_id, list_id, text, position, created_by)
+     values ($1, $2, $3, 'Pack the tent', 'a0', $4)`,
+    [checklistItem, task, list, users.editor],
   );
   await e.query(
     `insert into storage.objects (bucket_id, name, owner) values ('attachments', $1, $2)`,
