@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { clearQueueOf, typedRows } from '@sync/testing';
 import { copiedItemId, successorId } from './recurrence';
 import type { OutpostDeviceRows } from './rows';
+import { createRepositories } from './repositories';
 import { memoryDevice } from './testing/memory-device';
 import { serverRow } from './testing/server-row';
 
@@ -303,5 +304,53 @@ describe('completing an occurrence of a repeating task', () => {
       ).toBeUndefined();
       expect(await rows('tasks').get(id)).toMatchObject({ status: 'done' });
     }
+  });
+});
+
+describe('a pull between a completion’s plan and its write', () => {
+  it('still makes the next occurrence of a task that came to repeat in between', async () => {
+    const { db, rows, listId, following } = await device('late-rule');
+    const plain = createRepositories({
+      db,
+      rows: typedRows<OutpostDeviceRows>(db),
+      now: () => MONDAY,
+      userId: () => ME,
+      newId: () => crypto.randomUUID(),
+    });
+    const id = await plain.tasks.create(listId, { title: 'Read the meters', due_on: '2026-03-09' });
+    // The repositories read the task to plan the next occurrence, before their transaction;
+    // right after that read, a pull (another device) makes it repeat.
+    let pulled = false;
+    const racing = createRepositories({
+      db,
+      rows: (name) => {
+        const table = rows(name);
+        if (name !== 'tasks' || pulled) return table;
+        return new Proxy(table, {
+          get(target, key, receiver) {
+            const value: unknown = Reflect.get(target, key, receiver);
+            if (key !== 'bulkGet' || typeof value !== 'function') return value;
+            return async (keys: string[]) => {
+              const read: unknown = await (value as (k: string[]) => Promise<unknown>).call(
+                target,
+                keys,
+              );
+              pulled = true;
+              await rows('tasks').update(id, { repeat: 'daily' });
+              return read;
+            };
+          },
+        });
+      },
+      now: () => MONDAY,
+      userId: () => ME,
+      newId: () => crypto.randomUUID(),
+    });
+
+    await racing.tasks.setStatus(id, 'done');
+
+    expect(pulled).toBe(true);
+    const next = await following(id);
+    expect(next.map((t) => [t.id, t.due_on])).toEqual([[await successorId(id), '2026-03-10']]);
   });
 });

@@ -143,15 +143,20 @@ export function createRepositories(ctx: RepoContext) {
   /**
    * For a write completing `ids`: what makes the next occurrence of each that repeats
    * (successors.ts, loaded with recurrence.ts only when one of them repeats), its ids worked
-   * out before the write's transaction. Undefined when none repeats.
+   * out before the write's transaction. It answers false for a task it has no plan for that
+   * repeats by the time it is completed (a pull changed it in between): completeLate() then
+   * makes its next occurrence in a transaction of its own.
    */
   async function successorsOf(
     ids: readonly string[],
-  ): Promise<((task: Stored<Task>) => Promise<void>) | undefined> {
+    completed = false,
+  ): Promise<(task: Stored<Task>) => Promise<boolean>> {
     const completing = await rows('tasks').bulkGet([...ids]);
-    if (!completing.some((task) => task?.repeat && task.status !== 'done')) return undefined;
+    const repeats = (task: Stored<Task> | undefined) =>
+      Boolean(task?.repeat) && (completed || task?.status !== 'done');
+    if (!completing.some(repeats)) return (task) => Promise.resolve(!task.repeat);
     const { planSuccessors, makeSuccessor } = await import('./successors');
-    const plans = await planSuccessors(rows, completing);
+    const plans = await planSuccessors(rows, completing.filter(repeats));
     const writes = {
       rows,
       insert,
@@ -159,7 +164,23 @@ export function createRepositories(ctx: RepoContext) {
       userId: () => ctx.userId(),
       today: () => todayIso(ctx.now()),
     };
-    return (task) => makeSuccessor(writes, task, plans.get(task.id));
+    return async (task) => {
+      const plan = plans.get(task.id);
+      if (plan) await makeSuccessor(writes, task, plan);
+      return Boolean(plan) || !task.repeat;
+    };
+  }
+
+  /** The next occurrences of tasks just completed that successorsOf() had no plan for. */
+  async function completeLate(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const makeNext = await successorsOf(ids, true);
+    await rw(COMPLETING, async () => {
+      for (const id of ids) {
+        const task = await rows('tasks').get(id);
+        if (task && !task.deleted_at && task.status === 'done') await makeNext(task);
+      }
+    });
   }
 
   /** Tables a write that may complete a repeating task writes. */
@@ -205,7 +226,7 @@ export function createRepositories(ctx: RepoContext) {
     async update(id: string, changes: Partial<v.InferInput<typeof taskInput>>): Promise<void> {
       const value = parse(taskPatch, changes);
       const makeNext = value.status === 'done' ? await successorsOf([id]) : undefined;
-      await rw(COMPLETING, async () => {
+      const planned = await rw(COMPLETING, async () => {
         const task = await live('tasks', id);
         const from = task.status;
         const to = value.status ?? from;
@@ -213,8 +234,9 @@ export function createRepositories(ctx: RepoContext) {
           throw new ValidationError({ status: `A task can't go from ${from} to ${to}.` });
         }
         await patchTask(task, value);
-        if (to === 'done' && from !== 'done') await makeNext?.(await live('tasks', id));
+        return to !== 'done' || from === 'done' || (await makeNext?.(await live('tasks', id)));
       });
+      if (planned === false) await completeLate([id]);
     },
     /** Moves a task to another status, if product.md §4 allows that transition. */
     setStatus(id: string, status: TaskStatus): Promise<void> {
@@ -244,17 +266,20 @@ export function createRepositories(ctx: RepoContext) {
      */
     async completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
       const makeNext = await successorsOf(ids);
-      return rw(COMPLETING, async () => {
-        const completed: CompletedTask[] = [];
+      const late: string[] = [];
+      const completed = await rw(COMPLETING, async () => {
+        const done: CompletedTask[] = [];
         for (const id of ids) {
           const task = await live('tasks', id);
           if (task.status === 'done') continue;
           await patchTask(task, { status: 'done' });
-          await makeNext?.(await live('tasks', id));
-          completed.push({ id, status: task.status });
+          if (!(await makeNext(await live('tasks', id)))) late.push(id);
+          done.push({ id, status: task.status });
         }
-        return completed;
+        return done;
       });
+      await completeLate(late);
+      return completed;
     },
     /**
      * Undoes completeMany(): each task still done goes back to the status it had (a queued

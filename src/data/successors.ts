@@ -26,9 +26,9 @@ export interface SuccessorWrites {
 }
 
 /**
- * The ids each of `tasks` that repeats and is not done would give its next occurrence and that
- * one's checklist items: hashed before the write's transaction opens (hashing is asynchronous,
- * and an IndexedDB transaction ends at an await on anything else).
+ * The ids each of `tasks` that repeats would give its next occurrence and that one's checklist
+ * items: hashed before the write's transaction opens (hashing is asynchronous, and an
+ * IndexedDB transaction ends at an await on anything else).
  */
 export async function planSuccessors(
   rows: TypedRows<OutpostDeviceRows>,
@@ -36,7 +36,7 @@ export async function planSuccessors(
 ): Promise<Map<string, SuccessorPlan>> {
   const plans = new Map<string, SuccessorPlan>();
   for (const task of tasks) {
-    if (!task || task.deleted_at || task.status === 'done' || !readRepeat(task.repeat)) continue;
+    if (!task || task.deleted_at || !readRepeat(task.repeat)) continue;
     const id = await successorId(task.id);
     const items = await rows('checklist_items')
       .where('[task_id+position]')

@@ -145,7 +145,7 @@ export const COLUMN_RULES: Readonly<Record<string, string>> = {
   'profiles.avatar_path': 'The picture must be one you uploaded to your own profile.',
   'memberships.role': 'Role must be owner, editor or viewer.',
   'tasks.repeat': 'Pick how the task repeats.',
-  'tasks.follows_id': 'The next time this task repeats was already made elsewhere.',
+  'tasks.follows_id': 'This task already has its next time.',
   'checklist_items.text': 'An item must be 1 to 500 characters, with no spaces at either end.',
   'checklist_items.position': "The item's place in the checklist couldn't be saved.",
   'checklist_items.list_id': 'An item must belong to the same list as its task.',

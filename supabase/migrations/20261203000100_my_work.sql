@@ -41,7 +41,7 @@ language sql immutable strict set search_path = '' as $$
 $$;
 
 -- As before (…0100_security.sql), with the successor's rules: a task that follows another has
--- the derived id, is in that task's list, and keeps whom it follows.
+-- the derived id, is in that task's list (which is live), and keeps whom it follows.
 create or replace function private.tasks_before_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 begin
@@ -52,12 +52,23 @@ begin
     if exists (select 1 from public.lists where id = new.list_id and deleted_at is not null) then
       raise exception 'list % was deleted', new.list_id using errcode = 'P0002', hint = 'NOT_FOUND';
     end if;
-    if new.follows_id is not null
-       and (new.id is distinct from private.task_successor_id(new.follows_id)
-            or not exists (select 1 from public.tasks t
-                           where t.id = new.follows_id and t.list_id = new.list_id)) then
-      raise exception 'a task follows only an occurrence of its own list, with the id derived from it'
-        using errcode = 'P0001', column = 'follows_id', hint = 'NOT_A_SUCCESSOR';
+    if new.follows_id is not null then
+      -- A second device's copy of a next occurrence the server has: its primary key answers
+      -- (a replay, DUPLICATE), whatever has happened to the occurrence since.
+      if exists (select 1 from public.tasks where id = new.id) then
+        return new;
+      end if;
+      if new.id is distinct from private.task_successor_id(new.follows_id)
+         or not exists (select 1 from public.tasks t
+                        where t.id = new.follows_id and t.list_id = new.list_id) then
+        raise exception 'a task follows only an occurrence of its own list, with the id derived from it'
+          using errcode = 'P0001', column = 'follows_id', hint = 'NOT_A_SUCCESSOR';
+      end if;
+      -- Completed on a device while deleted on another: the series ends with it.
+      if exists (select 1 from public.tasks t
+                 where t.id = new.follows_id and t.deleted_at is not null) then
+        raise exception 'task % was deleted', new.follows_id using errcode = 'P0002', hint = 'NOT_FOUND';
+      end if;
     end if;
   else
     perform private.assert_unchanged('tasks', 'list_id', new.list_id is distinct from old.list_id);
@@ -125,7 +136,8 @@ create policy "checklist_items: owners and editors edit" on public.checklist_ite
   with check (list_id in (select private.my_list_ids(array['owner', 'editor'])));
 
 -- As before (…0100_security.sql), with checklist items: they belong to a live task of the
--- same list, as comments and attachments do, and a task has at most 100 live ones.
+-- same list, as comments and attachments do, and a task has at most 100 live ones. An insert
+-- of an id the table has is left to its primary key (a replay), before the task is checked.
 create or replace function private.task_children_before_write() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
@@ -156,6 +168,14 @@ begin
   if client and not private.has_list_role(
        new.list_id, case when tg_table_name = 'comments' then null else array['owner', 'editor'] end) then
     perform private.deny_insert(tg_table_name);
+  end if;
+
+  -- A row the server has already (a checklist's copies, which every device completing the
+  -- occurrence derives alike): its primary key answers, a replay, even under a task deleted since.
+  if exists (select 1 from public.checklist_items where tg_table_name = 'checklist_items' and id = new.id)
+     or exists (select 1 from public.comments where tg_table_name = 'comments' and id = new.id)
+     or exists (select 1 from public.attachments where tg_table_name = 'attachments' and id = new.id) then
+    return new;
   end if;
 
   select t.deleted_at into parent_deleted

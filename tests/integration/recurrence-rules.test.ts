@@ -452,6 +452,34 @@ describe.each(ENGINE_KINDS)('repeating tasks and checklists on %s', (kind) => {
         expect.objectContaining({ constraint: 'checklist_items_pkey', reads: 'DUPLICATE' }),
       ]);
       expect(await liveItems(next)).toBe(1);
+
+      // The next occurrence is deleted; a device that completed the occurrence offline sends
+      // the same rows still: both are replays (their primary keys), not refusals to show.
+      const deleted = await pushAs(owner, [
+        { seq: 1, table: 'tasks', op: 'delete', id: next, data: {} },
+      ]);
+      expect(deleted.results[0]?.status).toBe('applied');
+      const late = await pushAs(editor, completion(1));
+      expect(
+        late.results.map((r) => refusal(r, r.seq === 1 ? 'tasks' : 'checklist_items').reads),
+      ).toEqual(['DUPLICATE', 'DUPLICATE']);
     });
+  });
+
+  it('ends the series of an occurrence deleted on another device: its next one is NOT_FOUND', async () => {
+    const id = await occurrence();
+    const next = await successorId(id);
+    const removed = await pushAs(owner, [{ seq: 1, table: 'tasks', op: 'delete', id, data: {} }]);
+    expect(removed.results[0]?.status).toBe('applied');
+    // The editor completed it offline before it heard of the delete.
+    const completed = await pushAs(editor, [
+      { seq: 1, table: 'tasks', op: 'patch', id, data: { status: 'done' } },
+      nextInsert(2, next, id),
+    ]);
+    expect(completed.results.map((r) => refusal(r, 'tasks').reads)).toEqual([
+      'NOT_FOUND',
+      'NOT_FOUND',
+    ]);
+    expect(await following(id)).toEqual([]);
   });
 });
