@@ -56,7 +56,7 @@ describe('sidebar', () => {
     // In name order, each with its open count; only Errands has changes waiting (4 inserts).
     await waitFor(() =>
       expect(
-        within(nav)
+        within(within(nav).getByRole('list', { name: 'Lists' }))
           .getAllByRole('listitem')
           .map((item) => [item.textContent, within(item).getByRole('link').ariaLabel]),
       ).toEqual([

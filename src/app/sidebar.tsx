@@ -6,13 +6,11 @@
 import { lazy, Suspense, useState } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
-import { MY_WORK_LIMIT, type MyWorkCounts } from '@/data/queries';
-import { useSharedLiveQuery } from '@/data/use-shared-live-query';
+import { MY_WORK_LIMIT, type MyWorkRows } from '@/data/queries';
 import { useListsOverview } from '@/features/lists/hooks/use-lists-overview';
+import { useMyWorkView } from '@/hooks/use-my-work-view';
 import { useNow } from '@/hooks/use-now';
 import { NavLink } from '@/lib/router';
-import { useServices } from '@/lib/services';
-import { useSession } from '@/lib/session';
 import { todayIso } from '@/utils/format';
 
 import { BottomBar } from './bottom-bar';
@@ -22,27 +20,26 @@ const NewListDialog = lazy(async () => ({
   default: (await import('@/features/lists/components/new-list-dialog')).NewListDialog,
 }));
 
-/** Today's and Assigned to me's counts for the day the clock says; undefined: loading. */
-function useMyWorkCounts(): MyWorkCounts | undefined {
-  const { sync } = useServices();
-  const { userId } = useSession();
+/**
+ * Today's and Assigned to me's counts for the day the clock says, from the views' own shared
+ * queries (so either view opens from memory); undefined: loading.
+ */
+function useMyWorkCounts() {
   const today = todayIso(useNow(60_000));
-  return useSharedLiveQuery(sync.queries, `my-work-counts:${userId}:${today}`, () =>
-    sync.queries.myWorkCounts(userId, today),
-  );
+  return { today: useMyWorkView('today', today), assigned: useMyWorkView('assigned', today) };
 }
 
-/** A count as a badge says it: blank until known, "500+" past the views' cap. */
-const countText = (count: number | undefined) =>
-  count === undefined ? '' : count > MY_WORK_LIMIT ? `${MY_WORK_LIMIT}+` : String(count);
+/** A view's count as a badge says it: blank until known, "500+" past the views' cap. */
+const countText = (view: MyWorkRows | undefined) =>
+  view === undefined ? '' : view.capped ? `${MY_WORK_LIMIT}+` : String(view.rows.length);
 
 export function AppNavigation() {
   const lists = useListsOverview();
   const counts = useMyWorkCounts();
   const views = [
-    ['/today', 'Today', countText(counts?.today), 'due'],
+    ['/today', 'Today', countText(counts.today), 'due'],
     ['/upcoming', 'Upcoming', '', ''],
-    ['/assigned', 'Assigned to me', countText(counts?.assigned), 'open'],
+    ['/assigned', 'Assigned to me', countText(counts.assigned), 'open'],
   ] as const;
   // Here because the navigation is mounted once, and not in the app shell.
   useBackgroundUpkeep();
@@ -52,7 +49,7 @@ export function AppNavigation() {
   return (
     <>
       <nav className="sidebar" aria-label="Main">
-        <ul className="sidebar__lists">
+        <ul className="sidebar__lists" aria-label="My work">
           {views.map(([path, name, count, what]) => (
             <li key={path}>
               <NavLink
@@ -71,7 +68,7 @@ export function AppNavigation() {
             Lists
           </NavLink>
         </h2>
-        <ul className="sidebar__lists">
+        <ul className="sidebar__lists" aria-label="Lists">
           {lists?.map((list) => (
             <li key={list.id}>
               <NavLink

@@ -71,7 +71,7 @@ export interface FoundRows {
 /** Most lists, and most tasks, `find` answers with. */
 export const FIND_LIMIT = 20;
 
-/** Most tasks a My work view shows (its badges count up to one more, then say "500+"). */
+/** Most tasks a My work view shows (its badge then says "500+"). */
 export const MY_WORK_LIMIT = 500;
 
 /** Upcoming's reach: from tomorrow through today plus this many days (4 weeks). */
@@ -89,12 +89,6 @@ export interface MyWorkRows {
   rows: MyWorkRow[];
   /** More tasks match than the limit: `rows` are the first of them. */
   capped: boolean;
-}
-
-/** The sidebar's badges: open tasks due today or overdue, and assigned to the user. */
-export interface MyWorkCounts {
-  today: number;
-  assigned: number;
 }
 
 /** Code-unit order (positions and ids are compared alike on every device, in any locale). */
@@ -212,58 +206,72 @@ export function createQueries(
   }
 
   /**
-   * Open live tasks of `lists` whose `[status+due_on]` is within [from, to] (inclusive), at
-   * most `limit` per status: one index range per open status, walked by a cursor that stops
-   * at the limit, so a device with 100,000 tasks reads only what is shown. Each range is in
-   * due-date order, so the first `limit` of the two together are among these.
+   * Open live tasks of `lists` whose `[status+due_on]` is within [from, to] (inclusive), the
+   * first `limit` of them by due date and all that share the last one's date (the view orders
+   * those by list and place, not as the index does): one index range per open status, read a
+   * page of `limit` + 1 at a time (a getAll, not a cursor step per row) until that many are
+   * live and kept, so a device with 100,000 tasks reads only about what is shown. `more`: the
+   * ranges held more than that.
    */
   async function openDue(
     lists: ReadonlyMap<string, unknown>,
     from: unknown,
     to: string,
     limit: number,
-  ): Promise<Task[]> {
+  ): Promise<{ tasks: Task[]; more: boolean }> {
+    const keep = (task: Task) => !task.deleted_at && lists.has(task.list_id);
     const ranges = await Promise.all(
-      OPEN_STATUSES.map((status) =>
-        table('tasks')
-          .where('[status+due_on]')
-          .between([status, from], [status, to], true, true)
-          .filter((task) => !task.deleted_at && lists.has(task.list_id))
-          .limit(limit)
-          .toArray(),
-      ),
+      OPEN_STATUSES.map(async (status) => {
+        const range = () => table('tasks').where('[status+due_on]');
+        const found: Task[] = [];
+        for (let offset = 0; ;) {
+          const page = await range()
+            .between([status, from], [status, to], true, true)
+            .offset(offset)
+            .limit(limit + 1)
+            .toArray();
+          found.push(...page.filter(keep));
+          offset += page.length;
+          if (page.length <= limit) return { found, more: false };
+          if (found.length > limit) break;
+        }
+        // The tasks due on the same day as the last one read, which may sort before it.
+        const last = found.at(-1)?.due_on;
+        const tied = await range().between([status, last], [status, last], true, true).toArray();
+        const read = new Set(found.map((task) => task.id));
+        found.push(...tied.filter((task) => keep(task) && !read.has(task.id)));
+        return { found, more: true };
+      }),
     );
-    return ranges.flat();
+    return {
+      tasks: ranges.flatMap((range) => range.found),
+      more: ranges.some((range) => range.more),
+    };
   }
 
-  /** Open live tasks of `lists` assigned to `userId`, at most `limit` per status. */
-  async function openAssigned(
-    lists: ReadonlyMap<string, unknown>,
-    userId: string,
-    limit: number,
-  ): Promise<Task[]> {
+  /**
+   * Open live tasks of `lists` assigned to `userId`, all of them: `[assignee_id+status]` is in
+   * id order, not the view's, so the view reads every one and sorts.
+   */
+  async function openAssigned(lists: ReadonlyMap<string, unknown>, userId: string) {
     const ranges = await Promise.all(
       OPEN_STATUSES.map((status) =>
-        table('tasks')
-          .where('[assignee_id+status]')
-          .equals([userId, status])
-          .filter((task) => !task.deleted_at && lists.has(task.list_id))
-          .limit(limit)
-          .toArray(),
+        table('tasks').where('[assignee_id+status]').equals([userId, status]).toArray(),
       ),
     );
-    return ranges.flat();
+    return ranges.flat().filter((task) => !task.deleted_at && lists.has(task.list_id));
   }
 
-  /** `tasks` as a view's rows in `order`, the first `limit` of them. */
+  /** `tasks` as a view's rows in `order`, the first `limit` of them (`more`: there were more). */
   function viewRows(
     tasks: Task[],
     lists: ReadonlyMap<string, { list: List; role: Role | null }>,
     order: (a: MyWorkRow, b: MyWorkRow) => number,
     limit: number,
+    more = false,
   ): MyWorkRows {
     const rows = tasks.map((task) => ({ task, ...lists.get(task.list_id)! })).sort(order);
-    return { rows: rows.slice(0, limit), capped: rows.length > limit };
+    return { rows: rows.slice(0, limit), capped: more || rows.length > limit };
   }
 
   /**
@@ -461,8 +469,8 @@ export function createQueries(
      */
     async dueToday(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
       const lists = await myLists(userId);
-      const tasks = await openDue(lists, minKey, today, limit + 1);
-      return viewRows(tasks, lists, byDueDate, limit);
+      const { tasks, more } = await openDue(lists, minKey, today, limit);
+      return viewRows(tasks, lists, byDueDate, limit, more);
     },
 
     /**
@@ -471,46 +479,25 @@ export function createQueries(
      */
     async upcoming(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
       const lists = await myLists(userId);
-      const tasks = await openDue(
+      const { tasks, more } = await openDue(
         lists,
         isoDaysAfter(today, 1),
         isoDaysAfter(today, UPCOMING_DAYS),
-        limit + 1,
+        limit,
       );
-      return viewRows(tasks, lists, byDueDate, limit);
+      return viewRows(tasks, lists, byDueDate, limit, more);
     },
 
     /**
      * Assigned to me: open tasks of the user's lists assigned to them, by list (sidebar
-     * order), then due date (undated last), then place; at most `limit`. Read by
-     * `[assignee_id+status]`, so only the user's own open tasks are looked at.
+     * order), then due date (undated last), then place; the first `limit`. Read by
+     * `[assignee_id+status]`, so only the user's own open tasks are looked at, all of them:
+     * that index is not in the view's order, so the first `limit` come after the sort.
      */
     async assignedToMe(userId: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
       const lists = await myLists(userId);
-      const tasks = await openAssigned(lists, userId, limit + 1);
+      const tasks = await openAssigned(lists, userId);
       return viewRows(tasks, lists, byListThenDue, limit);
-    },
-
-    /**
-     * The sidebar's counts of Today and Assigned to me, each at most `limit` + 1 (a badge says
-     * "500+" then). The indexes alone cannot leave tombstones out (a null `deleted_at` is not
-     * a key, and neither index has it), so each range is walked by a cursor that stops at the
-     * cap: the rows read are only those the views show.
-     */
-    async myWorkCounts(
-      userId: string,
-      today: string,
-      limit = MY_WORK_LIMIT,
-    ): Promise<MyWorkCounts> {
-      const lists = await myLists(userId);
-      const [due, assigned] = await Promise.all([
-        openDue(lists, minKey, today, limit + 1),
-        openAssigned(lists, userId, limit + 1),
-      ]);
-      return {
-        today: Math.min(due.length, limit + 1),
-        assigned: Math.min(assigned.length, limit + 1),
-      };
     },
 
     /** A task of `listId`; a task of another list counts as missing. */

@@ -203,7 +203,7 @@ describe('the edge functions on the devstack', () => {
     expect(csv.blob.type).toContain('text/csv');
     const lines = (await csv.blob.text()).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,title,status,priority,due_on,assignee,notes,completed_at,created_at,updated_at',
+      'id,title,status,priority,due_on,repeat,checklist,assignee,notes,completed_at,created_at,updated_at',
     );
     expect(lines.length).toBeGreaterThanOrEqual(31);
 

@@ -33,7 +33,7 @@ import { percentiles, type Percentiles } from './percentiles';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** Where the app's build and the bench page are made, served together (one origin). */
-const TMP_DIR = join(ROOT, '.tmp');
+export const TMP_DIR = join(ROOT, '.tmp');
 const BENCH_PAGE = '/__bench/sync.html';
 
 const BIG_TASKS = 10_000;
@@ -78,7 +78,7 @@ const BOUND = {
 } as const;
 
 /** Counts as the device holds them, by list id. */
-type Counts = Record<string, { open: number; done: number }>;
+export type Counts = Record<string, { open: number; done: number }>;
 
 /** Painted states whose counts were not the device's data, for one figure. */
 export interface PlaceholderReport {
@@ -155,12 +155,12 @@ export interface HeapStep {
   usedAfterGc: number;
 }
 
-function progress(step: string): void {
+export function progress(step: string): void {
   process.stderr.write(`  [browser bench ${new Date().toISOString().slice(11, 19)}] ${step}\n`);
 }
 
 /** Rejects with a clear message when `work` has not settled within `ms`. */
-async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+export async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`browser bench: ${what}: not within ${ms} ms`)), ms);
@@ -184,7 +184,7 @@ async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T>
  * takes the Promise an async predicate returns as a truthy value and resolves at once (see
  * `untilResolved`).
  */
-async function until<A>(
+export async function until<A>(
   page: Page,
   what: string,
   ms: number,
@@ -231,14 +231,15 @@ async function untilResolved<A>(
 const FIRST_ROW_MESSAGE = '[browser bench] first task row';
 
 /**
- * In every page of a context, from navigation start: when a click on a list's link happened
- * (capturing listener) and when the first task row appeared after it (MutationObserver);
+ * In every page of a context, from navigation start: when a click on a list's link or on a My
+ * work view's (capturing listener) happened and when the first task row appeared after it
+ * (MutationObserver), and the screen before it (the list screen's counts, My work's heading);
  * when the first task row appeared at all; and every painted state of the counts elements
  * (a MutationObserver asks for the next animation frame, which reads what is about to be
  * painted; a state is kept when it differs from the one before). Also defines `__name`
  * (tsx's keepNames wraps functions inside page.evaluate callbacks in it).
  */
-const PROBE = `
+export const PROBE = `
   window.__name = (fn) => fn;
   const FIRST_ROW_MESSAGE = ${JSON.stringify(FIRST_ROW_MESSAGE)};
   (() => {
@@ -283,14 +284,14 @@ const PROBE = `
       if (b.screenAt === null && document.querySelector('.tasks-screen__counts'))
         b.screenAt = performance.now();
       if (row && b.clickAt !== null && b.rowAt === null) b.rowAt = performance.now();
-      if (b.clickAt !== null && b.navScreenAt === null && document.querySelector('.tasks-screen__counts'))
+      if (b.clickAt !== null && b.navScreenAt === null && document.querySelector('.tasks-screen__counts, .my-work h1'))
         b.navScreenAt = performance.now();
       if (!scheduled) { scheduled = true; requestAnimationFrame(frame); }
     };
     addEventListener('click', (event) => {
       const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
       const href = link ? link.getAttribute('href') : '';
-      if (!/^\\/lists\\/[^/]+$/.test(href || '')) return;
+      if (!/^\\/(lists\\/[^/]+|today|upcoming|assigned)$/.test(href || '')) return;
       b.clickAt = performance.now();
       b.clickHref = href;
       b.rowAt = null;
@@ -306,11 +307,11 @@ const PROBE = `
   })();
 `;
 
-interface ProbeState {
+export interface ProbeState {
   clickAt: number | null;
   clickHref: string | null;
   rowAt: number | null;
-  /** After the click: when the list screen's counts element was first in the DOM. */
+  /** After the click: when the list screen's counts element (or My work's heading) was first in the DOM. */
   navScreenAt: number | null;
   firstRowAt: number | null;
   /** When #root first had an element (the app's first render). */
@@ -327,7 +328,7 @@ interface Frame {
   counts: { screen: 'list' | 'lists'; list: string; text: string | null }[];
 }
 
-const probe = (page: Page) =>
+export const probe = (page: Page) =>
   page.evaluate(() => (window as unknown as { __bench: ProbeState }).__bench);
 
 /** Checks painted states against the device's counts. */
@@ -407,7 +408,7 @@ async function seed(stack: TestDevstack, { huge }: { huge: boolean }): Promise<C
  * more the more rows the store already holds: 1,000 puts took 0.18 s into an empty store and
  * 1.8 s at 40,000 rows, so 100k rows never finished). Closing it deletes the profile.
  */
-async function profile(
+export async function profile(
   name: string,
 ): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(TMP_DIR, `profile-${name}-`));
@@ -450,7 +451,7 @@ async function startTrace(page: Page): Promise<(path: string) => Promise<void>> 
 }
 
 /** Puts `session` where the app looks for it, in every page of the context. */
-async function signedIn(context: BrowserContext, session: Session): Promise<void> {
+export async function signedIn(context: BrowserContext, session: Session): Promise<void> {
   await context.addInitScript(
     ([key, value]) => {
       if (!localStorage.getItem(key)) localStorage.setItem(key, value);
@@ -460,7 +461,7 @@ async function signedIn(context: BrowserContext, session: Session): Promise<void
 }
 
 /** Waits until the page's device holds exactly the given counts for each list. */
-async function waitForDevice(page: Page, counts: Counts, lists: string[], ms: number) {
+export async function waitForDevice(page: Page, counts: Counts, lists: string[], ms: number) {
   const want = lists.map((id) => [id, (counts[id]?.open ?? 0) + (counts[id]?.done ?? 0)] as const);
   await untilResolved(
     page,
@@ -491,7 +492,7 @@ async function waitForDevice(page: Page, counts: Counts, lists: string[], ms: nu
 }
 
 /** Back to the lists screen by the header's Lists link (in the app), until it is ready. */
-async function backToLists(page: Page, counts: Counts, lists: string[]): Promise<void> {
+export async function backToLists(page: Page, counts: Counts, lists: string[]): Promise<void> {
   await within(
     'click on the header’s Lists link',
     BOUND.step,
@@ -504,7 +505,7 @@ async function backToLists(page: Page, counts: Counts, lists: string[]): Promise
 }
 
 /** The lists screen shows a card with the device's counts for each of `lists`, no task rows. */
-async function listsReady(page: Page, counts: Counts, lists: string[]): Promise<void> {
+export async function listsReady(page: Page, counts: Counts, lists: string[]): Promise<void> {
   // Digits only: "6667 open · 3333 done" and "6,667 open · 3,333 done" are the same counts.
   const want = lists.map((id) => [id, `${counts[id]?.open} ${counts[id]?.done}`]);
   await until(

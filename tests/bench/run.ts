@@ -1,7 +1,9 @@
 // `npm run bench`: runs every benchmark and prints its figures side by side.
-// BENCH=app (or sql, devstack, engine, initial, queue, realtime, browser, background; comma-separated) runs only those; engine includes
+// BENCH=app (or sql, devstack, engine, initial, queue, realtime, browser, background, my-work; comma-separated) runs only those; engine includes
 // realtime (remote edit → visible, deltas vs poke; an unrelated user's push + pull with and
-// without 1,000 idle subscribers). BENCH=browser-tabs: the browser bench's new tabs alone. Percentiles are nearest-rank (app.bench.ts):
+// without 1,000 idle subscribers). BENCH=browser-tabs: the browser bench's new tabs alone.
+// BENCH=my-work: Today with 100k tasks on the device next to a 30-task list (also run by
+// BENCH=browser and the default run). Percentiles are nearest-rank (app.bench.ts):
 // p95 of 20 samples is the 19th, not the largest.
 import { benchApp } from './app.bench';
 import { percentile, type Percentiles } from './percentiles';
@@ -248,6 +250,21 @@ if (
   });
   process.stdout.write('done\n');
   printBrowserFigures(b, fmt);
+}
+
+// BENCH=my-work (and BENCH=browser, and a run with no BENCH): issue 39, Today opened in the app
+// with 100k tasks on the device next to a 30-task list (my-work.bench.ts).
+if (
+  only.has('my-work') ||
+  only.has('browser') ||
+  (only.has('app') && process.env.BENCH === undefined)
+) {
+  const { benchMyWork } = await import('./my-work.bench');
+  const { printMyWorkFigures } = await import('./browser/print');
+  process.stdout.write('\nmy work: Chromium, production build, devstack on Postgres 15… ');
+  const myWork = await benchMyWork();
+  process.stdout.write('done\n');
+  printMyWorkFigures(myWork, fmt);
 }
 
 // BENCH=scale (not in the default list): issue 16, sync_pull / sync_push for one user as the

@@ -5,8 +5,11 @@ import type { MyWorkRow } from '@/data/queries';
 import type { List } from '@/data/rows';
 import { isoDaysAfter } from '@/data/queries';
 
-export const MY_WORK_VIEWS = ['today', 'upcoming', 'assigned'] as const;
-export type MyWorkView = (typeof MY_WORK_VIEWS)[number];
+import type { MyWorkView } from '@/hooks/use-my-work-view';
+
+export type { MyWorkView };
+/** The views, in the order the app shows them. */
+export const MY_WORK_VIEWS: readonly MyWorkView[] = ['today', 'upcoming', 'assigned'];
 
 /** Each view's route and heading. */
 export const VIEW_INFO: Readonly<Record<MyWorkView, { path: string; title: string }>> = {

@@ -1,11 +1,12 @@
-// Prints the browser bench's figures (browser.bench.ts) next to their targets. Figures the run
-// left out (BENCH=browser-tabs) are said to be left out.
+// Prints the browser bench's figures (browser.bench.ts) and My work's (my-work.bench.ts) next
+// to their targets. Figures the run left out (BENCH=browser-tabs) are said to be left out.
 import type {
   BrowserFigures,
   BrowserNavigation,
   NewTabs,
   PlaceholderReport,
 } from '../browser.bench';
+import { TRACED, type MyWorkFigures } from '../my-work.bench';
 import { percentiles } from '../percentiles';
 
 type Fmt = (n: number, digits?: number) => string;
@@ -204,6 +205,80 @@ function printPhases(title: string, phases: BrowserFigures['newTabPhases'], fmt:
       'list screen': ms(p.screen),
       'first task row': ms(p.firstRow),
       'painted (FCP)': ms(p.firstPaint),
+    })),
+  );
+}
+
+/** BENCH=my-work (my-work.bench.ts): Today with 100k tasks on the device next to a 30-task list. */
+export function printMyWorkFigures(m: MyWorkFigures, fmt: Fmt): void {
+  const ms = (n: number) => fmt(n, 1);
+  const ratio = m.today.p50 / m.list.p50;
+  const ratio95 = m.today.p95 / m.list.p95;
+  const met = ratio <= 1.2 && ratio95 <= 1.2 ? 'yes' : 'NO';
+  const shown = ([least, most]: [number, number]) =>
+    least === most ? String(least) : `${least}–${most}`;
+  console.log(
+    `my work: on /lists, a click on the sidebar's "Today" → its first task row, next to a click on the sidebar's 30-task list → its first row; ${fmt(m.deviceTasks)} tasks on bob's device; alternating, ${m.today.n} samples each after a warm-up, back by the sidebar's "Lists" link; "screen": click → Today's heading or the list's counts, before the rows`,
+  );
+  console.table([
+    {
+      measure: `Today (${fmt(m.rows.todayTasks)} tasks due)`,
+      'p50 ms': ms(m.today.p50),
+      'p95 ms': ms(m.today.p95),
+      'screen p50 ms': ms(m.todayScreen.p50),
+      'rows in the DOM': shown(m.rows.todayShown),
+      target: '≤ 1.2× the list',
+      met,
+    },
+    {
+      measure: `list of ${fmt(m.rows.listTasks)} tasks (baseline)`,
+      'p50 ms': ms(m.list.p50),
+      'p95 ms': ms(m.list.p95),
+      'screen p50 ms': ms(m.listScreen.p50),
+      'rows in the DOM': shown(m.rows.listShown),
+      target: '',
+      met: '',
+    },
+    {
+      measure: 'ratio Today / list',
+      'p50 ms': `${fmt(ratio, 2)}×`,
+      'p95 ms': `${fmt(ratio95, 2)}×`,
+      'screen p50 ms': '',
+      'rows in the DOM': '',
+      target: '≤ 1.2×',
+      met,
+    },
+  ]);
+  console.log(
+    `  where the time goes, click → first row on the main thread (p50 of ${TRACED} traced rounds after the samples, ms; "waiting": the thread idle, IndexedDB answering from its own thread or the next frame)`,
+  );
+  console.table(
+    (
+      [
+        ['Today', m.todaySplit],
+        ['list of 30 tasks', m.listSplit],
+      ] as const
+    ).map(([measure, s]) => ({
+      measure,
+      'click → row': ms(s.window),
+      script: ms(s.script),
+      'style + layout': ms(s.styleLayout),
+      paint: ms(s.paint),
+      waiting: ms(s.idle),
+    })),
+  );
+  console.log(
+    `  Today's reads alone on raw IndexedDB in the page (lists, memberships, [status+due_on] through today for todo and doing: ${m.query.tasks} tasks), p50 of 20: walked by a cursor ${ms(m.query.cursor)} ms, one getAll per range ${ms(m.query.getAll)} ms`,
+  );
+  if (!m.profile) return;
+  console.log(
+    `  CPU profile (BENCH_MY_WORK_PROFILE=1), click → first row: self time per click, ms (${TRACED} clicks each)`,
+  );
+  const { today, list } = m.profile;
+  console.table(
+    Array.from({ length: Math.max(today.length, list.length) }, (_, i) => ({
+      Today: today[i] ? `${ms(today[i].ms)}  ${today[i].where}` : '',
+      'list of 30 tasks': list[i] ? `${ms(list[i].ms)}  ${list[i].where}` : '',
     })),
   );
 }
