@@ -390,6 +390,11 @@ async function seed(stack: TestDevstack, { huge }: { huge: boolean }): Promise<C
       [HUGE_LIST_ID, SEED.bob, start, Math.min(start + 9_999, HUGE_TASKS - 1)],
     );
   }
+  return analyzedCounts(stack);
+}
+
+/** Once the seed is in: the planner's statistics refreshed, and each list's counts. */
+export async function analyzedCounts(stack: TestDevstack): Promise<Counts> {
   await stack.db.query('analyze');
   const { rows } = await stack.db.query<{ list_id: string; open: number; done: number }>(
     `select list_id,

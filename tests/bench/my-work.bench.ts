@@ -19,6 +19,7 @@ import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack'
 import { startStaticServer } from '../support/static-server';
 import { buildApp, sessionOf } from './app.bench';
 import {
+  analyzedCounts,
   backToLists,
   listsReady,
   PROBE,
@@ -332,16 +333,7 @@ async function seed(stack: TestDevstack): Promise<Counts> {
       where list_id = $1 and due_on <= current_date`,
     [SEED.list],
   );
-  await stack.db.query('analyze');
-  const { rows } = await stack.db.query<{ list_id: string; open: number; done: number }>(
-    `select list_id,
-            (count(*) filter (where status <> 'done'))::int as open,
-            (count(*) filter (where status = 'done'))::int as done
-       from public.tasks where deleted_at is null group by list_id`,
-  );
-  const counts: Counts = {};
-  for (const row of rows) counts[row.list_id] = { open: row.open, done: row.done };
-  return counts;
+  return analyzedCounts(stack);
 }
 
 /** Today's tasks for bob, as the server has them (open, live, due on or before today). */

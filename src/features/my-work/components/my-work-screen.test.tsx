@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import { FIRST_FRAME_ROWS } from './my-work-screen';
 import {
   findHeading,
   localOnlyServices,
@@ -46,6 +47,20 @@ const rowsIn = (name: string) =>
     .map((row) => row.getAttribute('aria-label'));
 
 describe('my work', () => {
+  it('draws a screenful of rows first and the rest a frame later, with the whole count', async () => {
+    const { services, roof } = await device();
+    for (let i = 1; i <= FIRST_FRAME_ROWS + 5; i += 1) {
+      await services.sync.repos.tasks.create(roof, { title: `Tile ${i}`, due_on: '2026-12-02' });
+    }
+    renderApp(services, '/today');
+    await findHeading('Today');
+    // Today's group: Fix gutter, the tiles, Sweep the yard; Overdue's Order tiles before it.
+    await waitFor(() => expect(rowsIn('Today')).toHaveLength(FIRST_FRAME_ROWS + 7));
+    expect(screen.getByRole('region', { name: /^Today/ })).toHaveAccessibleName(
+      new RegExp(`^Today,\\s*${FIRST_FRAME_ROWS + 7}\\s*tasks$`),
+    );
+  });
+
   it('shows Today: overdue, then today’s, each row with its list; the sidebar counts', async () => {
     const { services } = await device();
     renderApp(services, '/today');

@@ -2,7 +2,7 @@
 // device, read live from it, so they work offline and others' edits show at once. Rows behave
 // as in a list (tick, open, change properties, j/k, Enter, x); a heading per group; tabs
 // between the three views on phones (the sidebar has them on wide windows).
-import { useCallback, useMemo, useRef, type ComponentType } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { ColorDot } from '@/components/ui/color-dot';
@@ -21,6 +21,25 @@ import { useMyWork } from '../hooks/use-my-work';
 import { useMyWorkKeys } from '../hooks/use-my-work-keys';
 import { groupRows, MY_WORK_VIEWS, VIEW_INFO, type MyWorkView } from '../my-work-views';
 import { MyWorkRowItem, type MyWorkPropertiesProps } from './my-work-row';
+
+/**
+ * Rows drawn in a view's first frame: about a tall screenful (a list draws about as many,
+ * virtualised). The rest come in the frame after, so the view shows as fast as a list does
+ * whatever it holds.
+ */
+export const FIRST_FRAME_ROWS = 20;
+
+/** The first `count` rows of `groups`, in their groups (groups left empty are left out). */
+function firstRows<G extends { rows: readonly MyWorkRow[] }>(groups: readonly G[], count: number) {
+  let left = count;
+  const shown: G[] = [];
+  for (const group of groups) {
+    if (left <= 0) break;
+    shown.push(group.rows.length <= left ? group : { ...group, rows: group.rows.slice(0, left) });
+    left -= group.rows.length;
+  }
+  return shown;
+}
 
 /** What each view says when it has nothing. */
 const EMPTY: Readonly<Record<MyWorkView, { title: string; body: string }>> = {
@@ -51,7 +70,29 @@ export function MyWorkScreen({
   const today = todayIso(now);
   const result = useMyWork(view, today);
   const rows = useMemo(() => result?.rows ?? [], [result]);
-  const groups = useMemo(() => groupRows(view, rows, today), [view, rows, today]);
+  const allGroups = useMemo(() => groupRows(view, rows, today), [view, rows, today]);
+  /** Whether the frame after the first has come: every row is drawn from then on. */
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (settled || result === undefined) return;
+    const frame = requestAnimationFrame(() => setSettled(true));
+    return () => cancelAnimationFrame(frame);
+  }, [settled, result]);
+  const groups = useMemo(
+    () => (settled ? allGroups : firstRows(allGroups, FIRST_FRAME_ROWS)),
+    [settled, allGroups],
+  );
+  /** Each group's open tasks, all of them (the first frame draws only some). */
+  const openIn = useMemo(
+    () =>
+      new Map(
+        allGroups.map((group) => [
+          group.key,
+          group.rows.filter((row) => row.task.status !== 'done').length,
+        ]),
+      ),
+    [allGroups],
+  );
   const container = useRef<HTMLDivElement>(null);
 
   const setStatus = useCallback(
@@ -104,7 +145,7 @@ export function MyWorkScreen({
                   {group.heading}
                   <span className="my-work__heading-count">
                     <span className="visually-hidden">, </span>
-                    {group.rows.filter((row) => row.task.status !== 'done').length}
+                    {openIn.get(group.key)}
                     <span className="visually-hidden"> tasks</span>
                   </span>
                 </h2>

@@ -5,6 +5,7 @@ import { useState, type KeyboardEvent, type RefObject } from 'react';
 
 import type { MyWorkRow } from '@/data/queries';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { rowStep } from '@/utils/row-keys';
 import { useNavigate } from '@/lib/router';
 
 export interface MyWorkKeys {
@@ -41,12 +42,7 @@ export function useMyWorkKeys({
     if (!element || !row) return;
     // On the row's own controls (tick, link, chips) only j/k: the rest keep their meaning.
     const onRow = event.target === element;
-    const step =
-      event.key === 'j' || (onRow && event.key === 'ArrowDown')
-        ? 1
-        : event.key === 'k' || (onRow && event.key === 'ArrowUp')
-          ? -1
-          : 0;
+    const step = rowStep(event.key, onRow);
     if (step) {
       event.preventDefault();
       const next = rows[index + step];

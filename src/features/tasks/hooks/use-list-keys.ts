@@ -4,6 +4,7 @@
 import type { KeyboardEvent, RefObject } from 'react';
 
 import { useShortcut } from '@/hooks/use-shortcut';
+import { rowStep } from '@/utils/row-keys';
 import { useNavigate } from '@/lib/router';
 
 import type { RowActions } from '../components/task-row';
@@ -96,12 +97,7 @@ export function useListKeys({
       onClearSelection();
       return;
     }
-    const step =
-      event.key === 'j' || (onRow && event.key === 'ArrowDown')
-        ? 1
-        : event.key === 'k' || (onRow && event.key === 'ArrowUp')
-          ? -1
-          : 0;
+    const step = rowStep(event.key, onRow);
     if (step) {
       event.preventDefault();
       const target = ordered[index + step];
