@@ -6,7 +6,7 @@
 import { lazy, Suspense, useState } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
-import { MY_WORK_LIMIT, type MyWorkRows } from '@/data/queries';
+import { MY_WORK_LIMIT, type MyWorkRows } from '@/data/my-work-queries';
 import { useListsOverview } from '@/features/lists/hooks/use-lists-overview';
 import { useMyWorkView } from '@/hooks/use-my-work-view';
 import { useNow } from '@/hooks/use-now';

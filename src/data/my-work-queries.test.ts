@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 
 import { memoryDevice } from './testing/memory-device';
 import { serverRow } from './testing/server-row';
-import { createQueries, isoDaysAfter, type MyWorkRows } from './queries';
+import { isoDaysAfter, myWorkQueries, type MyWorkRows } from './my-work-queries';
+import { createQueries } from './queries';
 
 const ME = '0e000000-0000-4000-8000-000000000001';
 const OTHER = '0e000000-0000-4000-8000-000000000002';
@@ -13,7 +14,11 @@ const TODAY = '2026-12-02';
 
 function device() {
   const { db, repos, reader } = memoryDevice('my-work', ME);
-  return { db, repos, queries: createQueries(reader, () => Promise.resolve(ME)) };
+  return {
+    db,
+    repos,
+    queries: createQueries(reader, () => Promise.resolve(ME)).extend(myWorkQueries),
+  };
 }
 
 const titles = (view: MyWorkRows) => view.rows.map((row) => row.task.title);

@@ -71,57 +71,6 @@ export interface FoundRows {
 /** Most lists, and most tasks, `find` answers with. */
 export const FIND_LIMIT = 20;
 
-/** Most tasks a My work view shows (its badge then says "500+"). */
-export const MY_WORK_LIMIT = 500;
-
-/** Upcoming's reach: from tomorrow through today plus this many days (4 weeks). */
-export const UPCOMING_DAYS = 28;
-
-/** A task of a My work view, with its list and the user's role there (for what they may do). */
-export interface MyWorkRow {
-  task: Task;
-  list: List;
-  role: Role | null;
-}
-
-/** A My work view's rows, in its order. */
-export interface MyWorkRows {
-  rows: MyWorkRow[];
-  /** More tasks match than the limit: `rows` are the first of them. */
-  capped: boolean;
-}
-
-/** Code-unit order (positions and ids are compared alike on every device, in any locale). */
-const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Lists in the sidebar's order: by name, ignoring case and accents, then by id. */
-export const byListName = (a: List, b: List): number =>
-  a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || byCode(a.id, b.id);
-
-/** Within one list's tasks: position order, then id (as queries.tasks reads them). */
-const byPlace = (a: MyWorkRow, b: MyWorkRow): number =>
-  byCode(a.task.position, b.task.position) || byCode(a.task.id, b.task.id);
-
-/** Today and Upcoming: by due date (oldest first), then lists in sidebar order, then place. */
-export const byDueDate = (a: MyWorkRow, b: MyWorkRow): number =>
-  byCode(a.task.due_on ?? '', b.task.due_on ?? '') || byListName(a.list, b.list) || byPlace(a, b);
-
-/** Assigned to me: lists in sidebar order, then by due date (undated last), then place. */
-export const byListThenDue = (a: MyWorkRow, b: MyWorkRow): number =>
-  byListName(a.list, b.list) ||
-  byCode(a.task.due_on ?? '\uffff', b.task.due_on ?? '\uffff') ||
-  byPlace(a, b);
-
-/** The statuses of an open task. */
-const OPEN_STATUSES = ['todo', 'doing'] as const;
-
-/** The ISO date `days` after `iso` (both 'YYYY-MM-DD'; counted in UTC, so no DST shift). */
-export function isoDaysAfter(iso: string, days: number): string {
-  const date = new Date(`${iso}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 /** Everything the device holds of the user's lists, for an export. */
 export interface DeviceRows {
   lists: List[];
@@ -161,6 +110,31 @@ function hasLeft(rows: Stored<DeviceMembership>[], listId: string, userId: strin
 }
 
 /**
+ * The user's live lists on the device (not those they have left) by id, each with their role:
+ * the lists whose tasks the user may see here.
+ */
+export async function myLists(
+  reader: DeviceReader<OutpostDeviceRows>,
+  userId: string,
+): Promise<Map<string, { list: List; role: Role | null }>> {
+  const all = live(await reader.table('lists').toArray());
+  const memberships = await reader
+    .table('memberships')
+    .where('list_id')
+    .anyOf(all.map((list) => list.id))
+    .toArray();
+  const resolved = resolveStandIns(memberships);
+  return new Map(
+    all
+      .filter((list) => !hasLeft(memberships, list.id, userId))
+      .map((list) => {
+        const mine = resolved.find((row) => row.list_id === list.id && row.user_id === userId);
+        return [list.id, { list, role: mine?.role ?? null }] as const;
+      }),
+  );
+}
+
+/**
  * Outpost's read API over one device database; `owner` is the account room's reading of
  * whose device this is.
  */
@@ -169,6 +143,8 @@ export function createQueries(
   owner: () => Promise<string | null>,
 ) {
   const { table, minKey, maxKey } = reader;
+  /** What extend() has made, by its maker. */
+  const extensions = new Map<unknown, unknown>();
   const get = async <K extends keyof OutpostRows>(name: K, id: string) => {
     const row = await table(name).get(id);
     return row && !row.deleted_at ? row : undefined;
@@ -183,96 +159,6 @@ export function createQueries(
       standIn: Boolean(membership._standIn),
     }));
   };
-
-  /**
-   * The user's live lists (not those they have left) by id, each with their role: the lists
-   * whose tasks the user may see on this device.
-   */
-  async function myLists(userId: string): Promise<Map<string, { list: List; role: Role | null }>> {
-    const all = live(await table('lists').toArray());
-    const memberships = await table('memberships')
-      .where('list_id')
-      .anyOf(all.map((list) => list.id))
-      .toArray();
-    const resolved = resolveStandIns(memberships);
-    return new Map(
-      all
-        .filter((list) => !hasLeft(memberships, list.id, userId))
-        .map((list) => {
-          const mine = resolved.find((row) => row.list_id === list.id && row.user_id === userId);
-          return [list.id, { list, role: mine?.role ?? null }] as const;
-        }),
-    );
-  }
-
-  /**
-   * Open live tasks of `lists` whose `[status+due_on]` is within [from, to] (inclusive), the
-   * first `limit` of them by due date and all that share the last one's date (the view orders
-   * those by list and place, not as the index does): one index range per open status, read a
-   * page of `limit` + 1 at a time (a getAll, not a cursor step per row) until that many are
-   * live and kept, so a device with 100,000 tasks reads only about what is shown. `more`: the
-   * ranges held more than that.
-   */
-  async function openDue(
-    lists: ReadonlyMap<string, unknown>,
-    from: unknown,
-    to: string,
-    limit: number,
-  ): Promise<{ tasks: Task[]; more: boolean }> {
-    const keep = (task: Task) => !task.deleted_at && lists.has(task.list_id);
-    const ranges = await Promise.all(
-      OPEN_STATUSES.map(async (status) => {
-        const range = () => table('tasks').where('[status+due_on]');
-        const found: Task[] = [];
-        for (let offset = 0; ;) {
-          const page = await range()
-            .between([status, from], [status, to], true, true)
-            .offset(offset)
-            .limit(limit + 1)
-            .toArray();
-          found.push(...page.filter(keep));
-          offset += page.length;
-          if (page.length <= limit) return { found, more: false };
-          if (found.length > limit) break;
-        }
-        // The tasks due on the same day as the last one read, which may sort before it.
-        const last = found.at(-1)?.due_on;
-        const tied = await range().between([status, last], [status, last], true, true).toArray();
-        const read = new Set(found.map((task) => task.id));
-        found.push(...tied.filter((task) => keep(task) && !read.has(task.id)));
-        return { found, more: true };
-      }),
-    );
-    return {
-      tasks: ranges.flatMap((range) => range.found),
-      more: ranges.some((range) => range.more),
-    };
-  }
-
-  /**
-   * Open live tasks of `lists` assigned to `userId`, all of them: `[assignee_id+status]` is in
-   * id order, not the view's, so the view reads every one and sorts.
-   */
-  async function openAssigned(lists: ReadonlyMap<string, unknown>, userId: string) {
-    const ranges = await Promise.all(
-      OPEN_STATUSES.map((status) =>
-        table('tasks').where('[assignee_id+status]').equals([userId, status]).toArray(),
-      ),
-    );
-    return ranges.flat().filter((task) => !task.deleted_at && lists.has(task.list_id));
-  }
-
-  /** `tasks` as a view's rows in `order`, the first `limit` of them (`more`: there were more). */
-  function viewRows(
-    tasks: Task[],
-    lists: ReadonlyMap<string, { list: List; role: Role | null }>,
-    order: (a: MyWorkRow, b: MyWorkRow) => number,
-    limit: number,
-    more = false,
-  ): MyWorkRows {
-    const rows = tasks.map((task) => ({ task, ...lists.get(task.list_id)! })).sort(order);
-    return { rows: rows.slice(0, limit), capped: more || rows.length > limit };
-  }
 
   /**
    * A list's live tasks, open and done, counted by index (no task is read): all and done by
@@ -355,7 +241,7 @@ export function createQueries(
      */
     async find(userId: string, text: string, limit = FIND_LIMIT): Promise<FoundRows> {
       const needle = text.trim().toLocaleLowerCase();
-      const mine = [...(await myLists(userId)).values()].map((entry) => entry.list);
+      const mine = [...(await myLists(reader, userId)).values()].map((entry) => entry.list);
       const named = mine
         .filter((list) => list.name.toLocaleLowerCase().includes(needle))
         .sort((a, b) => a.name.localeCompare(b.name))
@@ -463,41 +349,17 @@ export function createQueries(
         .count(),
 
     /**
-     * Today: open tasks of the user's lists due on or before `today` (the caller's local
-     * 'YYYY-MM-DD'), overdue first, oldest first; at most `limit` (`capped` says there are
-     * more). Read by `[status+due_on]`: undated tasks are not in that index at all.
+     * Reads that only some screens ask, made by `make` over this device's reader, once per
+     * `make` (My work's, my-work-queries.ts, come with the sidebar's and the views' code rather
+     * than in the app shell).
      */
-    async dueToday(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
-      const lists = await myLists(userId);
-      const { tasks, more } = await openDue(lists, minKey, today, limit);
-      return viewRows(tasks, lists, byDueDate, limit, more);
-    },
-
-    /**
-     * Upcoming: open tasks of the user's lists due from the day after `today` through
-     * UPCOMING_DAYS after it, by date; at most `limit`.
-     */
-    async upcoming(userId: string, today: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
-      const lists = await myLists(userId);
-      const { tasks, more } = await openDue(
-        lists,
-        isoDaysAfter(today, 1),
-        isoDaysAfter(today, UPCOMING_DAYS),
-        limit,
-      );
-      return viewRows(tasks, lists, byDueDate, limit, more);
-    },
-
-    /**
-     * Assigned to me: open tasks of the user's lists assigned to them, by list (sidebar
-     * order), then due date (undated last), then place; the first `limit`. Read by
-     * `[assignee_id+status]`, so only the user's own open tasks are looked at, all of them:
-     * that index is not in the view's order, so the first `limit` come after the sort.
-     */
-    async assignedToMe(userId: string, limit = MY_WORK_LIMIT): Promise<MyWorkRows> {
-      const lists = await myLists(userId);
-      const tasks = await openAssigned(lists, userId);
-      return viewRows(tasks, lists, byListThenDue, limit);
+    extend<T>(make: (reader: DeviceReader<OutpostDeviceRows>) => T): T {
+      let made = extensions.get(make) as T | undefined;
+      if (made === undefined) {
+        made = make(reader);
+        extensions.set(make, made);
+      }
+      return made;
     },
 
     /** A task of `listId`; a task of another list counts as missing. */
@@ -600,69 +462,7 @@ export function createQueries(
           ]);
         return { lists, memberships, tasks, comments, attachments, checklist_items, profiles };
       }),
-
-    // ---- Checklists (issue 39) ----
-
-    /**
-     * A task's live checklist items in order: one range of `[task_id+position]` (equal
-     * positions, made on two devices offline, in id order, the same on every device).
-     */
-    async checklist(taskId: string): Promise<ChecklistItem[]> {
-      return live(
-        await table('checklist_items')
-          .where('[task_id+position]')
-          .between([taskId, minKey], [taskId, maxKey])
-          .toArray(),
-      );
-    },
-
-    /**
-     * How far along the checklists of a list's tasks are, for its rows: one read of the
-     * list's items by the `list_id` index (only tasks with a checklist have items, so a list
-     * of 10,000 tasks reads just those). Tasks without live items are not in the map.
-     */
-    async checklistProgress(listId: string): Promise<Map<string, ChecklistProgress>> {
-      return progressOf(await table('checklist_items').where('list_id').equals(listId).toArray());
-    },
-
-    /**
-     * The same for some tasks of any lists (a view across lists): one cursor over their
-     * `[task_id+position]` ranges.
-     */
-    async checklistProgressOf(taskIds: readonly string[]): Promise<Map<string, ChecklistProgress>> {
-      if (taskIds.length === 0) return new Map();
-      return progressOf(
-        await table('checklist_items')
-          .where('[task_id+position]')
-          .inAnyRange(
-            taskIds.map((id) => [
-              [id, minKey],
-              [id, maxKey],
-            ]),
-          )
-          .toArray(),
-      );
-    },
   };
-}
-
-/** A task's checklist: items ticked, of how many (live ones). */
-export interface ChecklistProgress {
-  done: number;
-  total: number;
-}
-
-/** Live items' progress by task id. */
-function progressOf(items: readonly ChecklistItem[]): Map<string, ChecklistProgress> {
-  const byTask = new Map<string, ChecklistProgress>();
-  for (const item of items) {
-    if (item.deleted_at) continue;
-    const progress = byTask.get(item.task_id) ?? { done: 0, total: 0 };
-    progress.total += 1;
-    if (item.done) progress.done += 1;
-    byTask.set(item.task_id, progress);
-  }
-  return byTask;
 }
 
 /** The read API: see createQueries. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { localOnlyServices } from '@/testing/app-harness';
 
+import { checklistQueries } from './checklist-queries';
 import { createUndoer } from './undo';
 import { createUndoHistory, type HistoryStorage } from './undo-history';
 
@@ -23,7 +24,9 @@ async function setUp() {
   const storage = memoryStorage();
   const undoer = createUndoer(sync, createUndoHistory(storage));
   const items = async () =>
-    (await sync.queries.checklist(taskId)).map((i) => (i.done ? `[x] ${i.text}` : i.text));
+    (await sync.queries.extend(checklistQueries).checklist(taskId)).map((i) =>
+      i.done ? `[x] ${i.text}` : i.text,
+    );
   return { sync, undoer, repos: undoer.repos, taskId, items, storage };
 }
 

@@ -7,6 +7,7 @@
 // overwrites someone's newer value.
 import { showToast, useToasts } from '@/lib/toasts';
 
+import { checklistQueries } from './checklist-queries';
 import type { Repositories } from './repositories';
 import type { ChecklistItem, Task } from './rows';
 import { canTransition, type TaskStatus } from './schema';
@@ -75,7 +76,7 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
 
   /** A checklist item's place in its checklist (the items either side, null at an end). */
   async function itemPlaceOf(item: ChecklistItem): Promise<Place> {
-    const items = await queries.checklist(item.task_id);
+    const items = await queries.extend(checklistQueries).checklist(item.task_id);
     const at = items.findIndex((other) => other.id === item.id);
     return {
       position: item.position,

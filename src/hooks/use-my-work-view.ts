@@ -1,7 +1,7 @@
 // A My work view's rows (Today, Upcoming, Assigned to me) as one shared live query per view,
 // user and day: the sidebar reads Today's and Assigned to me's for their counts, so a view
 // opened from it has its rows at once, from memory, as a list's first rows are.
-import type { MyWorkRows } from '@/data/queries';
+import { myWorkQueries, type MyWorkRows } from '@/data/my-work-queries';
 import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
@@ -13,8 +13,8 @@ export type MyWorkView = 'today' | 'upcoming' | 'assigned';
 export function useMyWorkView(view: MyWorkView, today: string): MyWorkRows | undefined {
   const { sync } = useServices();
   const { userId } = useSession();
-  const { queries } = sync;
-  return useSharedLiveQuery(queries, `my-work:${view}:${userId}:${today}`, () =>
+  const queries = sync.queries.extend(myWorkQueries);
+  return useSharedLiveQuery(sync.queries, `my-work:${view}:${userId}:${today}`, () =>
     view === 'today'
       ? queries.dueToday(userId, today)
       : view === 'upcoming'

@@ -2,7 +2,7 @@
 // chips (status, priority, due date, assignee), as on the task screen. The members and
 // profiles the chips name are read once per list and once in all (shared live queries), not
 // once per row: a view may show hundreds of rows.
-import type { MyWorkRow } from '@/data/queries';
+import type { MyWorkRow } from '@/data/my-work-queries';
 import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { attempt } from '@/data/writes';
 import { toMember } from '@/hooks/use-members';

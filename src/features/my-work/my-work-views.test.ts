@@ -2,7 +2,7 @@
 // the day in the device's language), one per list for Assigned to me.
 import { describe, expect, it } from 'vitest';
 
-import type { MyWorkRow } from '@/data/queries';
+import type { MyWorkRow } from '@/data/my-work-queries';
 import { serverRow } from '@/testing/fixtures';
 
 import { dayHeading, groupRows, viewAt } from './my-work-views';

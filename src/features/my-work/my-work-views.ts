@@ -1,9 +1,9 @@
 // My work's three views (issue 39) as the screens name and group them: Today (overdue, then
 // today's), Upcoming (a heading per day) and Assigned to me (a heading per list). Pure, so
 // the grouping is tested without rendering.
-import type { MyWorkRow } from '@/data/queries';
+import type { MyWorkRow } from '@/data/my-work-queries';
 import type { List } from '@/data/rows';
-import { isoDaysAfter } from '@/data/queries';
+import { isoDaysAfter } from '@/data/my-work-queries';
 
 import type { MyWorkView } from '@/hooks/use-my-work-view';
 

@@ -5,7 +5,7 @@
 import { memo, useId, useState, type ComponentType } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
-import type { MyWorkRow } from '@/data/queries';
+import type { MyWorkRow } from '@/data/my-work-queries';
 import type { TaskStatus } from '@/data/schema';
 import { Link } from '@/lib/router';
 import { formatDue } from '@/utils/format';

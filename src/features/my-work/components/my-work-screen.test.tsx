@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
+import { myWorkQueries } from '@/data/my-work-queries';
 import { FIRST_FRAME_ROWS } from './my-work-screen';
 import {
   findHeading,
@@ -85,7 +86,9 @@ describe('my work', () => {
     renderApp(services, '/today');
     await user.click(await screen.findByRole('checkbox', { name: 'Done: Fix gutter' }));
     await waitFor(async () => {
-      const tasks = await services.sync.queries.dueToday(LOCAL_USER_ID, '2026-12-02');
+      const tasks = await services.sync.queries
+        .extend(myWorkQueries)
+        .dueToday(LOCAL_USER_ID, '2026-12-02');
       expect(tasks.rows.map((row) => row.task.title)).not.toContain('Fix gutter');
     });
     expect(screen.getByRole('checkbox', { name: 'Done: Fix gutter' })).toBeChecked();

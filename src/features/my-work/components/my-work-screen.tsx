@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType }
 
 import { EmptyState } from '@/components/ui/empty-state';
 import { ColorDot } from '@/components/ui/color-dot';
-import { MY_WORK_LIMIT, type MyWorkRow } from '@/data/queries';
+import { MY_WORK_LIMIT, type MyWorkRow } from '@/data/my-work-queries';
 import type { TaskStatus } from '@/data/schema';
 import { attempt } from '@/data/writes';
 import { accessFor } from '@/hooks/use-list-access';

@@ -3,7 +3,7 @@
 // (nothing focused), j/k enter them. One row is in the Tab order: the last focused.
 import { useState, type KeyboardEvent, type RefObject } from 'react';
 
-import type { MyWorkRow } from '@/data/queries';
+import type { MyWorkRow } from '@/data/my-work-queries';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { rowStep } from '@/utils/row-keys';
 import { useNavigate } from '@/lib/router';

@@ -1,4 +1,4 @@
-// A My work view's rows, live: the view's query (sync.queries.dueToday, upcoming,
+// A My work view's rows, live: the view's query (my-work-queries.ts: dueToday, upcoming,
 // assignedToMe) in a live query, so others' edits show at once. Until that query first
 // answers, the view's shared query (use-my-work-view.ts), which the sidebar keeps alive for its
 // counts, gives the rows from memory: Today opens as fast as a list whose rows are cached. A task done while the view is
@@ -8,7 +8,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useRef } from 'react';
 
-import { byDueDate, byListThenDue, type MyWorkRow, type MyWorkRows } from '@/data/queries';
+import {
+  byDueDate,
+  byListThenDue,
+  myWorkQueries,
+  type MyWorkRow,
+  type MyWorkRows,
+} from '@/data/my-work-queries';
 import { useMyWorkView, type MyWorkView } from '@/hooks/use-my-work-view';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
@@ -23,12 +29,13 @@ export function useMyWork(view: MyWorkView, today: string): MyWorkRows | undefin
 
   const result = useLiveQuery(async (): Promise<MyWorkRows> => {
     const { queries } = sync;
+    const views = queries.extend(myWorkQueries);
     const current =
       view === 'today'
-        ? await queries.dueToday(userId, today)
+        ? await views.dueToday(userId, today)
         : view === 'upcoming'
-          ? await queries.upcoming(userId, today)
-          : await queries.assignedToMe(userId);
+          ? await views.upcoming(userId, today)
+          : await views.assignedToMe(userId);
     const ids = new Set(current.rows.map((row) => row.task.id));
     const gone = [...shown.current.values()].filter((row) => !ids.has(row.task.id));
     const now = await Promise.all(gone.map((row) => queries.row('tasks', row.task.id)));

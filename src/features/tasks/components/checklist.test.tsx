@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LOCAL_USER_ID } from '@sync/index';
 import { putStoredRows } from '@sync/testing';
+import { checklistQueries } from '@/data/checklist-queries';
 import { serverRow } from '@/data/testing/server-row';
 import { useToasts } from '@/lib/toasts';
 import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
@@ -16,7 +17,7 @@ import { openTask } from '../testing/task-detail-screen';
 
 /** The checklist's live items as stored, in order. */
 async function storedItems(services: TestServices, taskId: string) {
-  return (await services.sync.queries.checklist(taskId)).map((item) =>
+  return (await services.sync.queries.extend(checklistQueries).checklist(taskId)).map((item) =>
     item.done ? `[x] ${item.text}` : item.text,
   );
 }

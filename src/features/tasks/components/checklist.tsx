@@ -17,6 +17,7 @@ import {
   type RefObject,
 } from 'react';
 
+import { checklistQueries } from '@/data/checklist-queries';
 import type { ChecklistItem } from '@/data/rows';
 import {
   CHECKLIST_ITEM_TEXT_MAX,
@@ -78,7 +79,10 @@ function textError(text: string): string | undefined {
 
 export function Checklist({ taskId, canEdit }: { taskId: string; canEdit: boolean }) {
   const { sync } = useServices();
-  const items = useLiveQuery(() => sync.queries.checklist(taskId), [sync, taskId]);
+  const items = useLiveQuery(
+    () => sync.queries.extend(checklistQueries).checklist(taskId),
+    [sync, taskId],
+  );
   const deleteWithUndo = useDeleteWithUndo();
   const headingId = useId();
   const [pending, setPending] = useState<readonly PendingItem[]>([]);

@@ -11,6 +11,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 
 import { useNow } from '@/hooks/use-now';
+import { checklistQueries } from '@/data/checklist-queries';
 import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
@@ -66,7 +67,7 @@ export function TaskList({
   const { sync } = useServices();
   // The rows' checklist progress: one live read of the list's items, shared.
   const checklists = useSharedLiveQuery(sync.queries, `checklist-progress:${listId}`, () =>
-    sync.queries.checklistProgress(listId),
+    sync.queries.extend(checklistQueries).checklistProgress(listId),
   );
   const listRef = useRef<HTMLUListElement>(null);
   const [activeId, setActiveId] = useState<string | null>(null);

@@ -15,7 +15,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Menu, Popover } from '@/components/ui/menu';
 import { useAvatarUrl } from '@/hooks/use-avatar-url';
 import { Link } from '@/lib/router';
-import type { ChecklistProgress } from '@/data/queries';
+import type { ChecklistProgress } from '@/data/checklist-queries';
 import { canTransition, STATUSES, type TaskStatus } from '@/data/schema';
 
 import { toggledStatus } from '../hooks/use-task-actions';
