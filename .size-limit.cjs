@@ -16,7 +16,12 @@
 //   queries made of the library's tables: 129.66 kB, so ≤ 129.7 kB; issue 38: the Supabase port
 //   (remote.ts, its wire schemas) loaded with the engine, the account following only the
 //   session (session.ts), and what a sign-in or sign-out does to the store loaded when one
-//   happens (account-changes.ts), −1.0 kB: 128.64 kB, so ≤ 129.2 kB). What the first screen
+//   happens (account-changes.ts), −1.0 kB: 128.64 kB, so ≤ 129.2 kB; issue 39: repeating tasks
+//   and checklists in the one validation module and the one write API every screen shares
+//   (the repeat rule, the checklist item's schema and writes, completions that load the next
+//   occurrence's maker on first use), device version 3, three routes: 130.32 kB, so ≤ 130.4 kB,
+//   with My work's and checklists' reads (queries.extend) and the next-occurrence maker with
+//   recurrence.ts (successors.ts) out of the shell, which had them at 131.39 kB). What the first screen
 //   needs to paint from the device database: React, Dexie, the router, the sync library's
 //   reads and writes, the frame and the session gate. What only talks to the server or only
 //   some actions need is loaded after start-up or on first use (supabase-js, the engine's push,
@@ -40,7 +45,10 @@
 //   module wrappers, +0.23 kB: 21.56 and 16.05 kB), ≤ 21.9 kB and 16.4 kB (issue 38 too: the
 //   rows others changed handed to the app for notifications, the hand-over of queued changes
 //   to the service worker, the engine without realtime for a background run: 21.85 and
-//   16.3 kB);
+//   16.3 kB), ≤ 24.1 kB (issue 39: the checklist_items table and its rules, the repeat rule,
+//   checklist writes, completions making the next occurrence, and successors.ts with
+//   recurrence.ts, which the app loads on first use and this one-file bundle inlines: 24.0 kB;
+//   My work's and checklists' reads are modules the screens bring, not in this line);
 // - the service worker (issue 38: it now runs the sync in the background, so it carries the
 //   engine, Dexie, supabase-js and Outpost's tables: 115.8 kB, was 12.3 kB), ≤ 120 kB: parsed
 //   when the browser starts the worker (compiled code cached with it), never by a page;
@@ -61,13 +69,14 @@ module.exports = [
   {
     name: 'app shell JS: what index.html loads (gzip)',
     path: shellScripts(),
-    limit: '129.2 kB',
+    limit: '130.4 kB',
     gzip: true,
   },
   {
     name: 'all app JS, screens included (gzip)',
     path: 'dist/assets/*.js',
-    limit: '300 kB',
+    // Issue 39's screens (My work, quick add's parser, the checklist, the repeat menu): 305.4 kB.
+    limit: '310 kB',
     gzip: true,
   },
   {
@@ -79,7 +88,7 @@ module.exports = [
   {
     name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '21.9 kB',
+    limit: '24.1 kB',
     gzip: true,
   },
   {
@@ -95,7 +104,8 @@ module.exports = [
       '!dist/sw.js',
       '!dist/screenshots/**',
     ],
-    limit: '1 MB',
+    // Issue 39's screens and their styles: 1.03 MB (was 980 kB).
+    limit: '1.05 MB',
     gzip: false,
     brotli: false,
   },
