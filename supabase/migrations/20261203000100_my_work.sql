@@ -52,12 +52,9 @@ begin
     if exists (select 1 from public.lists where id = new.list_id and deleted_at is not null) then
       raise exception 'list % was deleted', new.list_id using errcode = 'P0002', hint = 'NOT_FOUND';
     end if;
-    if new.follows_id is not null then
-      -- A second device's copy of a next occurrence the server has: its primary key answers
-      -- (a replay, DUPLICATE), whatever has happened to the occurrence since.
-      if exists (select 1 from public.tasks where id = new.id) then
-        return new;
-      end if;
+    -- A second device's copy of a next occurrence the server has is left to its primary key
+    -- (a replay, DUPLICATE), whatever has happened to the occurrence since.
+    if new.follows_id is not null and not exists (select 1 from public.tasks where id = new.id) then
       if new.id is distinct from private.task_successor_id(new.follows_id)
          or not exists (select 1 from public.tasks t
                         where t.id = new.follows_id and t.list_id = new.list_id) then

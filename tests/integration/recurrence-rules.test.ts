@@ -217,6 +217,14 @@ describe.each(ENGINE_KINDS)('repeating tasks and checklists on %s', (kind) => {
     // A viewer's device never makes one: refused before it could be a replay.
     const fromViewer = await pushAs(viewer, [nextInsert(1, next, id)]);
     expect(refusal(fromViewer.results[0], 'tasks')).toMatchObject({ reads: 'PERMISSION_DENIED' });
+
+    // A device that completed its copy before sending it sends it done (the insert and the
+    // completion are one queued insert): still a replay of the primary key, not a refusal.
+    const doneCopy = await pushAs(editor, [nextInsert(1, next, id, { status: 'done' })]);
+    expect(refusal(doneCopy.results[0], 'tasks')).toMatchObject({
+      constraint: 'tasks_pkey',
+      reads: 'DUPLICATE',
+    });
   });
 
   it('refuses a second next occurrence of the same occurrence', async () => {
