@@ -13,65 +13,55 @@
 //   ids, same text, unticked unless someone ticked the copy), and every copy made is there.
 // Time runs on one ManualClock as in sync-convergence.test.ts (whose driving this follows):
 // one test per schedule, from a seed drawn per run and printed (SEED=… replays one).
-import { randomInt } from 'node:crypto';
-
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addDays, copiedItemId, readRepeat, successorId, writeRepeat } from '@/data/recurrence';
 import { todayIso } from '@/utils/format';
-import { cuttableWebSocket, FaultyNetwork, seededRandom } from '../../sync/kit/faults';
 import type { LocalRow } from '../../sync/registry';
-import type { SyncStatus } from '../../sync/status';
 import { deviceDb } from '../../sync/testing';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
+import {
+  ChaosDriver,
+  type ChaosOdds,
+  chaosUsers,
+  firedSummary,
+  scheduleSeeds,
+  scheduleStreams,
+  type ChaosUser,
+  SCHEDULE_MAX_MS,
+  type ScheduleProgress,
+} from '../support/chaos-schedule';
+import { startTestDevstack, type TestDevstack } from '../support/devstack';
 import { ManualClock } from '../support/manual-clock';
-import { deviceView, diffSpec, diffViews, serverView, specView } from '../support/oracle';
-import { RealtimeTap, type MessageFault } from '../support/realtime-tap';
-import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
+import { deviceView, diffViews } from '../support/oracle';
+import type { Device } from '../support/sync-client';
 
-/** Schedules per run: a modest number by default (about 3 s each on a 2-core machine). */
-const SCHEDULES = Number(process.env.SCHEDULES ?? 16);
-/** First seed (schedule i uses FIRST_SEED + i): SEED, or a new one each run. */
-const FIRST_SEED = process.env.SEED ? Number(process.env.SEED) : randomInt(1, 2 ** 31);
-const SEEDS = Array.from({ length: SCHEDULES }, (_, i) => FIRST_SEED + i);
-const THIS_FILE = 'tests/integration/recurrence-convergence.test.ts';
-const replay = (seed: number) => `SEED=${seed} SCHEDULES=1 npx vitest run ${THIS_FILE}`;
+/** Schedules per run: 16 by default (about 3 s each on a 2-core machine), or SCHEDULES. */
+const {
+  schedules: SCHEDULES,
+  first: FIRST_SEED,
+  seeds: SEEDS,
+  replay,
+} = scheduleSeeds('tests/integration/recurrence-convergence.test.ts');
 
 /** Random steps per schedule, over all devices. */
 const OPS_PER_SCHEDULE = 24;
-/** A request left hanging is abandoned after this long (ms of the manual clock). */
-const REQUEST_TIMEOUT_MS = 1_500;
-/** Timer jumps one sync may take before the schedule counts as stuck. */
-const MAX_JUMPS_PER_SYNC = 500;
-/** Real time after which a schedule counts as stuck (ms): a backstop, never reached. */
-const SCHEDULE_MAX_MS = 60_000;
-/** Real time an engine may be mid-sync with nothing on the wire before time may jump (ms). */
-const SYNCING_WITHOUT_IO_MS = 2_000;
-/** How often the I/O set off between two steps settles before the next one (else it races). */
-const SETTLE_BETWEEN_STEPS = 0.5;
-/** A crash comes up to this many turns of the event loop after its sync was asked for. */
-const CRASH_TURNS_MAX = 60;
-/** syncNow calls per device in the heal before giving up on it settling. */
-const HEAL_ATTEMPTS = 20;
-/** Odds of each realtime message fault per row message (the rest are delivered). */
-const MESSAGE_FAULTS: readonly [MessageFault, number][] = [
-  ['drop', 0.15],
-  ['duplicate', 0.15],
-  ['hold', 0.2],
-];
-/** Odds that a device's held messages are delivered at a step (in or out of order). */
-const RELEASE_PER_STEP = 0.25;
+/**
+ * The steps' faults, as in sync-convergence but for fewer crashes: the I/O settles between
+ * half the steps; message faults and releases at the same odds; device faults at 10%
+ * online/offline, 3% reload, 2% crash, 2% cut sockets.
+ */
+const ODDS: ChaosOdds = {
+  settleBetweenSteps: 0.5,
+  messageFaults: [
+    ['drop', 0.15],
+    ['duplicate', 0.15],
+    ['hold', 0.2],
+  ],
+  releasePerStep: 0.25,
+  deviceFaults: { offline: 0.1, reload: 0.13, crash: 0.15, cut: 0.17 },
+};
 /** Odds that a step edits the first occurrence rather than any live task of the list. */
 const FIRST_OCCURRENCE_ODDS = 0.5;
-
-interface User {
-  name: string;
-  id: string;
-  net: FaultyNetwork;
-  supabase: SupabaseClient;
-  cutSockets: () => number;
-}
 
 /** A task as these checks read it from a device or the server. */
 interface TaskView {
@@ -91,15 +81,14 @@ const toTask = (row: Record<string, unknown>): TaskView => ({
 });
 
 let stack: TestDevstack;
-let users: User[] = [];
+let users: ChaosUser[] = [];
 const clock = new ManualClock();
-const progress = {
+const progress: ScheduleProgress = {
   seed: 0,
   where: 'not started',
-  listId: undefined as string | undefined,
-  devices: new Map<string, Device>(),
+  listId: undefined,
+  devices: new Map(),
 };
-const messageFaults = new Map<MessageFault, number>();
 /** What the schedules did, over the run: completions that made a next occurrence, and more. */
 const tally = {
   completions: 0,
@@ -112,77 +101,15 @@ const tally = {
   partial: 0,
 };
 
-let calm: { state: string; since: number } | undefined;
-/** How long (real ms) `state` has held; undefined resets it. */
-function calmSince(state: string | undefined): number {
-  if (state === undefined) {
-    calm = undefined;
-    return 0;
-  }
-  const now = performance.now();
-  if (calm?.state !== state) calm = { state, since: now };
-  return now - calm.since;
-}
-
-/**
- * Whether time may jump: nothing on the wire, and no engine mid-sync unless a fault holds a
- * request (only the clock ends it) or it has waited with nothing on the wire for a while.
- */
-const quiet = () => {
-  if (!users.every((user) => user.net.inFlight === 0)) {
-    calmSince(undefined);
-    return false;
-  }
-  if (users.some((user) => user.net.held > 0)) return true;
-  const syncing = [...progress.devices.values()].some(
-    (device) => device.sync.engine.status.getSnapshot().phase === 'syncing',
-  );
-  return !syncing || calmSince(`${clock.now()}`) >= SYNCING_WITHOUT_IO_MS;
-};
-
-/** Awaits `work` while moving the clock whenever the I/O is quiet; a stuck one says where. */
-async function drive<T>(work: Promise<T>, where: string): Promise<T> {
-  progress.where = where;
-  const ended = work.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  let outcome: Awaited<typeof ended>;
-  try {
-    outcome = await clock.runUntil(ended, {
-      quiet,
-      maxJumps: MAX_JUMPS_PER_SYNC,
-      waitWithoutTimers: true,
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${reason}\nseed ${progress.seed} stuck at ${progress.where}`, {
-      cause: error,
-    });
-  }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
-}
-
-async function turns(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-const isSettled = (status: SyncStatus) => status.phase === 'synced' && status.pending === 0;
-
-function firstSync(device: Device): Promise<SyncStatus> {
-  const { status } = device.sync.engine;
-  return new Promise((resolve) => {
-    const check = () => {
-      const now = status.getSnapshot();
-      if (now.lastSyncedAt === null || !isSettled(now)) return;
-      off();
-      resolve(now);
-    };
-    const off = status.subscribe(check);
-    check();
-  });
-}
+/** Moves the clock while the devices work; runs the steps' device faults and the heal. */
+const driver = new ChaosDriver({
+  stack: () => stack,
+  clock,
+  users: () => users,
+  progress,
+  describeStuck: () => Promise.resolve(`seed ${progress.seed} stuck at ${progress.where}`),
+  odds: ODDS,
+});
 
 /** A rule of each kind at random: daily, weekly on random days, monthly, after N days. */
 function randomRule(random: () => number): string {
@@ -209,39 +136,19 @@ beforeAll(async () => {
     `recurrence convergence: seeds ${FIRST_SEED}…${FIRST_SEED + SCHEDULES - 1}; replay one with ${replay(FIRST_SEED)} (its seed in place of ${FIRST_SEED})`,
   );
   stack = await startTestDevstack('pglite');
-  const carolEmail = `carol-${Date.now()}@example.com`;
-  const { data, error } = await stack
-    .client()
-    .auth.signUp({ email: carolEmail, password: 'secret-123' });
-  if (error || !data.user) throw error ?? new Error('no user');
-  const make = async (name: string, id: string, email: string, password?: string) => {
-    const net = new FaultyNetwork({ clock });
-    const sockets = cuttableWebSocket();
-    const supabase = clientFor(stack, net.fetch, sockets.transport);
-    await signIn(supabase, email, password);
-    return { name, id, net, supabase, cutSockets: () => sockets.cut() };
-  };
-  users = [
-    await make('alice', SEED.alice, 'alice@example.com'),
-    await make('bob', SEED.bob, 'bob@example.com'),
-    await make('carol', data.user.id, carolEmail, 'secret-123'),
-  ];
+  users = await chaosUsers(stack, clock);
 });
 
 let started = 0;
 let ran = 0;
 afterAll(async () => {
-  const fired = new Map<string, number>();
-  for (const user of users) {
-    for (const [fault, n] of user.net.fired) fired.set(fault, (fired.get(fault) ?? 0) + n);
-  }
   const seconds = (performance.now() - started) / 1000;
   console.log(
     [
       `recurrence convergence: ${ran} of ${SCHEDULES} schedules (${tally.devices2} with 2 devices, ${tally.devices3} with 3) in ${seconds.toFixed(1)} s`,
       `completions ${tally.completions}: ${tally.made} made a next occurrence (${tally.byTwo} one another device had made too), ${tally.again} found it there already; ${tally.partial} next occurrences with part of the checklist`,
-      `faults fired: ${[...fired].map(([f, n]) => `${f} ${n}`).join(', ')}`,
-      `realtime message faults: ${[...messageFaults].map(([f, n]) => `${f} ${n}`).join(', ')}`,
+      `faults fired: ${firedSummary(users)}`,
+      `realtime message faults: ${[...driver.messageFaults].map(([f, n]) => `${f} ${n}`).join(', ')}`,
     ].join('\n'),
   );
   await stack?.stop();
@@ -251,7 +158,7 @@ afterAll(async () => {
 interface ScheduleLog {
   listId: string;
   first: string;
-  members: User[];
+  members: ChaosUser[];
   devices: Map<string, Device>;
   /** Occurrences a device held a next occurrence of right after completing them. */
   followed: Set<string>;
@@ -267,14 +174,11 @@ interface ScheduleLog {
 
 /** Setup, random steps under faults, heal. */
 async function runSchedule(seed: number): Promise<ScheduleLog> {
-  const streams = seededRandom(seed);
-  const stream = () => seededRandom(Math.floor(streams() * 2 ** 32));
-  const random = stream();
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const { stream, random, pick } = scheduleStreams(seed);
   const members = random() < 0.5 ? users.slice(0, 2) : users.slice(0, 3);
   if (members.length === 2) tally.devices2 += 1;
   else tally.devices3 += 1;
-  const [owner] = members as [User];
+  const [owner] = members as [ChaosUser];
 
   // A list of the owner's, the others its editors; one repeating task with a checklist.
   const listId = crypto.randomUUID();
@@ -314,48 +218,7 @@ async function runSchedule(seed: number): Promise<ScheduleLog> {
 
   const devices = new Map<string, Device>();
   progress.devices = devices;
-  const taps = new Map(members.map((user) => [user.name, new RealtimeTap()]));
-  for (const user of members) {
-    user.net.heal();
-    const device = await startDevice(stack, null, {
-      supabase: user.supabase,
-      random: stream(),
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      clock,
-      wrapRemote: (taps.get(user.name) as RealtimeTap).wrap,
-    });
-    devices.set(user.name, device);
-    await drive(firstSync(device), `setup, ${user.name}`);
-  }
-  for (const user of members) {
-    user.net.chaos(0.5, stream(), [
-      'drop-response',
-      'drop-response',
-      'duplicate',
-      'drop-request',
-      'delay',
-      'status-500',
-      'status-503',
-      'status-429',
-      'expire-token',
-      'hang',
-    ]);
-  }
-  for (const tap of taps.values()) {
-    const fate = stream();
-    tap.fault = () => {
-      let roll = fate();
-      for (const [fault, odds] of MESSAGE_FAULTS) {
-        if (roll < odds) {
-          messageFaults.set(fault, (messageFaults.get(fault) ?? 0) + 1);
-          return fault;
-        }
-        roll -= odds;
-      }
-      return 'deliver';
-    };
-  }
-  const releases = stream();
+  await driver.startSchedule(members, stream);
 
   const record: ScheduleLog = {
     listId,
@@ -370,39 +233,9 @@ async function runSchedule(seed: number): Promise<ScheduleLog> {
   };
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
-    progress.where = `step ${step}`;
-    for (const tap of taps.values()) {
-      if (releases() < RELEASE_PER_STEP) tap.release(releases() < 0.5 ? 'reverse' : 'fifo');
-    }
-    await clock.advanceAtOnce(
-      random() < 0.15 ? 250 + Math.floor(random() * 2_500) : Math.floor(random() * 40),
-    );
-    if (random() < SETTLE_BETWEEN_STEPS) await clock.runUntil(Promise.resolve(), { quiet });
-    const user = pick(members);
+    const user = await driver.step(step, members, random, pick);
+    if (!user) continue;
     const device = devices.get(user.name) as Device;
-    const roll = random();
-    if (roll < 0.1) {
-      device.online.set(!device.online.isOnline());
-      continue;
-    }
-    if (roll < 0.13) {
-      await drive(device.sync.stop(), `step ${step}, reloading ${user.name}`);
-      const reloaded = device.reload();
-      await device.sync.close();
-      devices.set(user.name, reloaded);
-      continue;
-    }
-    if (roll < 0.15) {
-      device.sync.engine.requestSync();
-      await clock.advanceAtOnce(0);
-      await turns(Math.floor(random() * CRASH_TURNS_MAX));
-      devices.set(user.name, device.crash());
-      continue;
-    }
-    if (roll < 0.17) {
-      user.cutSockets();
-      continue;
-    }
     const store = deviceDb(device.sync);
     const live = (await store.rows('tasks').where('list_id').equals(listId).toArray())
       .map(toTask)
@@ -451,17 +284,7 @@ async function runSchedule(seed: number): Promise<ScheduleLog> {
     }
   }
 
-  // Heal: faults off, everyone online, each device syncs until idle; held messages come late.
-  for (const user of members) user.net.heal();
-  for (const tap of taps.values()) tap.fault = () => 'deliver';
-  for (const device of devices.values()) device.online.set(true);
-  for (const [name, device] of devices) {
-    for (let i = 0; i < HEAL_ATTEMPTS; i++) {
-      const status = await drive(device.sync.engine.syncNow(), `heal, ${name}, attempt ${i}`);
-      if (isSettled(status)) break;
-    }
-  }
-  for (const tap of taps.values()) tap.release('reverse', 2);
+  await driver.heal(members);
   return record;
 }
 
@@ -515,20 +338,7 @@ async function check(seed: number, record: ScheduleLog): Promise<void> {
 
   for (const user of members) {
     const device = devices.get(user.name) as Device;
-    const status = await drive(device.sync.engine.syncNow(), `checking, ${user.name}`);
-    expect
-      .soft(
-        { phase: status.phase, pending: status.pending, lastError: status.lastError?.code },
-        at(`${user.name}'s device settled`),
-      )
-      .toEqual({ phase: 'synced', pending: 0, lastError: undefined });
-    const server = await serverView(stack.db, user.id);
-    expect
-      .soft(
-        diffSpec(server, await specView(stack.db, user.id)),
-        at(`${user.name}: sync_pull's view`),
-      )
-      .toEqual([]);
+    const server = await driver.settledView(user, device, at);
     expect
       .soft(diffViews(server, await deviceView(device)), at(`${user.name}: device against server`))
       .toEqual([]);
@@ -629,20 +439,6 @@ async function misderived(tasks: readonly TaskView[]): Promise<string[]> {
   return problems;
 }
 
-/** Stops the schedule's engines, closes its devices and drops its list. */
-async function cleanUp(): Promise<void> {
-  const devices = [...progress.devices];
-  for (const [name, device] of devices) {
-    await drive(device.sync.stop(), `closing ${name}`).catch(() => undefined);
-  }
-  progress.devices = new Map();
-  await Promise.all(devices.map(([, device]) => device.close().catch(() => undefined)));
-  if (progress.listId) {
-    await stack.db.query('delete from public.lists where id = $1', [progress.listId]);
-  }
-  progress.listId = undefined;
-}
-
 describe('one next occurrence per occurrence under faults (I7)', () => {
   it.for(SEEDS)(
     'holds in the schedule with seed %i',
@@ -653,24 +449,7 @@ describe('one next occurrence per occurrence under faults (I7)', () => {
       );
       if (!started) started = performance.now();
       progress.seed = seed;
-      let watchdog: ReturnType<typeof setTimeout> | undefined;
-      const stuck = new Promise<never>((_, reject) => {
-        watchdog = setTimeout(
-          () =>
-            reject(
-              new Error(
-                `seed ${seed} still running after ${SCHEDULE_MAX_MS} ms of real time, at ${progress.where}`,
-              ),
-            ),
-          SCHEDULE_MAX_MS,
-        );
-      });
-      try {
-        await Promise.race([runSchedule(seed).then((record) => check(seed, record)), stuck]);
-      } finally {
-        clearTimeout(watchdog);
-        await cleanUp();
-      }
+      await driver.guarded(() => runSchedule(seed).then((record) => check(seed, record)));
       ran += 1;
     },
   );

@@ -9,142 +9,70 @@
 // debounces and the 60 s pull cost no real time, and nothing waits by sleeping (only on the
 // I/O going quiet). One test per schedule, from a seed chosen per run (printed; SEED=… picks
 // it), so every run explores new ones and a failing one is replayed alone.
-import { randomInt } from 'node:crypto';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { SyncStatus } from '../../sync/status';
-import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
-import { cuttableWebSocket, FaultyNetwork, seededRandom, type Fault } from '../../sync/kit/faults';
-import { ManualClock } from '../support/manual-clock';
-import { deviceView, diffSpec, diffViews, serverView, specView } from '../support/oracle';
-import { RealtimeTap, type MessageFault } from '../support/realtime-tap';
-import { clientFor, signIn, startDevice, type Device } from '../support/sync-client';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Fault } from '../../sync/kit/faults';
 import { deviceDb } from '../../sync/testing';
+import {
+  ChaosDriver,
+  type ChaosOdds,
+  chaosUsers,
+  firedSummary,
+  scheduleSeeds,
+  scheduleStreams,
+  type ChaosUser,
+  SCHEDULE_MAX_MS,
+  type ScheduleProgress,
+} from '../support/chaos-schedule';
+import { startTestDevstack, type TestDevstack } from '../support/devstack';
+import { ManualClock } from '../support/manual-clock';
+import { deviceView, diffViews } from '../support/oracle';
+import type { Device } from '../support/sync-client';
 
-/** Schedules per run: a modest number in `npm test`; `npm run test:soak` sets 2,000. */
-const SCHEDULES = Number(process.env.SCHEDULES ?? 16);
-/** First seed (schedule i uses FIRST_SEED + i): SEED, or a new one each run. */
-const FIRST_SEED = process.env.SEED ? Number(process.env.SEED) : randomInt(1, 2 ** 31);
 /**
  * Seeds that once failed, run every time (unless SEED picks one): 344874173 found a batch with
  * a refused patch and a refused delete of one task leaving its comments hidden, after the push
  * took a batch's answered entries out of the outbox all at once (issue 16).
  */
 const FOUND_SEEDS = [344874173];
-const SEEDS = [
-  ...Array.from({ length: SCHEDULES }, (_, i) => FIRST_SEED + i),
-  ...(process.env.SEED ? [] : FOUND_SEEDS),
-];
-const THIS_FILE = 'tests/integration/sync-convergence.test.ts';
-const replay = (seed: number) => `SEED=${seed} SCHEDULES=1 npx vitest run ${THIS_FILE}`;
+/** Schedules per run: 16 in `npm test` (SCHEDULES=… sets it; `npm run test:soak` 2,000). */
+const {
+  schedules: SCHEDULES,
+  first: FIRST_SEED,
+  seeds: SEEDS,
+  replay,
+} = scheduleSeeds('tests/integration/sync-convergence.test.ts', FOUND_SEEDS);
 
 /** Random operations per schedule, over all devices. */
 const OPS_PER_SCHEDULE = 16;
 /**
- * A request left hanging is abandoned after this long (ms of the manual clock, so it costs
- * no real time). Short next to the longer pauses between edits, so a hung request can end
- * while edits still come (a slow real answer may be cut short then too: one more fault).
- * The heal moves time only when nothing is on the wire, so there a slow answer (a page of
- * 1,000 rows on a loaded machine) is never cut short and the schedule always settles.
+ * The steps' faults: the I/O settles between half the edits; realtime messages dropped,
+ * duplicated or held back; held ones released at a quarter of the steps; device faults at
+ * 10% online/offline, 3% reload, 3% crash, 2% cut sockets.
  */
-const REQUEST_TIMEOUT_MS = 1_500;
-/**
- * Timer jumps one sync may take before the schedule counts as stuck: a sync needs a few (its
- * wake-up, a hung request's timeout, a delay, the others' realtime wake-ups). A sync that
- * never ends stops here, with the schedule's state, within seconds.
- */
-const MAX_JUMPS_PER_SYNC = 500;
-/**
- * Real time after which a schedule counts as stuck (ms): a backstop for I/O that never goes
- * quiet, which no timer jump can end. A schedule takes 1–2 s, a few on a loaded machine.
- */
-const SCHEDULE_MAX_MS = 60_000;
-/** How often the I/O set off between two edits settles before the next one (else it races). */
-const SETTLE_BETWEEN_EDITS = 0.5;
-/**
- * A crash comes up to this many turns of the event loop after its sync was asked for: from
- * before anything is frozen, through a push on the wire, to after its answer was applied.
- */
-const CRASH_TURNS_MAX = 60;
-/** Odds of each realtime message fault per row message (the rest are delivered). */
-const MESSAGE_FAULTS: readonly [MessageFault, number][] = [
-  ['drop', 0.15],
-  ['duplicate', 0.15],
-  ['hold', 0.2],
-];
-/** Odds that a device's held messages are delivered at a step (in or out of order). */
-const RELEASE_PER_STEP = 0.25;
-/** Realtime message faults that fired, over the run. */
-const messageFaults = new Map<MessageFault, number>();
-/** syncNow calls per device in the heal before giving up on it settling. */
-const HEAL_ATTEMPTS = 20;
-
-interface User {
-  name: string;
-  id: string;
-  net: FaultyNetwork;
-  supabase: SupabaseClient;
-  /** Cuts this user's realtime sockets (the server vanishing for a moment). */
-  cutSockets: () => number;
-}
+const ODDS: ChaosOdds = {
+  settleBetweenSteps: 0.5,
+  messageFaults: [
+    ['drop', 0.15],
+    ['duplicate', 0.15],
+    ['hold', 0.2],
+  ],
+  releasePerStep: 0.25,
+  deviceFaults: { offline: 0.1, reload: 0.13, crash: 0.16, cut: 0.18 },
+};
 
 let stack: TestDevstack;
-let users: User[] = [];
+let users: ChaosUser[] = [];
 /** Every engine's and every fault network's time. */
 const clock = new ManualClock();
 /** Where the running schedule is, its devices, and the faults fired before it began. */
-const progress: {
-  seed: number;
-  where: string;
-  /** The schedule's list, dropped once it is done. */
-  listId: string | undefined;
-  devices: Map<string, Device>;
-  firedBefore: Map<string, Map<Fault, number>>;
-} = {
+const progress: ScheduleProgress & { firedBefore: Map<string, Map<Fault, number>> } = {
   seed: 0,
   where: 'not started',
   listId: undefined,
   devices: new Map(),
   firedBefore: new Map(),
 };
-
-/**
- * Whether time may jump: nothing is on the wire, and no engine is in the middle of a sync
- * (busy in IndexedDB between two requests) unless a request is held back by a fault, which
- * only the clock can end. Jumping while an engine works would not be wrong (time passes),
- * but would fire the others' timers early: a 60 s pull each, for nothing.
- */
-const quiet = () => {
-  if (!users.every((user) => user.net.inFlight === 0)) {
-    calmSince(undefined);
-    return false;
-  }
-  if (users.some((user) => user.net.held > 0)) return true;
-  const syncing = [...progress.devices.values()].filter(
-    (device) => device.sync.engine.status.getSnapshot().phase === 'syncing',
-  );
-  if (syncing.length === 0) return true;
-  // An engine mid-sync with nothing on the wire for a long stretch of real time is waiting on
-  // the clock (seed 263442815: a reload's stop waited on a sync that waited on a timer, and
-  // the clock waited on the sync), so time may move after all.
-  return calmSince(`${clock.now()}`) >= SYNCING_WITHOUT_IO_MS;
-};
-
-/** Real time an engine may spend mid-sync with nothing on the wire before time may jump. */
-const SYNCING_WITHOUT_IO_MS = 2_000;
-let calm: { state: string; since: number } | undefined;
-/** How long (real ms) `state` has held; undefined resets it. Returns 0 on a change. */
-function calmSince(state: string | undefined): number {
-  if (state === undefined) {
-    calm = undefined;
-    return 0;
-  }
-  const now = performance.now();
-  if (calm?.state !== state) calm = { state, since: now };
-  return now - calm.since;
-}
 
 /** The running schedule's state, for a schedule that got stuck. */
 async function describeStuck(): Promise<string> {
@@ -170,50 +98,15 @@ async function describeStuck(): Promise<string> {
   return lines.join('\n');
 }
 
-/**
- * Awaits `work` (a sync, a stop) while moving the clock: time jumps to the next timer
- * whenever the I/O is quiet (see `quiet`). A sync that never ends is reported with the
- * schedule's state instead of hanging the run.
- */
-async function drive<T>(work: Promise<T>, where: string): Promise<T> {
-  progress.where = where;
-  // The work's own failure is rethrown as it is; only runUntil's own means stuck.
-  const ended = work.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  let outcome: Awaited<typeof ended>;
-  try {
-    outcome = await clock.runUntil(ended, {
-      quiet,
-      maxJumps: MAX_JUMPS_PER_SYNC,
-      waitWithoutTimers: true,
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${reason}\n${await describeStuck()}`, { cause: error });
-  }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
-}
-
-/** Lets the I/O that is going on settle (no request on the wire, no engine mid-sync). */
-async function settled(): Promise<void> {
-  await clock.runUntil(Promise.resolve(), { quiet });
-}
-
-/** Lets `n` turns of the event loop go by: what is running goes on, by a step or two. */
-async function turns(n: number): Promise<void> {
-  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * Virtual time between two edits (ms): mostly a moment, about a push's debounce; now and
- * then long enough for a backoff, a delay or a hung request to run out.
- */
-function pauseMs(random: () => number): number {
-  return random() < 0.15 ? 250 + Math.floor(random() * 2_500) : Math.floor(random() * 40);
-}
+/** Moves the clock while the devices work; runs the steps' device faults and the heal. */
+const driver = new ChaosDriver({
+  stack: () => stack,
+  clock,
+  users: () => users,
+  progress,
+  describeStuck,
+  odds: ODDS,
+});
 
 beforeAll(async () => {
   console.log(
@@ -238,32 +131,12 @@ beforeAll(async () => {
     create trigger test_task_history after insert or update on public.tasks
       for each row execute function public.test_task_history_log();
   `);
-  const carolEmail = `carol-${Date.now()}@example.com`;
-  const signup = stack.client();
-  const { data, error } = await signup.auth.signUp({ email: carolEmail, password: 'secret-123' });
-  if (error || !data.user) throw error ?? new Error('no user');
-  const make = async (name: string, id: string, email: string, password?: string) => {
-    // Delays wait on the schedules' clock; their lengths come from each schedule's chaos().
-    const net = new FaultyNetwork({ clock });
-    const sockets = cuttableWebSocket();
-    const supabase = clientFor(stack, net.fetch, sockets.transport);
-    await signIn(supabase, email, password);
-    return { name, id, net, supabase, cutSockets: () => sockets.cut() };
-  };
-  users = [
-    await make('alice', SEED.alice, 'alice@example.com'),
-    await make('bob', SEED.bob, 'bob@example.com'),
-    await make('carol', data.user.id, carolEmail, 'secret-123'),
-  ];
+  users = await chaosUsers(stack, clock);
 });
 afterAll(async () => {
-  const fired = new Map<string, number>();
-  for (const user of users) {
-    for (const [fault, n] of user.net.fired) fired.set(fault, (fired.get(fault) ?? 0) + n);
-  }
-  console.log(`convergence: faults fired: ${[...fired].map(([f, n]) => `${f} ${n}`).join(', ')}`);
+  console.log(`convergence: faults fired: ${firedSummary(users)}`);
   console.log(
-    `convergence: realtime message faults: ${[...messageFaults].map(([f, n]) => `${f} ${n}`).join(', ')}`,
+    `convergence: realtime message faults: ${[...driver.messageFaults].map(([f, n]) => `${f} ${n}`).join(', ')}`,
   );
   const seconds = (performance.now() - started) / 1000;
   console.log(
@@ -285,23 +158,6 @@ interface Written {
   superseded?: boolean;
 }
 
-const isSettled = (status: SyncStatus) => status.phase === 'synced' && status.pending === 0;
-
-/** Resolves once a started device has synced for the first time, with nothing queued. */
-function firstSync(device: Device): Promise<SyncStatus> {
-  const { status } = device.sync.engine;
-  return new Promise((resolve) => {
-    const check = () => {
-      const now = status.getSnapshot();
-      if (now.lastSyncedAt === null || !isSettled(now)) return;
-      off();
-      resolve(now);
-    };
-    const off = status.subscribe(check);
-    check();
-  });
-}
-
 /**
  * One schedule: setup, random edits under faults, heal. Returns what to check: the writes
  * made and the devices as they ended.
@@ -309,14 +165,8 @@ function firstSync(device: Device): Promise<SyncStatus> {
 async function runSchedule(
   seed: number,
 ): Promise<{ listId: string; written: Written[]; devices: Map<string, Device> }> {
-  // Separate streams for the edits, each network's faults and each device's backoff jitter:
-  // how the real I/O interleaves changes how many draws the faults take, not which edits a
-  // seed makes.
-  const streams = seededRandom(seed);
-  const stream = () => seededRandom(Math.floor(streams() * 2 ** 32));
-  const random = stream();
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const [alice, bob, carol] = users as [User, User, User];
+  const { stream, random, pick } = scheduleStreams(seed);
+  const [alice, bob, carol] = users as [ChaosUser, ChaosUser, ChaosUser];
 
   // A fresh list per schedule: alice owns it, bob edits, carol views.
   const listId = crypto.randomUUID();
@@ -340,96 +190,12 @@ async function runSchedule(
   const devices = new Map<string, Device>();
   progress.devices = devices;
   const written: Written[] = [];
-  // Each device's realtime messages pass a tap (delivered as they come until the edits).
-  const taps = new Map(users.map((user) => [user.name, new RealtimeTap()]));
-  for (const user of users) {
-    user.net.heal();
-    const device = await startDevice(stack, null, {
-      supabase: user.supabase,
-      random: stream(),
-      requestTimeoutMs: REQUEST_TIMEOUT_MS,
-      clock,
-      wrapRemote: (taps.get(user.name) as RealtimeTap).wrap,
-    });
-    devices.set(user.name, device);
-    // Its first sync (start() runs one), not one more on top of it. One device after the
-    // other: started side by side, each one's realtime join wakes the others for more pulls.
-    await drive(firstSync(device), `setup, ${user.name}`);
-  }
-
-  for (const user of users)
-    user.net.chaos(0.5, stream(), [
-      // Lost responses and duplicates are what exactly-once must survive: weighted up.
-      'drop-response',
-      'drop-response',
-      'duplicate',
-      'drop-request',
-      'delay',
-      'status-500',
-      'status-503',
-      'status-429',
-      'expire-token',
-      'hang',
-    ]);
-  // Message faults from streams of their own, drawn after all the others: how many messages
-  // the I/O brings changes their draws only, never the edits or the network's faults.
-  for (const tap of taps.values()) {
-    const fate = stream();
-    tap.fault = () => {
-      let roll = fate();
-      for (const [fault, odds] of MESSAGE_FAULTS) {
-        if (roll < odds) {
-          messageFaults.set(fault, (messageFaults.get(fault) ?? 0) + 1);
-          return fault;
-        }
-        roll -= odds;
-      }
-      return 'deliver';
-    };
-  }
-  const releases = stream();
+  await driver.startSchedule(users, stream);
 
   for (let step = 0; step < OPS_PER_SCHEDULE; step++) {
-    progress.where = `step ${step}`;
-    // Messages held back come now, late (after pulls, pushes and later messages).
-    for (const tap of taps.values()) {
-      if (releases() < RELEASE_PER_STEP) tap.release(releases() < 0.5 ? 'reverse' : 'fifo');
-    }
-    // Between edits the clock moves on, firing the engines' timers (a push's debounce, a
-    // backoff, a hung request's timeout); then the next edit comes either at once, racing
-    // what they set off (a push on the wire, a pull being applied), or once it has settled.
-    await clock.advanceAtOnce(pauseMs(random));
-    if (random() < SETTLE_BETWEEN_EDITS) await settled();
-    const user = pick(users);
+    const user = await driver.step(step, users, random, pick);
+    if (!user) continue;
     const device = devices.get(user.name) as Device;
-    const roll = random();
-    if (roll < 0.1) {
-      device.online.set(!device.online.isOnline());
-      continue;
-    }
-    if (roll < 0.13) {
-      // A reload: a new engine over the same IndexedDB, with whatever the old one left
-      // queued or frozen (a request lost mid-flight is the drop-response fault). The old
-      // engine's push in flight finishes first, however long the clock must run for it.
-      await drive(device.sync.stop(), `step ${step}, reloading ${user.name}`);
-      const reloaded = device.reload();
-      await device.sync.close();
-      devices.set(user.name, reloaded);
-      continue;
-    }
-    if (roll < 0.16) {
-      // A crash, most likely while a push is on the wire: the server may apply what the
-      // dead tab never hears about; the next start must replay it, applied once.
-      device.sync.engine.requestSync();
-      await clock.advanceAtOnce(0);
-      await turns(Math.floor(random() * CRASH_TURNS_MAX));
-      devices.set(user.name, device.crash());
-      continue;
-    }
-    if (roll < 0.18) {
-      user.cutSockets();
-      continue;
-    }
     const tasks = (
       await deviceDb(device.sync).rows('tasks').where('list_id').equals(listId).toArray()
     ).filter((t) => !t.deleted_at);
@@ -551,22 +317,7 @@ async function runSchedule(
     }
   }
 
-  // Heal: faults off, everyone online, each device in turn syncs until it is idle, so all
-  // that was queued is on the server; the check's sync then brings each one what the others
-  // sent. Time moves only while nothing is on the wire: backoffs, hung requests and delays
-  // run out at once.
-  for (const user of users) user.net.heal();
-  for (const tap of taps.values()) tap.fault = () => 'deliver';
-  for (const device of devices.values()) device.online.set(true);
-  for (const [name, device] of devices) {
-    for (let i = 0; i < HEAL_ATTEMPTS; i++) {
-      const status = await drive(device.sync.engine.syncNow(), `heal, ${name}, attempt ${i}`);
-      if (isSettled(status)) break;
-    }
-  }
-  // What is still held comes after the heal's pulls already brought its rows, out of order
-  // and twice: stale, it must change nothing (the check's sync runs after it).
-  for (const tap of taps.values()) tap.release('reverse', 2);
+  await driver.heal(users);
   return { listId, written, devices };
 }
 
@@ -584,24 +335,7 @@ async function check(
   progress.where = 'checking';
   for (const user of users) {
     const device = devices.get(user.name) as Device;
-    // As of a sync that has just settled: a late wake-up (a realtime rejoin after a cut
-    // socket asks for a pull) may otherwise be caught mid-run.
-    const status = await drive(device.sync.engine.syncNow(), `checking, ${user.name}`);
-    expect
-      .soft(
-        { phase: status.phase, pending: status.pending, lastError: status.lastError?.code },
-        `seed ${seed}: ${user.name}'s device settled`,
-      )
-      .toEqual({ phase: 'synced', pending: 0, lastError: undefined });
-    // I5: what sync_pull says the user may see is what product.md §6 says, read from the tables
-    // without it.
-    const server = await serverView(stack.db, user.id);
-    expect
-      .soft(
-        diffSpec(server, await specView(stack.db, user.id)),
-        `seed ${seed}: ${user.name}: sync_pull's view against product.md §6's`,
-      )
-      .toEqual([]);
+    const server = await driver.settledView(user, device, (what) => `seed ${seed}: ${what}`);
     // I2: the device holds exactly what the server lets this user see.
     const mine = await deviceView(device);
     const diff = diffViews(server, mine);
@@ -720,25 +454,6 @@ async function check(
   expect.soft(lost, `seed ${seed}: writes neither on the server nor rejected`).toEqual([]);
 }
 
-/**
- * Stops the schedule's engines (letting the clock run out what they wait on), closes its
- * devices and drops its list: the next schedule's fresh devices need not pull this one's
- * (everything in it goes with it, on delete cascade), so the 2,000th costs what the first does.
- */
-async function cleanUp(): Promise<void> {
-  const devices = [...progress.devices];
-  for (const [name, device] of devices) {
-    await drive(device.sync.stop(), `closing ${name}`).catch(() => undefined);
-  }
-  progress.devices = new Map();
-  // Each user's own client and sockets: they close side by side.
-  await Promise.all(devices.map(([, device]) => device.close().catch(() => undefined)));
-  if (progress.listId) {
-    await stack.db.query('delete from public.lists where id = $1', [progress.listId]);
-  }
-  progress.listId = undefined;
-}
-
 /** Schedules run to the end (their checks may still have failed). */
 let ran = 0;
 /** When the first schedule began (after the devstack started). */
@@ -756,25 +471,7 @@ describe('randomised convergence under faults (I1, I2)', () => {
       progress.seed = seed;
       progress.where = 'starting';
       progress.firedBefore = new Map(users.map((u) => [u.name, new Map(u.net.fired)]));
-      let watchdog: ReturnType<typeof setTimeout> | undefined;
-      const stuck = new Promise<never>((_, reject) => {
-        watchdog = setTimeout(() => {
-          void describeStuck().then((state) =>
-            reject(
-              new Error(
-                `schedule still running after ${SCHEDULE_MAX_MS} ms of real time\n${state}`,
-              ),
-            ),
-          );
-        }, SCHEDULE_MAX_MS);
-      });
-      const run = runSchedule(seed);
-      try {
-        await Promise.race([run.then((schedule) => check(seed, schedule)), stuck]);
-      } finally {
-        clearTimeout(watchdog);
-        await cleanUp();
-      }
+      await driver.guarded(() => runSchedule(seed).then((schedule) => check(seed, schedule)));
       ran += 1;
       // Long runs report progress, so a run cut short still says how far it got.
       if (ran % 100 === 0 && ran < SCHEDULES) {
