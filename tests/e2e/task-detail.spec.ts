@@ -1,6 +1,6 @@
 // The task screen (issue 17): the title edited in place and each property changed through its
-// chip's menu by keyboard alone, all still there after a reload; axe on every menu open, light
-// and dark, and on a viewer's read-only screen.
+// chip's menu (status, priority, due date, repeat, assignee) by keyboard alone, all still there
+// after a reload; axe on every menu open, light and dark, and on a viewer's read-only screen.
 import { expect, test } from '@playwright/test';
 
 import { contextFor, newAccount, shareList } from './support/accounts';
@@ -104,6 +104,18 @@ test('every property changes by keyboard alone and is still there after a reload
   await expectStored(page, 'tasks', id, 'due_on', picked);
   await expect(chip(page, 'Due date')).toBeFocused();
 
+  // Repeat: every day, from its menu by arrows.
+  await page.keyboard.press('Tab');
+  await expect(chip(page, 'Repeat')).toBeFocused();
+  await page.keyboard.press('Enter');
+  const repeat = page.getByRole('dialog', { name: 'Repeat' });
+  await expect(repeat.getByRole('menuitemradio', { name: /Never/ })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(repeat.getByRole('menuitemradio', { name: /Every day/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(chip(page, 'Repeat')).toHaveAccessibleName('Repeat: Every day');
+  await expectStored(page, 'tasks', id, 'repeat', 'daily');
+  await expect(chip(page, 'Repeat')).toBeFocused();
   // Assignee: Bob, once his membership has reached this device.
   await page.keyboard.press('Tab');
   await expect(chip(page, 'Assignee')).toBeFocused();
@@ -135,12 +147,13 @@ test('every property changes by keyboard alone and is still there after a reload
       timeZone: 'UTC',
     })}`,
   );
+  await expect(chip(page, 'Repeat')).toHaveAccessibleName('Repeat: Every day');
   await expect(chip(page, 'Assignee')).toHaveAccessibleName('Assignee: Bob');
   await expect(page.getByLabel('Notes')).toHaveValue('Two coats.');
   // And on the server: what another device would get.
   const { data } = await alice.api
     .from('tasks')
-    .select('title, status, priority, due_on, assignee_id, notes')
+    .select('title, status, priority, due_on, repeat, assignee_id, notes')
     .eq('id', id)
     .single();
   expect(data).toEqual({
@@ -148,6 +161,7 @@ test('every property changes by keyboard alone and is still there after a reload
     status: 'doing',
     priority: 3,
     due_on: picked,
+    repeat: 'daily',
     assignee_id: bob.userId,
     notes: 'Two coats.',
   });
