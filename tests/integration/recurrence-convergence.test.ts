@@ -309,9 +309,20 @@ async function complete(
 ): Promise<void> {
   const store = deviceDb(device.sync);
   const withRule = task.status !== 'done' && readRepeat(task.repeat) !== null;
+  // What this device has queued for the task: a completion it makes changes it. (A pull may
+  // bring another device's completion between the read above and the write, and then this
+  // device completes nothing: setStatus to 'done' of a done task is no change.)
+  const queued = async () =>
+    new Set(
+      (await store._outbox.where('[table+rowId]').equals(['tasks', task.id]).toArray()).map(
+        (entry) => JSON.stringify(entry),
+      ),
+    );
+  const before = await queued();
   let completed = true;
   if (many) completed = (await device.sync.repos.tasks.completeMany([task.id])).length === 1;
   else await device.sync.repos.tasks.setStatus(task.id, 'done');
+  completed &&= [...(await queued())].some((entry) => !before.has(entry));
   tally.completions += 1;
   const next = await successorId(task.id);
   if (!(await store.rows('tasks').get(next))) {
