@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 import { memoryDevice } from './testing/memory-device';
 import { serverRow } from './testing/server-row';
-import { isoDaysAfter, myWorkQueries, type MyWorkRows } from './my-work-queries';
+import { addDays } from '@/utils/format';
+
+import { myWorkQueries, type MyWorkRows } from './my-work-queries';
 import { createQueries } from './queries';
 
 const ME = '0e000000-0000-4000-8000-000000000001';
@@ -39,8 +41,8 @@ async function seeded() {
   const doing = await task(alpha, 'Overdue, doing', { due_on: '2026-12-01' });
   await repos.tasks.update(doing, { status: 'doing' });
   await task(alpha, 'Tomorrow', { due_on: '2026-12-03', assignee_id: ME });
-  await task(beta, 'In four weeks', { due_on: isoDaysAfter(TODAY, 28) });
-  await task(beta, 'Too far', { due_on: isoDaysAfter(TODAY, 29), assignee_id: ME });
+  await task(beta, 'In four weeks', { due_on: addDays(TODAY, 28) });
+  await task(beta, 'Too far', { due_on: addDays(TODAY, 29), assignee_id: ME });
   await task(alpha, 'Some day', { assignee_id: ME });
   await task(alpha, 'Theirs', { due_on: TODAY, assignee_id: OTHER });
   const done = await task(alpha, 'Done', { due_on: TODAY, assignee_id: ME });
@@ -150,7 +152,7 @@ describe('my work queries', () => {
   });
 
   it('count days across a month’s and a year’s end', () => {
-    expect(isoDaysAfter('2026-12-30', 3)).toBe('2027-01-02');
-    expect(isoDaysAfter('2028-02-28', 1)).toBe('2028-02-29');
+    expect(addDays('2026-12-30', 3)).toBe('2027-01-02');
+    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
   });
 });

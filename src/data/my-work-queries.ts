@@ -4,6 +4,7 @@
 // Made over the device's reader through `queries.extend(myWorkQueries)`: this module comes with
 // the sidebar's and the views' code, not in the app shell.
 import type { DeviceReader } from '@sync/index';
+import { addDays } from '@/utils/format';
 
 import { myLists } from './queries';
 import type { List, OutpostDeviceRows, Task } from './rows';
@@ -52,13 +53,6 @@ export const byListThenDue = (a: MyWorkRow, b: MyWorkRow): number =>
 
 /** The statuses of an open task. */
 const OPEN_STATUSES = ['todo', 'doing'] as const;
-
-/** The ISO date `days` after `iso` (both 'YYYY-MM-DD'; counted in UTC, so no DST shift). */
-export function isoDaysAfter(iso: string, days: number): string {
-  const date = new Date(`${iso}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 /** My work's reads over one device's `reader`. */
 export function myWorkQueries(reader: DeviceReader<OutpostDeviceRows>) {
@@ -153,8 +147,8 @@ export function myWorkQueries(reader: DeviceReader<OutpostDeviceRows>) {
       const lists = await myLists(reader, userId);
       const { tasks, more } = await openDue(
         lists,
-        isoDaysAfter(today, 1),
-        isoDaysAfter(today, UPCOMING_DAYS),
+        addDays(today, 1),
+        addDays(today, UPCOMING_DAYS),
         limit,
       );
       return viewRows(tasks, lists, byDueDate, limit, more);

@@ -7,8 +7,9 @@ import { createHash, randomUUID } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
+import { addDays } from '@/utils/format';
+
 import {
-  addDays,
   copiedItemId,
   describeRepeat,
   isoWeekday,

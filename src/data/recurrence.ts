@@ -6,6 +6,8 @@
 // every device that completes the same occurrence, offline or not, makes the same rows: the
 // server keeps the first and answers the others as replays, and its rules refuse any other
 // successor (supabase/migrations/…_my_work.sql, private.task_successor_id computes the same).
+import { addDays } from '@/utils/format';
+
 import { isRepeatRule } from './schema';
 
 /** A repeat rule, read. */
@@ -66,13 +68,6 @@ function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
-}
-
-/** An ISO date `days` after `date` (both `YYYY-MM-DD`, calendar days in UTC). */
-export function addDays(date: string, days: number): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
 }
 
 /** ISO weekday of an ISO date: Monday 1 to Sunday 7. */

@@ -56,6 +56,13 @@ export function charactersLeft(length: number, max: number): string {
     : `${count.toLocaleString('en-US')} ${noun} too many`;
 }
 
+/** The ISO date (`YYYY-MM-DD`) `days` after `iso`, counted in UTC calendar days (no DST shift). */
+export function addDays(iso: string, days: number): string {
+  const date = new Date(`${iso}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
 /** Today's date as YYYY-MM-DD in local time. */
 export function todayIso(now: number): string {
   const date = new Date(now);

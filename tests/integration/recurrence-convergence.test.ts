@@ -15,8 +15,8 @@
 // one test per schedule, from a seed drawn per run and printed (SEED=… replays one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { addDays, copiedItemId, readRepeat, successorId, writeRepeat } from '@/data/recurrence';
-import { todayIso } from '@/utils/format';
+import { copiedItemId, readRepeat, successorId, writeRepeat } from '@/data/recurrence';
+import { addDays, todayIso } from '@/utils/format';
 import type { LocalRow } from '../../sync/registry';
 import { deviceDb } from '../../sync/testing';
 import {

@@ -3,7 +3,7 @@
 // the grouping is tested without rendering.
 import type { MyWorkRow } from '@/data/my-work-queries';
 import type { List } from '@/data/rows';
-import { isoDaysAfter } from '@/data/my-work-queries';
+import { addDays } from '@/utils/format';
 
 import type { MyWorkView } from '@/hooks/use-my-work-view';
 
@@ -35,7 +35,7 @@ let dayFormat: Intl.DateTimeFormat | undefined;
 
 /** "Tomorrow", else the day in the device's language: "Thu 10 Dec" (en-GB). */
 export function dayHeading(iso: string, today: string): string {
-  if (iso === isoDaysAfter(today, 1)) return 'Tomorrow';
+  if (iso === addDays(today, 1)) return 'Tomorrow';
   dayFormat ??= new Intl.DateTimeFormat(undefined, {
     weekday: 'short',
     day: 'numeric',

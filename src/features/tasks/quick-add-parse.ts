@@ -34,6 +34,7 @@
 // - Each understood phrase has a key (`due:next friday`); the keys in `ignore` are read as
 //   words of the title, so a chip the user removed stays removed as the text is edited.
 import type { Priority } from '@/data/schema';
+import { addDays } from '@/utils/format';
 
 /** What an understood phrase sets. */
 export type QuickAddKind = 'due' | 'repeat' | 'priority' | 'assignee';
@@ -141,9 +142,7 @@ function nameOf(names: readonly string[], word = ''): number {
 
 // ---- Dates: ISO `YYYY-MM-DD`, counted in UTC so no daylight-saving change moves a day.
 
-const DAY_MS = 86_400_000;
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
-const addDays = (date: string, days: number) => iso(Date.parse(date) + days * DAY_MS);
 /** Monday 1 … Sunday 7. */
 const weekdayOf = (date: string) => new Date(date).getUTCDay() || 7;
 /** `weekday` today or the first one after. */

@@ -5,7 +5,7 @@
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 import { Menu } from '@/components/ui/menu';
-import { todayIso } from '@/utils/format';
+import { addDays, todayIso } from '@/utils/format';
 
 import { dueText } from './due-text';
 
@@ -18,10 +18,6 @@ function toUtc(iso: string): Date {
 
 function fromUtc(date: Date): string {
   return date.toISOString().slice(0, 10);
-}
-
-export function addDays(iso: string, days: number): string {
-  return fromUtc(new Date(toUtc(iso).getTime() + days * DAY_MS));
 }
 
 /** The same day `months` later, or that month's last day when it is shorter (31 Jan → 28 Feb). */
