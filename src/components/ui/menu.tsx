@@ -28,11 +28,25 @@ export interface PopoverProps {
   /** The popup's accessible name ("Status"). */
   popupLabel: string;
   className?: string | undefined;
+  /**
+   * The single key that opens this popover from its row or screen ("s" for status): the
+   * button carries it as `data-shortcut` (what the screens' key handlers click) and
+   * `aria-keyshortcuts`, and the button's tooltip and the popup show it.
+   */
+  shortcut?: string | undefined;
   /** The popup's content; `close()` closes it and gives focus back to the button. */
   children: (close: () => void) => ReactNode;
 }
 
-export function Popover({ label, trigger, popup, popupLabel, className, children }: PopoverProps) {
+export function Popover({
+  label,
+  trigger,
+  popup,
+  popupLabel,
+  className,
+  shortcut,
+  children,
+}: PopoverProps) {
   // `refocus`: closed in a way that gives focus back to the button (Escape, a choice).
   const [{ open, refocus }, setState] = useState({ open: false, refocus: false });
   const id = useId();
@@ -78,6 +92,9 @@ export function Popover({ label, trigger, popup, popupLabel, className, children
         aria-label={label}
         aria-haspopup={popup}
         aria-expanded={open}
+        aria-keyshortcuts={shortcut?.toUpperCase()}
+        data-shortcut={shortcut}
+        title={shortcut ? `${popupLabel} (${shortcut.toUpperCase()})` : undefined}
         aria-controls={open ? id : undefined}
         onClick={() => setState({ open: !open, refocus: false })}
         onKeyDown={(event) => {
