@@ -113,8 +113,8 @@ export interface BrowserFigures {
    * `compareWith`'s new tabs, each opened right after this checkout's on the same list in the
    * same round (`small[i]` and `big[i]` pair with `newTabOrder`'s).
    */
-  compared?: (NewTabs & { checkout: string }) | undefined;
-  /** Left out by `newTabsOnly`: bob's initial syncs of 100k tasks and the heap after them. */
+  compared?: (NewTabs & { checkout: string; nav?: BrowserNavigation | undefined }) | undefined;
+  /** Left out by `newTabsOnly` and `device100k: false`: bob's initial syncs of 100k tasks and the heap after them. */
   device100k?: {
     syncRuns: SyncRun[];
     /** Peak JS heap while browsing with 100k tasks on the device (bytes). */
@@ -579,39 +579,56 @@ async function navigateOnce(
   return sample;
 }
 
+/**
+ * Figure 1 for each app in `pages` (this checkout's, and `compareWith`'s): rounds of a click on
+ * the 10,000-task list and on the 30-task list, the apps taking turns round by round.
+ */
 async function measureNavigation(
-  page: Page,
-  appUrl: string,
+  pages: { page: Page; appUrl: string }[],
   counts: Counts,
-): Promise<BrowserNavigation> {
+): Promise<BrowserNavigation[]> {
   const lists = [SEED.list, BIG_LIST_ID];
   // A fresh page on the synced device: its painted states are checked from navigation start.
-  await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
-  await listsReady(page, counts, lists);
-  const big: number[] = [];
-  const small: number[] = [];
-  const bigScreen: number[] = [];
-  const smallScreen: number[] = [];
+  for (const { page, appUrl } of pages) {
+    await within('open /lists', BOUND.step, page.goto(`${appUrl}/lists`));
+    await listsReady(page, counts, lists);
+  }
+  const samples = pages.map(() => ({
+    big: [] as number[],
+    small: [] as number[],
+    bigScreen: [] as number[],
+    smallScreen: [] as number[],
+  }));
   for (let round = 0; round < NAV_WARMUP + NAV_SAMPLES; round++) {
-    // Interleaved, so drift on the shared machine hits both alike.
-    const b = await navigateOnce(page, BIG_LIST_ID, counts, lists);
-    const s = await navigateOnce(page, SEED.list, counts, lists);
-    if (round >= NAV_WARMUP) {
-      big.push(b.row);
-      small.push(s.row);
-      bigScreen.push(b.screen);
-      smallScreen.push(s.screen);
+    // Interleaved, lists and apps, so drift on the shared machine hits all alike.
+    for (const [i, { page }] of pages.entries()) {
+      await page.bringToFront();
+      const b = await navigateOnce(page, BIG_LIST_ID, counts, lists);
+      const s = await navigateOnce(page, SEED.list, counts, lists);
+      const mine = samples[i];
+      if (round >= NAV_WARMUP && mine) {
+        mine.big.push(b.row);
+        mine.small.push(s.row);
+        mine.bigScreen.push(b.screen);
+        mine.smallScreen.push(s.screen);
+      }
     }
   }
-  const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
-  checkFrames((await probe(page)).frames, counts, placeholders);
-  return {
-    navBig: percentiles(big),
-    navSmall: percentiles(small),
-    navBigScreen: percentiles(bigScreen),
-    navSmallScreen: percentiles(smallScreen),
-    navPlaceholders: placeholders,
-  };
+  const figures: BrowserNavigation[] = [];
+  for (const [i, { page }] of pages.entries()) {
+    const placeholders: PlaceholderReport = { frames: 0, wrong: 0, blank: 0, examples: [] };
+    checkFrames((await probe(page)).frames, counts, placeholders);
+    const mine = samples[i];
+    if (!mine) continue;
+    figures.push({
+      navBig: percentiles(mine.big),
+      navSmall: percentiles(mine.small),
+      navBigScreen: percentiles(mine.bigScreen),
+      navSmallScreen: percentiles(mine.smallScreen),
+      navPlaceholders: placeholders,
+    });
+  }
+  return figures;
 }
 
 /** The worker is active and controls `page` (reloading once if it does not yet). */
@@ -858,16 +875,23 @@ async function buildBenchPage(outDir: string): Promise<void> {
 /**
  * `newTabsOnly`: alice's new tabs alone (no in-app navigation, no 100k sync or heap), a
  * couple of minutes instead of six, to try a change to the new tab's start-up.
+ * `device100k: false`: the in-app navigation and the new tabs, without bob's 100k sync and heap.
  * `compareWith`: another checkout of Outpost (its own node_modules), built too and served from
- * a second origin; alice's new tabs alternate between the two apps, tab for tab, and its
- * figures come back as `compared` (this checkout's stay the figures). A change worth 20 ms is
+ * a second origin; alice's in-app navigation rounds and new tabs alternate between the two
+ * apps, round for round and tab for tab, and its figures come back as `compared` (this
+ * checkout's stay the figures). A change worth 20 ms is
  * lost in the drift between two runs minutes apart on a busy machine; paired tabs see the same
  * machine.
  */
 export async function benchBrowser({
   newTabsOnly = false,
+  device100k = !newTabsOnly,
   compareWith,
-}: { newTabsOnly?: boolean; compareWith?: string | undefined } = {}): Promise<BrowserFigures> {
+}: {
+  newTabsOnly?: boolean;
+  device100k?: boolean;
+  compareWith?: string | undefined;
+} = {}): Promise<BrowserFigures> {
   const stack = await startTestDevstack('postgres');
   const profiles: { close: () => Promise<void> }[] = [];
   mkdirSync(TMP_DIR, { recursive: true });
@@ -881,7 +905,7 @@ export async function benchBrowser({
         ? `seeding ${BIG_TASKS.toLocaleString('en-US')} tasks`
         : `seeding ${BIG_TASKS.toLocaleString('en-US')} + ${HUGE_TASKS.toLocaleString('en-US')} tasks`,
     );
-    const counts = await seed(stack, { huge: !newTabsOnly });
+    const counts = await seed(stack, { huge: device100k });
     progress('building the app and the bench page');
     buildApp(stack.url, stack.publishableKey, outDir);
     if (compareWith && otherDir) buildApp(stack.url, stack.publishableKey, otherDir, compareWith);
@@ -908,9 +932,16 @@ export async function benchBrowser({
       await controlled(otherPage);
     }
     let nav: BrowserNavigation | undefined;
+    let otherNav: BrowserNavigation | undefined;
     if (!newTabsOnly) {
       progress(`in-app navigation: ${NAV_WARMUP} + ${NAV_SAMPLES} rounds`);
-      nav = await measureNavigation(page, appUrl, counts);
+      [nav, otherNav] = await measureNavigation(
+        [
+          { page, appUrl },
+          ...(otherPage && otherServer ? [{ page: otherPage, appUrl: otherServer.url }] : []),
+        ],
+        counts,
+      );
     }
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
@@ -932,9 +963,10 @@ export async function benchBrowser({
       newTabPhases: tabs.phases,
       newTabOrder: { small: tabs.small, big: tabs.big },
       newTabPainted: tabs.painted,
-      compared: other && compareWith ? { checkout: compareWith, ...other } : undefined,
+      compared:
+        other && compareWith ? { checkout: compareWith, ...other, nav: otherNav } : undefined,
     };
-    if (newTabsOnly) return figures;
+    if (newTabsOnly || !device100k) return figures;
 
     // Figures 3 and 4: bob, his 100,000-task list (and the seeded one).
     progress(`initial sync of 100k tasks in the bench page (${SYNC_RUNS} run(s))`);

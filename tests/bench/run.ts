@@ -234,17 +234,20 @@ if (only.has('app')) {
 }
 
 // BENCH=browser (and a run with no BENCH): issue 16, real-browser figures next to their
-// baselines and targets (browser.bench.ts). BENCH=browser-tabs: its new tabs alone.
+// baselines and targets (browser.bench.ts). BENCH=browser-tabs: its new tabs alone;
+// BENCH=browser-ui: the in-app navigation and the new tabs, without the 100k sync and heap.
 if (
   only.has('browser') ||
   only.has('browser-tabs') ||
+  only.has('browser-ui') ||
   (only.has('app') && process.env.BENCH === undefined)
 ) {
   const { benchBrowser } = await import('./browser.bench');
   const { printBrowserFigures } = await import('./browser/print');
   process.stdout.write('\nbrowser: Chromium, production build, devstack on Postgres 15… ');
   const b = await benchBrowser({
-    newTabsOnly: !only.has('browser') && only.has('browser-tabs'),
+    newTabsOnly: !only.has('browser') && !only.has('browser-ui') && only.has('browser-tabs'),
+    device100k: only.has('browser') || !only.has('browser-ui'),
     // Another checkout whose new tabs alternate with this one's, tab for tab (browser.bench.ts).
     compareWith: process.env.BENCH_BROWSER_AB,
   });

@@ -49,11 +49,15 @@ export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
   printPhases("  where a new tab's time goes", b.newTabPhases, fmt);
   placeholders.push(['new tab offline (figure 2)', b.newTabPlaceholders]);
   if (b.compared) {
+    if (b.nav && b.compared.nav) printComparedNavigation(b.nav, b.compared, fmt);
     printCompared(b, b.compared, fmt);
     placeholders.push([`new tab offline, ${b.compared.checkout}`, b.compared.placeholders]);
   }
   if (b.device100k) printDevice100k(b.device100k, fmt);
-  else console.log('browser: initial sync of 100k and the heap left out (BENCH=browser-tabs)');
+  else
+    console.log(
+      'browser: initial sync of 100k and the heap left out (BENCH=browser-tabs or browser-ui)',
+    );
   console.log(
     "browser: painted states of the counts (list screen's and lists screen's) showing a count that was not the device's data",
   );
@@ -190,6 +194,35 @@ function printCompared(b: BrowserFigures, other: NewTabs & { checkout: string },
     }),
   );
   printPhases("  A: where a new tab's time goes", other.phases, fmt);
+}
+
+/** The in-app navigation of both checkouts, round for round in one browser. */
+function printComparedNavigation(
+  mine: BrowserNavigation,
+  other: { checkout: string; nav?: BrowserNavigation | undefined },
+  fmt: Fmt,
+): void {
+  const theirs = other.nav;
+  if (!theirs) return;
+  const ms = (n: number) => fmt(n, 1);
+  console.log(
+    `browser: the same in-app navigation, this checkout (B) against ${other.checkout} (A), round for round in one browser`,
+  );
+  console.table(
+    (
+      [
+        ['list of 30 tasks', mine.navSmall, theirs.navSmall],
+        ['list of 10,000 tasks', mine.navBig, theirs.navBig],
+        ['list of 30 tasks, screen', mine.navSmallScreen, theirs.navSmallScreen],
+        ['list of 10,000 tasks, screen', mine.navBigScreen, theirs.navBigScreen],
+      ] as const
+    ).map(([measure, b, a]) => ({
+      measure,
+      'A p50 / p95 ms': `${ms(a.p50)} / ${ms(a.p95)}`,
+      'B p50 / p95 ms': `${ms(b.p50)} / ${ms(b.p95)}`,
+      'B / A p50': `${fmt(b.p50 / a.p50, 2)}×`,
+    })),
+  );
 }
 
 /** A new tab's milestones, p50 per list. */
