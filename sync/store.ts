@@ -102,7 +102,8 @@ export interface Store<Rows extends RowTypes = AnyRows> {
    * Runs `fn` in one read-write transaction over `tables` (synced ones, and `_files` for a
    * write that keeps file bytes) and the outbox, after `ready`.
    * Once it has committed, `onQueued` is called if `fn` queued a change. Everything `fn`
-   * writes is kept or nothing is: a write that throws queues nothing.
+   * writes is kept or nothing is: a write that throws queues nothing. Inside another write's
+   * transaction (an app's bulk write calling `remove`), it is a part of that one.
    */
   readonly transaction: <T>(
     tables: readonly (TableName<Rows> | '_files')[],
@@ -219,11 +220,17 @@ export function createStore<Rows extends RowTypes = AnyRows>(ctx: StoreContext<R
   const queuedIn = new WeakSet<Transaction>();
 
   async function rw<T>(tables: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const scope = [...tables.map((t) => db.table(t)), ...outboxTables(db)];
+    // Inside another write (an app's bulk write deleting rows with `remove`): a part of that
+    // transaction, which awaited `ready` and wakes the engine once it has committed. Anything
+    // else awaited or started here would run in the transaction's zone: the engine's reads
+    // would join it, see what is not committed, and fail once it has.
+    if (Dexie.currentTransaction?.active) return db.transaction('rw', scope, fn);
     await ctx.ready;
     let tx: Transaction | undefined;
     const result = await db.transaction(
       'rw',
-      [...tables.map((t) => db.table(t)), ...outboxTables(db)],
+      scope,
       // An async function: Dexie keeps the transaction open across native awaits only then.
       async (current) => {
         tx = current;
@@ -250,7 +257,10 @@ export function createStore<Rows extends RowTypes = AnyRows>(ctx: StoreContext<R
       createdAt: ctx.now(),
       ...(listId ? { listId } : {}),
     });
-    queuedIn.add(Dexie.currentTransaction);
+    // The outermost transaction: the one whose commit wakes the engine.
+    let tx = Dexie.currentTransaction;
+    while (tx.parent) tx = tx.parent;
+    queuedIn.add(tx);
   }
 
   // The stamped columns and `_v` complete the row the app gave (NewRow: all but those).

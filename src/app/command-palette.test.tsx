@@ -1,6 +1,7 @@
 // The command palette on the real app and device database (offline, no server): Ctrl+K opens
-// it, typing finds lists, tasks and actions (each labelled, a task with its list), ↑/↓ move
-// the active option, Enter or a click runs it, Escape closes it and focus goes back.
+// it (and so does the phone's bottom bar), typing finds lists, tasks and actions (each
+// labelled, a task with its list, what matched marked), ↑/↓ move the active option, Enter or a
+// click runs it, Escape closes it and focus goes back.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,7 +17,13 @@ import {
   type TestServices,
 } from '@/testing/app-harness';
 
-import { actionCommands, matchScore, rankCommands, type ActionContext } from './command-palette';
+import {
+  actionCommands,
+  matchedRanges,
+  matchScore,
+  rankCommands,
+  type ActionContext,
+} from './command-palette';
 
 /** A device used without an account, with two lists and a few tasks. */
 async function localDevice(): Promise<{ services: TestServices; roof: string; yard: string }> {
@@ -115,6 +122,33 @@ describe('command palette', () => {
       ).toHaveTextContent('Nothing matches “zebra”.'),
     );
     expect(optionNames()).toEqual([]);
+  });
+
+  it('opens from the bottom bar’s Search, and gives focus back to it', async () => {
+    const { services } = await localDevice();
+    const { user } = await openApp(services, '/lists', 'Lists');
+    // The bottom bar is the navigation with Search in it (the sidebar has none).
+    const search = await screen.findByRole('button', { name: 'Search' });
+    expect(search.closest('nav')).toHaveAccessibleName('Main');
+    await user.click(search);
+    await waitFor(() => expect(combobox()).toHaveFocus());
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Command palette' })).toBeNull(),
+    );
+    expect(search).toHaveFocus();
+  });
+
+  it('marks what matched in each title, and reads the title whole', async () => {
+    const { services } = await localDevice();
+    const { user } = await openApp(services, '/lists', 'Lists');
+    await openPalette(user);
+    await user.type(combobox(), 'roof');
+    // The name is the plain text (the marks are inside it, not around extra words).
+    const task = await screen.findByRole('option', { name: 'Order roof tilesRoof crewTask' });
+    expect(Array.from(task.querySelectorAll('mark'), (mark) => mark.textContent)).toEqual(['roof']);
+    const list = screen.getByRole('option', { name: 'Roof crewList' });
+    expect(Array.from(list.querySelectorAll('mark'), (mark) => mark.textContent)).toEqual(['Roof']);
   });
 
   it('moves with ↑/↓ (wrapping), and Enter opens the active task', async () => {
@@ -250,6 +284,21 @@ describe('palette ranking', () => {
     expect(titles('expired')).toContain('Sign out');
     expect(titles('expired')).not.toContain('Sync now');
     expect(titles('signed-in')).toEqual(expect.arrayContaining(['Sync now', 'Sign out']));
+  });
+
+  it('marks the start typed, else each word where it starts a word, else anywhere', () => {
+    expect(matchedRanges('Roof crew', 'roof c')).toEqual([[0, 6]]);
+    expect(matchedRanges('Order roof tiles', 'tiles roof')).toEqual([
+      [6, 10],
+      [11, 16],
+    ]);
+    // The "of" that starts a word, not the one inside "Roof"; else the first, in a word.
+    expect(matchedRanges('Roof of the shed', 'of')).toEqual([[5, 7]]);
+    expect(matchedRanges('Proofread', 'oof')).toEqual([[2, 5]]);
+    // Touching or overlapping words make one mark; keywords mark nothing in the title.
+    expect(matchedRanges('Sign out', 'sign si')).toEqual([[0, 4]]);
+    expect(matchedRanges('Sign out', 'logout')).toEqual([]);
+    expect(matchedRanges('Sign out', '  ')).toEqual([]);
   });
 
   it('offers New task in the list on screen, unless the user only views it', () => {

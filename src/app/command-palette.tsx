@@ -1,11 +1,12 @@
 // The command palette (Ctrl/Cmd+K): one field to jump to any list or task by its name and to
 // run the main actions. It reads the device database only (`queries.find`), so it works
 // offline. Its own chunk, loaded on the first Ctrl+K (from the precache, so offline too); the
-// layout keeps it mounted once loaded. A WAI-ARIA combobox: focus stays in the field, ↑/↓
+// layout keeps it mounted once loaded (opened by the phone's bottom bar too). What matched
+// is marked in each result's title. A WAI-ARIA combobox: focus stays in the field, ↑/↓
 // move the active option (aria-activedescendant), Enter runs it, Escape closes the palette
 // and focus goes back where it was.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
 import { accessFor } from '@/hooks/use-list-access';
@@ -153,6 +154,55 @@ export function matchScore(command: Command, text: string): number | null {
   const typed = needle.split(/\s+/);
   if (typed.every((part) => words.some((word) => word.startsWith(part)))) return 1;
   return typed.every((part) => haystack.includes(part)) ? 2 : null;
+}
+
+/** Whether `text[index]` starts a word (after a space or a mark, not inside a word). */
+const startsWord = (text: string, index: number) =>
+  index === 0 || !/[\p{L}\p{N}]/u.test(text[index - 1] ?? '');
+
+/**
+ * Where `text` matched in `title`, as [start, end) ranges in order, for the palette to mark:
+ * the whole text at the title's start, else each typed word where it starts a word of the
+ * title, or anywhere in it. Words matched only by an action's keywords mark nothing.
+ */
+export function matchedRanges(title: string, text: string): [number, number][] {
+  const needle = text.trim().toLocaleLowerCase();
+  const lower = title.toLocaleLowerCase();
+  // A letter whose lower case is longer ("İ") would shift every index after it.
+  if (!needle || lower.length !== title.length) return [];
+  if (lower.startsWith(needle)) return [[0, needle.length]];
+  const found: [number, number][] = [];
+  for (const part of needle.split(/\s+/)) {
+    let at = lower.indexOf(part);
+    for (let from = at; from !== -1; from = lower.indexOf(part, from + 1)) {
+      if (startsWord(lower, from)) {
+        at = from;
+        break;
+      }
+    }
+    if (at !== -1) found.push([at, at + part.length]);
+  }
+  found.sort((a, b) => a[0] - b[0]);
+  // Overlapping or touching ranges make one mark.
+  const merged: [number, number][] = [];
+  for (const [start, end] of found) {
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+/** `title` with what matched `text` in <mark>; its text (and accessible name) unchanged. */
+function MarkedTitle({ title, text }: { title: string; text: string }) {
+  const parts: ReactNode[] = [];
+  let from = 0;
+  for (const [start, end] of matchedRanges(title, text)) {
+    parts.push(title.slice(from, start), <mark key={start}>{title.slice(start, end)}</mark>);
+    from = end;
+  }
+  parts.push(title.slice(from));
+  return <span className="palette__title">{parts}</span>;
 }
 
 const KIND_ORDER: Record<CommandKind, number> = { Action: 0, List: 1, Task: 2 };
@@ -361,7 +411,7 @@ function PaletteBody({
               {command.color ? <ColorDot color={command.color} size={10} /> : null}
             </span>
             <span className="palette__text">
-              <span className="palette__title">{command.title}</span>
+              <MarkedTitle title={command.title} text={text} />
               {command.detail ? <span className="palette__detail">{command.detail}</span> : null}
             </span>
             <span className="palette__kind">{command.kind}</span>

@@ -106,6 +106,11 @@ export function AppLayout({ children }: { children: ReactNode }) {
     setPaletteWanted(true);
     setPaletteOpen((open) => !open);
   }, mode !== 'none');
+  /** The bottom bar's Search: a phone has no Ctrl+K. */
+  const openPalette = () => {
+    setPaletteWanted(true);
+    setPaletteOpen(true);
+  };
   useUndoKeys();
 
   return (
@@ -136,13 +141,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </header>
       {mode !== 'none' ? (
         <Suspense fallback={null}>
-          <AppNavigation />
+          <AppNavigation onSearch={openPalette} />
         </Suspense>
       ) : null}
       <main id="main" ref={main} tabIndex={-1} className="app-main">
         {/* A crashed screen is reset by navigating elsewhere. Lazy screens come from the
-            service worker's precache, so the fallback shows for a frame at most. */}
-        <RouteErrorBoundary key={pathname}>
+            service worker's precache, so the fallback shows for a frame at most. A task
+            beside its list is the list's screen (list-route.tsx has the task's boundary):
+            opening, following or closing it must not mount the list again. */}
+        <RouteErrorBoundary key={pathname.replace(/\/tasks\/[^/]+\/?$/, '')}>
           <Suspense fallback={null}>{children}</Suspense>
         </RouteErrorBoundary>
       </main>

@@ -27,15 +27,18 @@ const SettingsScreen = lazyScreen(async () => (await SCREEN_CODE.settings()).Set
 // "Forgot password?" leads to them: a chunk of their own would lengthen the shell's graph.
 const EmailFlowRoute = lazyScreen(async () => (await SCREEN_CODE.signIn()).EmailFlowRoute);
 
-/** The screens screenAt() names, as rendered. */
-const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>>> = {
-  task: TaskRoute,
-  members: MembersScreen,
-  list: ListRoute,
-  lists: ListsScreen,
-  settings: SettingsScreen,
-  share: ShareRoute,
-  myWork: MyWorkRoute,
+/**
+ * The screens screenAt() names, as rendered. A task opens in its list's screen (beside the
+ * list, or as a page on narrow windows: list-route.tsx), which needs both codes.
+ */
+const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>[]>> = {
+  task: [ListRoute, TaskRoute],
+  members: [MembersScreen],
+  list: [ListRoute],
+  lists: [ListsScreen],
+  settings: [SettingsScreen],
+  share: [ShareRoute],
+  myWork: [MyWorkRoute],
 };
 
 /**
@@ -45,14 +48,12 @@ const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>>> = {
  */
 export function preloadScreen(pathname: string): Promise<void> {
   const screen = screenAt(pathname);
-  const preload = screen ? BY_NAME[screen]?.preload() : undefined;
+  const screens = screen ? (BY_NAME[screen] ?? []) : [];
   // A chunk that cannot load shows when the screen renders.
-  return preload
-    ? preload.then(
-        () => undefined,
-        () => undefined,
-      )
-    : Promise.resolve();
+  return Promise.all(screens.map((each) => each.preload())).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Loads every screen's code when the browser is idle, so no navigation waits for code. */
@@ -72,11 +73,15 @@ const OPEN: [path: string, screen: LazyScreen<object>][] = [
   ['/email-confirmed', EmailFlowRoute],
 ];
 
-/** The screens of someone's data: an account's or the device's (RequireSession). */
-const SIGNED_IN: [path: string, screen: LazyScreen<object>][] = [
+/**
+ * The screens of someone's data: an account's or the device's (RequireSession). A list and a
+ * task of it are one screen under one key (list-route.tsx), so that opening or closing a task
+ * beside its list keeps the list mounted.
+ */
+const SIGNED_IN: [path: string, screen: LazyScreen<object>, key?: string][] = [
   ['/lists', ListsScreen],
-  ['/lists/:listId', ListRoute],
-  ['/lists/:listId/tasks/:taskId', TaskRoute],
+  ['/lists/:listId', ListRoute, 'list'],
+  ['/lists/:listId/tasks/:taskId', ListRoute, 'list'],
   ['/lists/:listId/members', MembersScreen],
   ['/settings', SettingsScreen],
   ['/share', ShareRoute],
@@ -97,8 +102,8 @@ export function AppRoutes() {
             <Screen />
           </Route>
         ))}
-        {SIGNED_IN.map(([path, Screen]) => (
-          <Route key={path} path={path}>
+        {SIGNED_IN.map(([path, Screen, key = path]) => (
+          <Route key={key} path={path}>
             <RequireSession>
               <Screen />
             </RequireSession>

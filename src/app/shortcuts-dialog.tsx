@@ -1,24 +1,56 @@
-// The list of keyboard shortcuts (`?`, or the header's "?" button). Its own chunk, loaded the
-// first time it is asked for (from the precache, so offline too): the app shell paints the
-// first screen without it (issue 16). The layout keeps it mounted once loaded.
+// The list of keyboard shortcuts (`?`, or the header's "?" button), in groups by where they
+// work. Its own chunk, loaded the first time it is asked for (from the precache, so offline
+// too): the app shell paints the first screen without it (issue 16). The layout keeps it
+// mounted once loaded.
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 
-export const SHORTCUTS: readonly (readonly [keys: string, action: string])[] = [
-  ['Ctrl / ⌘ + K', 'Jump to a list or task, run an action'],
-  ['n', 'New task (in a list) or new list'],
-  ['/', 'Search tasks'],
-  ['j / k', 'Next / previous task'],
-  ['Enter / o', 'Open the focused task'],
-  ['x', 'Select the focused task'],
-  ['F2', "Edit the focused task's title"],
-  ['Esc', 'Cancel editing, close a dialog'],
-  ['Alt + ↑ / ↓', 'Move the focused task up or down'],
-  ['Ctrl / ⌘ + Z', 'Undo the last change'],
-  ['Shift + Ctrl / ⌘ + Z, Ctrl + Y', 'Redo'],
-  ['g then l', 'Go to lists'],
-  ['g then s', 'Go to settings'],
-  ['?', 'Show these shortcuts'],
+import './shortcuts-dialog.css';
+
+/** A group of shortcuts: where they work, and each key with what it does. */
+export interface ShortcutGroup {
+  title: string;
+  keys: readonly (readonly [keys: string, action: string])[];
+}
+
+export const SHORTCUTS: readonly ShortcutGroup[] = [
+  {
+    title: 'Anywhere',
+    keys: [
+      ['Ctrl / ⌘ + K', 'Jump to a list or task, run an action'],
+      ['n', 'New task (in a list) or new list'],
+      ['/', 'Search tasks'],
+      ['Ctrl / ⌘ + Z', 'Undo the last change'],
+      ['Shift + Ctrl / ⌘ + Z, Ctrl + Y', 'Redo'],
+      ['g then l', 'Go to lists'],
+      ['g then s', 'Go to settings'],
+      ['Esc', 'Cancel editing, close a dialog'],
+      ['?', 'Show these shortcuts'],
+    ],
+  },
+  {
+    title: 'In a list',
+    keys: [
+      ['j / k', 'Next / previous task'],
+      ['Enter / o', 'Open the focused task'],
+      ['x', 'Select the focused task'],
+      ['Shift + j / k', 'Select the next / previous task too'],
+      ['Ctrl / ⌘ + A', 'Select every task shown'],
+      ['F2', "Edit the focused task's title"],
+      ['Alt + ↑ / ↓', 'Move the focused task up or down'],
+    ],
+  },
+  {
+    title: 'On a task or a selection',
+    keys: [
+      ['s', 'Status'],
+      ['p', 'Priority'],
+      ['a', 'Assignee'],
+      ['d', 'Due date'],
+      ['m', 'Move the selection to another list'],
+      ['Delete', 'Delete (with Undo)'],
+    ],
+  },
 ];
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -33,16 +65,21 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
         </Button>
       }
     >
-      <dl className="shortcuts">
-        {SHORTCUTS.map(([keys, action]) => (
-          <div key={keys} className="shortcuts__row">
-            <dt>
-              <kbd>{keys}</kbd>
-            </dt>
-            <dd>{action}</dd>
-          </div>
-        ))}
-      </dl>
+      {SHORTCUTS.map((group) => (
+        <section key={group.title} className="shortcuts__group">
+          <h3 className="shortcuts__title">{group.title}</h3>
+          <dl className="shortcuts">
+            {group.keys.map(([keys, action]) => (
+              <div key={keys} className="shortcuts__row">
+                <dt>
+                  <kbd>{keys}</kbd>
+                </dt>
+                <dd>{action}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
     </Dialog>
   );
 }

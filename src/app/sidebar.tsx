@@ -33,7 +33,8 @@ function useMyWorkCounts() {
 const countText = (view: MyWorkRows | undefined) =>
   view === undefined ? '' : view.capped ? `${MY_WORK_LIMIT}+` : String(view.rows.length);
 
-export function AppNavigation() {
+/** `onSearch`: opens the command palette (the bottom bar's Search). */
+export function AppNavigation({ onSearch }: { onSearch: () => void }) {
   const lists = useListsOverview();
   const counts = useMyWorkCounts();
   const views = [
@@ -93,7 +94,7 @@ export function AppNavigation() {
           Settings
         </NavLink>
       </nav>
-      <BottomBar lists={lists} onNewList={create} />
+      <BottomBar lists={lists} onNewList={create} onSearch={onSearch} />
       {creating !== null ? (
         <Suspense fallback={null}>
           <NewListDialog open={creating} onClose={() => setCreating(false)} />

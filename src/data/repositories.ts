@@ -8,6 +8,7 @@ import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 import type { FileRecord, Stored, TableName, WriteContext } from '@sync/index';
 import { todayIso } from '@/utils/format';
 
+import type { BulkChange, BulkWrites, MovedTask, UpdatedTask } from './bulk-writes';
 import type { ChecklistItem, DeviceMembership, OutpostDeviceRows, Task } from './rows';
 import {
   ATTACHMENT_EXTENSIONS,
@@ -41,6 +42,7 @@ export type RepoContext = WriteContext<OutpostDeviceRows>;
  */
 export function createRepositories(ctx: RepoContext) {
   const { db, rows } = ctx;
+  const store = createStore(ctx);
   const {
     transaction: rw,
     blobTransaction: rwQuota,
@@ -52,7 +54,7 @@ export function createRepositories(ctx: RepoContext) {
     live,
     remove,
     deletable,
-  } = createStore(ctx);
+  } = store;
 
   const lists = {
     /** delete(): the list with its tasks, comments and attachments; undoDelete(). */
@@ -183,6 +185,23 @@ export function createRepositories(ctx: RepoContext) {
     });
   }
 
+  /** The bulk bar's writes (bulk-writes.ts), loaded on first use: the app shell does without them. */
+  async function bulk(): Promise<BulkWrites> {
+    const { createBulkWrites } = await import('./bulk-writes');
+    return createBulkWrites({
+      store,
+      rows,
+      newId: () => ctx.newId(),
+      userId: () => ctx.userId(),
+      patchTask,
+      endPosition,
+      itemsOf,
+      successorsOf,
+      completeLate,
+      completeMany: (ids) => tasks.completeMany(ids),
+    });
+  }
+
   /** Tables a write that may complete a repeating task writes. */
   const COMPLETING: TableName<OutpostDeviceRows>[] = ['tasks', 'memberships', 'checklist_items'];
 
@@ -301,6 +320,24 @@ export function createRepositories(ctx: RepoContext) {
         return restored;
       });
     },
+    /**
+     * Sets one property (status, priority, due date, assignee) on several tasks in one
+     * transaction; returns what changed, for undoUpdateMany(). See bulk-writes.ts.
+     */
+    updateMany: async (ids: readonly string[], change: BulkChange) =>
+      (await bulk()).updateMany(ids, change),
+    /** Gives the tasks updateMany() changed their values back, unless changed since. */
+    undoUpdateMany: async (updated: readonly UpdatedTask[]) =>
+      (await bulk()).undoUpdateMany(updated),
+    /** Deletes several tasks in one transaction; returns the ids deleted. */
+    deleteMany: async (ids: readonly string[]) => (await bulk()).deleteMany(ids),
+    /** Takes back deleteMany()'s deletes not sent yet; returns how many came back. */
+    undoDeleteMany: async (ids: readonly string[]) => (await bulk()).undoDeleteMany(ids),
+    /** Moves tasks to another list as copies (tasks with comments or files stay). */
+    moveMany: async (ids: readonly string[], toListId: string) =>
+      (await bulk()).moveMany(ids, toListId),
+    /** Brings back the originals moveMany() moved and deletes their copies. */
+    undoMoveMany: async (moved: readonly MovedTask[]) => (await bulk()).undoMoveMany(moved),
   };
 
   /** A task's live checklist items, in order. */

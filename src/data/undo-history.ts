@@ -110,8 +110,11 @@ const CHANGES = {
     before: place,
     after: place,
   }),
-  /** A checklist item added: undo removes it, redo brings it back. */
-  add: v.object({ op: v.picklist(['add']), table: v.picklist(['checklist_items']), id }),
+  /**
+   * A row added: undo removes it, redo brings it back (a checklist item, or a task's copy in
+   * the list it was moved to).
+   */
+  add: v.object({ op: v.picklist(['add']), table: v.picklist(['checklist_items', 'tasks']), id }),
   /**
    * A deleted row. A task keeps a copy (its fields, list and place) so it can come back as
    * a new task once its delete has reached the server, where tombstones are final.

@@ -30,7 +30,21 @@ export function preloadUndo(): void {
 /** The repositories' methods that undo records (undo.test.ts holds undo.ts to this list). */
 export const RECORDED = {
   lists: ['rename', 'recolor', 'delete', 'undoDelete'],
-  tasks: ['update', 'setStatus', 'move', 'completeMany', 'undoComplete', 'delete', 'undoDelete'],
+  tasks: [
+    'update',
+    'setStatus',
+    'move',
+    'completeMany',
+    'undoComplete',
+    'delete',
+    'undoDelete',
+    'updateMany',
+    'undoUpdateMany',
+    'deleteMany',
+    'undoDeleteMany',
+    'moveMany',
+    'undoMoveMany',
+  ],
   comments: ['edit', 'delete', 'undoDelete'],
   attachments: ['delete', 'undoDelete'],
   checklist: ['add', 'update', 'move', 'delete', 'undoDelete'],

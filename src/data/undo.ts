@@ -250,16 +250,106 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
     /** The bulk complete toast's own Undo: the history learns it was undone. */
     async undoComplete(completed) {
       const restored = await raw.tasks.undoComplete(completed);
-      const ids = new Set(completed.map((c) => c.id));
-      history.settle(
-        'done',
-        (e) =>
-          e.changes.length === ids.size &&
-          e.changes.every((c) => c.op === 'fields' && ids.has(c.id)),
-      );
+      settleBulk(completed.map((c) => c.id));
+      return restored;
+    },
+    async updateMany(ids, change) {
+      const result = await raw.tasks.updateMany(ids, change);
+      const { updated } = result;
+      if (updated[0]) {
+        history.push({
+          label: await bulkLabel('edit', updated[0].id, updated.length),
+          changes: updated.map(({ id, before, after }) => ({
+            op: 'fields' as const,
+            table: 'tasks' as const,
+            id,
+            before,
+            after,
+          })),
+        });
+      }
+      return result;
+    },
+    /** The bulk bar's toast's own Undo: the history learns it was undone. */
+    async undoUpdateMany(updated) {
+      const restored = await raw.tasks.undoUpdateMany(updated);
+      settleBulk(updated.map((u) => u.id));
+      return restored;
+    },
+    async deleteMany(ids) {
+      const copies = await copiesOf(ids);
+      const deleted = await raw.tasks.deleteMany(ids);
+      if (deleted[0]) {
+        history.push({
+          label: bulkLabelOf('delete', copies.get(deleted[0])?.title, deleted.length),
+          changes: deleted.map((id) => deleteChange(id, copies)),
+        });
+      }
+      return deleted;
+    },
+    async undoDeleteMany(ids) {
+      const restored = await raw.tasks.undoDeleteMany(ids);
+      settleBulk(ids);
+      return restored;
+    },
+    async moveMany(ids, toListId) {
+      const copies = await copiesOf(ids);
+      const result = await raw.tasks.moveMany(ids, toListId);
+      const { moved } = result;
+      if (moved[0]) {
+        history.push({
+          label: bulkLabelOf('move', copies.get(moved[0].id)?.title, moved.length),
+          // Undone backwards: each original comes back before its copy goes.
+          changes: moved.flatMap(({ id, copyId }): Change[] => [
+            { op: 'add', table: 'tasks', id: copyId },
+            deleteChange(id, copies),
+          ]),
+        });
+      }
+      return result;
+    },
+    async undoMoveMany(moved) {
+      const restored = await raw.tasks.undoMoveMany(moved);
+      settleBulk(moved.flatMap(({ id, copyId }) => [id, copyId]));
       return restored;
     },
   };
+
+  /** "edit “Alpha”", or "edit 3 tasks". */
+  function bulkLabelOf(verb: string, title: string | undefined, count: number): string {
+    return count === 1 && title !== undefined
+      ? `${verb} ${quoted(title)}`
+      : `${verb} ${count} tasks`;
+  }
+
+  async function bulkLabel(verb: string, firstId: string, count: number): Promise<string> {
+    return bulkLabelOf(verb, (await live('tasks', firstId))?.title, count);
+  }
+
+  /** The live tasks of `ids` with what brings each back once its delete reached the server. */
+  async function copiesOf(ids: readonly string[]) {
+    const copies = new Map<string, { title: string; copy: Awaited<ReturnType<typeof copyOf>> }>();
+    for (const id of ids) {
+      const task = await live('tasks', id);
+      if (task) copies.set(id, { title: task.title, copy: await copyOf(task) });
+    }
+    return copies;
+  }
+
+  function deleteChange(id: string, copies: Awaited<ReturnType<typeof copiesOf>>): Change {
+    const copy = copies.get(id)?.copy;
+    return { op: 'delete', table: 'tasks', id, ...(copy ? { copy } : {}) };
+  }
+
+  /** A bulk edit's toast Undo ran: the history entry of exactly those rows is settled. */
+  function settleBulk(rowIds: readonly string[]): void {
+    const ids = new Set(rowIds);
+    history.settle(
+      'done',
+      (e) =>
+        e.changes.length === ids.size && e.changes.every((c) => c.op !== 'move' && ids.has(c.id)),
+    );
+  }
 
   const lists: Repositories['lists'] = {
     ...raw.lists,
@@ -409,13 +499,20 @@ export function createUndoer(sync: OutpostSync, history: UndoHistory): Undoer {
         };
       }
       if (change.op === 'add') {
-        const here = await live('checklist_items', change.id);
+        const repo = repoOf(change.table);
+        const here = await live(change.table, change.id);
         if (back) {
-          if (here) await raw.checklist.delete(change.id);
+          if (here) await repo.delete(change.id);
           return here ? { kind: 'applied', change } : { kind: 'changed' };
         }
-        if (here || (await raw.checklist.undoDelete(change.id))) return { kind: 'applied', change };
-        return { kind: 'failed', message: 'Too late to redo: the item was already removed.' };
+        if (here || (await repo.undoDelete(change.id))) return { kind: 'applied', change };
+        return {
+          kind: 'failed',
+          message:
+            change.table === 'tasks'
+              ? 'Too late to redo: the task was already deleted.'
+              : 'Too late to redo: the item was already removed.',
+        };
       }
       const repo = repoOf(change.table);
       if (!back) {

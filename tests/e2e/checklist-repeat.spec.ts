@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 
 import { addTasks, createList, taskId, taskRow } from './support/app';
 import { expectNoSeriousViolations } from './support/axe';
-import { pickDueDate, propertyChip as chip } from './support/task-detail';
+import { pickDueDate, propertyChip as chip, taskHeading } from './support/task-detail';
 
 /** Friday 4 December 2026, 10:00 UTC: "today" for the whole test. */
 const FRIDAY = Date.UTC(2026, 11, 4, 10);
@@ -33,7 +33,7 @@ test('a checklist by keyboard, and a weekly task that comes back with it unticke
   await addTasks(page, ['Water the plants']);
   const id = await taskId(page, 'Water the plants');
   await page.goto(`/lists/${listId}/tasks/${id}`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Water the plants');
+  await expect(taskHeading(page)).toHaveText('Water the plants');
 
   // The checklist by keyboard alone: Add item, Enter after each; Enter in the first opens a
   // line after it; Alt+↓ moves an item.
@@ -61,7 +61,7 @@ test('a checklist by keyboard, and a weekly task that comes back with it unticke
   await expectNoSeriousViolations(page, 'task screen with a checklist');
 
   await page.reload();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Water the plants');
+  await expect(taskHeading(page)).toHaveText('Water the plants');
   await expect.poll(() => itemTexts(page)).toEqual(['Fern', 'Cactus', 'Ivy', 'Basil']);
   await expect(page.getByRole('checkbox', { name: 'Done: Fern' })).toBeChecked();
 
@@ -83,7 +83,7 @@ test('a checklist by keyboard, and a weekly task that comes back with it unticke
   const next = page.getByRole('link', { name: /^Next one, due / });
   await expect(next).toBeVisible();
   await next.click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Water the plants');
+  await expect(taskHeading(page)).toHaveText('Water the plants');
   await expect(chip(page, 'Status')).toHaveAccessibleName('Status: To do');
   await expect(chip(page, 'Due date')).toHaveAccessibleName(/Dec 11|11 Dec/);
   await expect.poll(() => itemTexts(page)).toEqual(['Fern', 'Cactus', 'Ivy', 'Basil']);
@@ -92,6 +92,8 @@ test('a checklist by keyboard, and a weekly task that comes back with it unticke
 
   // In the list: the next one is open, with its repeat mark.
   await page.goto(`/lists/${listId}`);
+  // The done one is in the Done section after the open ones.
+  await page.getByRole('button', { name: 'Done (1)' }).click();
   const rows = page.locator('[data-task-id][aria-label="Water the plants"]');
   await expect(rows).toHaveCount(2);
   await expect(

@@ -7,6 +7,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 
 import { contextFor, newAccount } from './support/accounts';
 import { addTasks, createList, expectSynced, taskRow } from './support/app';
+import { taskHeading } from './support/task-detail';
 
 /** Fractional-index digits in their sort order: `a0` < `a1` < … < `az` (one-digit keys). */
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -61,16 +62,18 @@ async function focusedRowTitle(page: Page): Promise<string | null> {
 
 test('a row focused with j opens its task with Enter, o or →', async ({ browser }) => {
   const { page, listId, close } = await longList(browser, 5);
+  await page.keyboard.press('j');
+  await expect.poll(() => focusedRowTitle(page)).toBe('Task 1');
+  await page.keyboard.press('j');
+  await expect.poll(() => focusedRowTitle(page)).toBe('Task 2');
   for (const key of ['Enter', 'o', 'ArrowRight']) {
-    await page.keyboard.press('j');
-    await expect.poll(() => focusedRowTitle(page)).toBe('Task 1');
-    await page.keyboard.press('j');
-    await expect.poll(() => focusedRowTitle(page)).toBe('Task 2');
     await page.keyboard.press(key);
     await expect(page).toHaveURL(new RegExp(`/lists/${listId}/tasks/[0-9a-f-]{36}$`));
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Task 2');
+    await expect(taskHeading(page)).toContainText('Task 2');
+    // Back: the task closes (beside the list on this wide window) and its row has focus.
     await page.goBack();
     await expect(taskRow(page, 'Task 2')).toBeVisible();
+    await expect.poll(() => focusedRowTitle(page)).toBe('Task 2');
   }
   // The row's own controls keep their keys: Space ticks the done box, Enter on Edit edits.
   const done = page.getByRole('checkbox', { name: 'Done: Task 3' });
@@ -146,7 +149,7 @@ for (const [size, viewport] of [
   }) => {
     const { page, close } = await longList(browser, 2, viewport);
     await page.getByRole('link', { name: 'Task 1' }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Task 1');
+    await expect(taskHeading(page)).toContainText('Task 1');
     const composer = page.getByRole('textbox', { name: 'Add a comment' });
     for (const body of ['Door sticks', 'Hinge is loose']) {
       await composer.fill(body);

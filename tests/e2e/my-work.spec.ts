@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { contextFor, newAccount, shareList } from './support/accounts';
 import { addTasks, createList, expectSynced, taskRow } from './support/app';
 import { expectNoSeriousViolations } from './support/axe';
-import { propertyChip } from './support/task-detail';
+import { propertyChip, taskHeading } from './support/task-detail';
 
 /** A My work row, by its task's title. */
 function workRow(page: Page, title: string) {
@@ -17,7 +17,7 @@ function workRow(page: Page, title: string) {
 /** Opens a task of the open list and makes it due today, from the due date chip's quick dates. */
 async function makeDueToday(page: Page, title: string): Promise<void> {
   await taskRow(page, title).getByRole('link', { name: title, exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
+  await expect(taskHeading(page)).toContainText(title);
   await propertyChip(page, 'Due date').click();
   await page.getByRole('menuitem', { name: /^Today/ }).click();
   await expect(propertyChip(page, 'Due date')).toHaveAccessibleName('Due date: Today');
@@ -62,9 +62,9 @@ test('a task due today reaches the other member’s Today live; ticked there, on
   await b.getByRole('checkbox', { name: 'Done: Fix gutter' }).click();
   await expect(b.getByRole('checkbox', { name: 'Done: Fix gutter' })).toBeChecked();
   await expect(workRow(b, 'Fix gutter')).toHaveAttribute('data-status', 'done');
-  await expect(a.getByRole('checkbox', { name: 'Done: Fix gutter' })).toBeChecked({
-    timeout: 20_000,
-  });
+  // In its list, a task done elsewhere goes to the Done section (collapsed until opened).
+  await a.getByRole('button', { name: 'Done (1)' }).click({ timeout: 20_000 });
+  await expect(a.getByRole('checkbox', { name: 'Done: Fix gutter' })).toBeChecked();
 
   // Offline, the tick shows at once; back online it reaches Alice.
   await a.goto(`/lists/${yard}`);
@@ -77,9 +77,8 @@ test('a task due today reaches the other member’s Today live; ticked there, on
   await expect(a.getByRole('checkbox', { name: 'Done: Sweep yard' })).not.toBeChecked();
   await bobContext.setOffline(false);
   await expectSynced(b);
-  await expect(a.getByRole('checkbox', { name: 'Done: Sweep yard' })).toBeChecked({
-    timeout: 20_000,
-  });
+  await a.getByRole('button', { name: 'Done (1)' }).click({ timeout: 20_000 });
+  await expect(a.getByRole('checkbox', { name: 'Done: Sweep yard' })).toBeChecked();
   await expect(b.getByRole('link', { name: 'Today, 0 due' })).toBeVisible();
 
   await Promise.all([aliceContext.close(), bobContext.close()]);
@@ -115,14 +114,16 @@ test('Today by keyboard, a row’s chip assigns a task, and every view passes ax
   await expect(workRow(page, 'Oil hinges')).toBeFocused();
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Fix vice');
+  await expect(taskHeading(page)).toContainText('Fix vice');
   await page.goBack();
 
   // The row's assignee chip: Kim takes the task; it shows in Assigned to me.
-  await workRow(page, 'Fix vice').getByRole('button', { name: 'Assignee: Unassigned' }).click();
+  await workRow(page, 'Fix vice')
+    .getByRole('button', { name: 'Assignee of Fix vice: Unassigned' })
+    .click();
   await page.getByRole('menuitemradio', { name: /Kim/ }).click();
   await expect(
-    workRow(page, 'Fix vice').getByRole('button', { name: /^Assignee: Kim/ }),
+    workRow(page, 'Fix vice').getByRole('button', { name: /^Assignee of Fix vice: Kim/ }),
   ).toBeVisible();
   await page.getByRole('link', { name: 'Assigned to me, 1 open' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Assigned to me' })).toBeVisible();

@@ -18,6 +18,7 @@ import {
   taskRow,
 } from './support/app';
 import { E2E_APP_URL } from './support/env';
+import { notesText, taskHeading } from './support/task-detail';
 import { expectAllFromWorker, recordAppRequests } from './support/worker-requests';
 
 /** Width and height from a PNG's IHDR chunk. */
@@ -275,8 +276,8 @@ test("a cold reload with the network cut shows the user's lists, a list and a ta
   await expect(taskRow(page, 'Read the gas meter')).toBeVisible();
   await expect(taskRow(page, 'Check the sump pump')).toBeVisible();
   await page.goto(`/lists/${listId}/tasks/${pumpId}`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check the sump pump');
-  await expect(page.getByLabel('Notes')).toHaveValue('Listen for the float switch.');
+  await expect(taskHeading(page)).toHaveText('Check the sump pump');
+  await expect(notesText(page)).toHaveText('Listen for the float switch.');
   await expect(page.locator('.sync-status')).toHaveAttribute('data-state', 'offline');
   // Each of the three navigations and the code of each screen came from the worker: a chunk
   // missing from the precache would have failed here.

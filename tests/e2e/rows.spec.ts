@@ -81,6 +81,8 @@ test('rows: tick to complete, change status from the chip by keyboard, Shift-cli
   const bar = page.getByRole('region', { name: 'Selection' });
   await expect(bar).toContainText('3 selected');
   await bar.getByRole('button', { name: 'Complete' }).click();
+  // Completed together, they go to the Done section (the one ticked in its row stayed put).
+  await page.getByRole('button', { name: 'Done (3)' }).click();
   for (const title of ['Fix vice', 'Sweep', 'Sort screws']) {
     await expect(page.getByRole('checkbox', { name: `Done: ${title}` })).toBeChecked();
   }

@@ -17,6 +17,7 @@ import {
   PHOTO_PNG,
   taskId,
 } from './support/app';
+import { taskHeading } from './support/task-detail';
 
 interface SharedFile {
   name: string;
@@ -189,7 +190,7 @@ test('a shared photo becomes an attachment of the task picked by keyboard', asyn
   await page.keyboard.press('Enter');
 
   await expect(page).toHaveURL(`/lists/${listId}/tasks/${sealWindow}`);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Seal window');
+  await expect(taskHeading(page)).toContainText('Seal window');
   await expect(page.getByText(PHOTO.name)).toBeVisible();
   await expectUploaded(account, page, sealWindow);
 
@@ -211,7 +212,7 @@ test('with no connection, a shared photo goes on a new task and uploads once bac
   await expect(page.getByLabel('Title')).toHaveValue('Meter reading');
   await page.getByLabel('Title').press('Enter');
 
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Meter reading');
+  await expect(taskHeading(page)).toContainText('Meter reading');
   await expect(page.getByText(PHOTO.name)).toBeVisible();
   await expect(page.getByText('Waiting to upload')).toBeVisible();
   const match = /\/tasks\/([0-9a-f-]{36})$/.exec(page.url());

@@ -65,6 +65,8 @@ function RowProperties({ row, now }: { row: MyWorkRow; now: number }) {
 
   return (
     <PropertyChips
+      compact
+      of={task.title}
       task={task}
       now={now}
       members={members ?? []}

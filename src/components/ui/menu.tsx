@@ -1,6 +1,9 @@
 // A button that opens a small popup under it (WAI-ARIA menu button), and the menu to put in
 // it. One popover for every property picker: Escape closes it and gives focus back to its
-// button, a click outside or focus moving on (Tab) closes it.
+// button, a click outside or focus moving on (Tab) closes it. On a phone the popup is a
+// bottom sheet instead: drawn over a dimmed backdrop at the foot of the screen (in a portal,
+// so no row's transform, overflow or stacking can clip it or put it under the bottom bar),
+// with the same focus handling; a tap on the backdrop closes it.
 import {
   useEffect,
   useId,
@@ -10,6 +13,7 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
+import { createPortal } from 'react-dom';
 
 import './menu.css';
 
@@ -17,6 +21,26 @@ import './menu.css';
 const TYPE_AHEAD_RESET_MS = 500;
 /** The popup keeps this far from the window's right edge (px). */
 const EDGE_MARGIN_PX = 8;
+/** Where a popup opens as a bottom sheet: a phone, or a narrow touch screen (a small tablet). */
+export const SHEET_QUERY = '(max-width: 640px), (pointer: coarse) and (max-width: 759px)';
+
+/** Whether a popup opened now is a bottom sheet (never where the browser cannot say). */
+function opensAsSheet(): boolean {
+  return typeof matchMedia === 'function' && matchMedia(SHEET_QUERY).matches;
+}
+
+/**
+ * Whether `node` is in a popover: its button (in `wrapper`) or its popup (`panelId`, which a
+ * sheet draws elsewhere). The popup by id, not by ref: focus moves into a new popup before
+ * React has set its ref.
+ */
+function inside(wrapper: HTMLElement | null, panelId: string, node: Node | null): boolean {
+  if (node === null) return false;
+  return (
+    (wrapper?.contains(node) ?? false) ||
+    (document.getElementById(panelId)?.contains(node) ?? false)
+  );
+}
 
 export interface PopoverProps {
   /** The button's accessible name, naming the property and its value: "Status: To do". */
@@ -48,32 +72,79 @@ export function Popover({
   children,
 }: PopoverProps) {
   // `refocus`: closed in a way that gives focus back to the button (Escape, a choice).
-  const [{ open, refocus }, setState] = useState({ open: false, refocus: false });
+  // `sheet`: where the popup is drawn as a bottom sheet, or null for a dropdown; decided as
+  // it opens, so a popup never changes shape under the finger.
+  const [{ open, refocus, sheet }, setState] = useState<{
+    open: boolean;
+    refocus: boolean;
+    sheet: HTMLElement | null;
+  }>({ open: false, refocus: false, sheet: null });
   const id = useId();
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
-  const close = (giveFocusBack: boolean) => setState({ open: false, refocus: giveFocusBack });
+  const close = (giveFocusBack: boolean) =>
+    setState({ open: false, refocus: giveFocusBack, sheet: null });
+  const toggle = (show: boolean) =>
+    setState({
+      open: show,
+      refocus: false,
+      // A popover in a modal dialog keeps its sheet in the dialog (the rest is inert).
+      sheet: show && opensAsSheet() ? (wrapper.current?.closest('dialog') ?? document.body) : null,
+    });
 
   useLayoutEffect(() => {
     // In the commit that shows the button alone.
     if (!open && refocus) button.current?.focus();
     // Kept inside the window on narrow screens: shifted left by what would overflow.
     const element = panel.current;
-    if (open && element) {
+    if (open && !sheet && element) {
       const overflow = element.getBoundingClientRect().right - (innerWidth - EDGE_MARGIN_PX);
       if (overflow > 0) element.style.left = `${-overflow}px`;
     }
-  }, [open, refocus]);
+  }, [open, refocus, sheet]);
 
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
-      if (!wrapper.current?.contains(event.target as Node)) close(false);
+      const target = event.target as Node;
+      // A sheet's backdrop closes it on its click, so the tap does nothing under it.
+      const onBackdrop = target instanceof Element && target.closest('.popover__backdrop');
+      if (!inside(wrapper.current, id, target) && !onBackdrop) close(false);
     };
     document.addEventListener('pointerdown', onPointerDown);
     return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
+  }, [open, id]);
+
+  const popupElement = open ? (
+    <div
+      ref={panel}
+      id={id}
+      className={`popover__panel popover__panel--${popup}${sheet ? ' popover__panel--sheet' : ''}`}
+      role={popup === 'dialog' ? 'dialog' : undefined}
+      aria-label={popup === 'dialog' ? popupLabel : undefined}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          // This popup's Escape only: not the screen's shortcuts or a dialog under it.
+          event.stopPropagation();
+          event.preventDefault();
+          close(true);
+        }
+      }}
+    >
+      {sheet || shortcut ? (
+        // What the popup is and its key ("Status  S"): the button and the menu already say
+        // both to a screen reader.
+        <div className="popover__header" aria-hidden="true">
+          <span className="popover__title">{popupLabel}</span>
+          {shortcut && !sheet ? (
+            <kbd className="popover__key keyboard-only">{shortcut.toUpperCase()}</kbd>
+          ) : null}
+        </div>
+      ) : null}
+      {children(() => close(true))}
+    </div>
+  ) : null;
 
   return (
     <div
@@ -82,7 +153,7 @@ export function Popover({
       onBlur={(event) => {
         // Focus gone elsewhere (Tab out of the popup, or a click on another control).
         const next = event.relatedTarget as Node | null;
-        if (open && next && !wrapper.current?.contains(next)) close(false);
+        if (open && next && !inside(wrapper.current, id, next)) close(false);
       }}
     >
       <button
@@ -96,35 +167,33 @@ export function Popover({
         data-shortcut={shortcut}
         title={shortcut ? `${popupLabel} (${shortcut.toUpperCase()})` : undefined}
         aria-controls={open ? id : undefined}
-        onClick={() => setState({ open: !open, refocus: false })}
+        onClick={() => toggle(!open)}
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
             event.preventDefault();
-            setState({ open: true, refocus: false });
+            if (!open) toggle(true);
           }
         }}
       >
         {trigger}
       </button>
-      {open ? (
-        <div
-          ref={panel}
-          id={id}
-          className={`popover__panel popover__panel--${popup}`}
-          role={popup === 'dialog' ? 'dialog' : undefined}
-          aria-label={popup === 'dialog' ? popupLabel : undefined}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              // This popup's Escape only: not the screen's shortcuts or a dialog under it.
-              event.stopPropagation();
-              event.preventDefault();
-              close(true);
-            }
-          }}
-        >
-          {children(() => close(true))}
-        </div>
-      ) : null}
+      {sheet && popupElement
+        ? createPortal(
+            <>
+              <div
+                className="popover__backdrop"
+                aria-hidden="true"
+                onClick={(event) => {
+                  // Not a click on the row or screen the sheet was opened from.
+                  event.stopPropagation();
+                  close(true);
+                }}
+              />
+              {popupElement}
+            </>,
+            sheet,
+          )
+        : popupElement}
     </div>
   );
 }

@@ -1,7 +1,9 @@
-// "Take photo" and "Add file": real file inputs (visually hidden, each named by the label
-// that looks like a button), so keyboards, screen readers and phone cameras all work. The
-// files go through useAddAttachments (checked first; a refused file is listed with the
-// limit it breaks, the others are added).
+// "Add file", and "Take photo" where the device has a camera: real file inputs (visually
+// hidden, each named by the label that looks like a button), so keyboards, screen readers and
+// phone cameras all work, beside the section's heading. The files go through
+// useAddAttachments (checked first; a refused file is listed under the files with the limit
+// it breaks, the others are added). The limits are read out with the buttons, and shown once
+// the task is full (otherwise a refusal names the one broken).
 import { useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 
 import {
@@ -13,6 +15,7 @@ import { Button } from '@/components/ui/button';
 import { formatBytes } from '@/utils/format';
 
 import { useAddAttachments } from '../hooks/use-add-attachments';
+import { useHasCamera } from '../hooks/use-has-camera';
 
 interface Refusal {
   key: number;
@@ -30,8 +33,21 @@ export const PHOTO_ACCEPT = ATTACHMENT_MIME_TYPES.filter((type) => type.startsWi
 
 let nextKey = 1;
 
-export function AttachmentPicker({ taskId, count }: { taskId: string; count: number }) {
+export function AttachmentPicker({
+  taskId,
+  count,
+  heading,
+  children,
+}: {
+  taskId: string;
+  count: number;
+  /** The section's heading, which the buttons sit beside. */
+  heading: ReactNode;
+  /** The files (or the line saying there are none), between the buttons and any refusal. */
+  children: ReactNode;
+}) {
   const addAttachments = useAddAttachments();
+  const hasCamera = useHasCamera();
   const hintId = useId();
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [announcement, setAnnouncement] = useState('');
@@ -59,30 +75,36 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
   }
 
   return (
-    <div className="attachments__picker">
-      <div className="attachments__buttons">
-        <FileChooser
-          icon={<CameraIcon />}
-          label="Take photo"
-          input={{ accept: PHOTO_ACCEPT, capture: 'environment' }}
-          disabled={full}
-          hintId={hintId}
-          onChoose={add}
-        />
-        <FileChooser
-          icon={<PaperclipIcon />}
-          label="Add file"
-          input={{ accept: ATTACHMENT_MIME_TYPES.join(','), multiple: true }}
-          disabled={full}
-          hintId={hintId}
-          onChoose={add}
-        />
+    <>
+      <div className="attachments__head">
+        {heading}
+        <div className="attachments__buttons">
+          {hasCamera ? (
+            <FileChooser
+              icon={<CameraIcon />}
+              label="Take photo"
+              input={{ accept: PHOTO_ACCEPT, capture: 'environment' }}
+              disabled={full}
+              hintId={hintId}
+              onChoose={add}
+            />
+          ) : null}
+          <FileChooser
+            icon={<PaperclipIcon />}
+            label="Add file"
+            input={{ accept: ATTACHMENT_MIME_TYPES.join(','), multiple: true }}
+            disabled={full}
+            hintId={hintId}
+            onChoose={add}
+          />
+        </div>
       </div>
-      <p id={hintId} className="attachments__hint">
+      <p id={hintId} className={full ? 'attachments__hint' : 'visually-hidden'}>
         {full
           ? `This task has ${ATTACHMENTS_PER_TASK_MAX} of ${ATTACHMENTS_PER_TASK_MAX} files. Remove one to add another.`
           : `JPEG, PNG, WebP, GIF or PDF, up to ${formatBytes(ATTACHMENT_MAX_BYTES)} each · ${count} of ${ATTACHMENTS_PER_TASK_MAX}`}
       </p>
+      {children}
       {refusals.length > 0 ? (
         <div className="attachments__refusals" role="alert">
           <p className="attachments__refusals-title">
@@ -104,7 +126,7 @@ export function AttachmentPicker({ taskId, count }: { taskId: string; count: num
       <p className="visually-hidden" role="status">
         {busy ? announcement || 'Adding…' : announcement}
       </p>
-    </div>
+    </>
   );
 }
 
@@ -137,7 +159,7 @@ function FileChooser({
         aria-describedby={hintId}
         onChange={(event) => void onChoose(event)}
       />
-      <label htmlFor={id} className="btn btn--secondary attachments__label">
+      <label htmlFor={id} className="btn btn--ghost btn--sm attachments__label">
         {icon}
         {label}
       </label>

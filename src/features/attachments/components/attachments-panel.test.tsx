@@ -1,10 +1,10 @@
-// Photos and files on the task detail, against the real sync library on fake-indexeddb:
-// adding queues the bytes and the row, refused files are named with the limit they break and
-// never queued, previews open in a dialog, removal has Undo, viewers only look, and a file
-// that is not on this device says when it will be.
+// Files on the task detail, against the real sync library on fake-indexeddb: adding queues
+// the bytes and the row, refused files are named with the limit they break and never queued,
+// "Take photo" only where there is a camera, previews open in a dialog, removal has Undo,
+// viewers only look, and a file that is not on this device says when it will be.
 import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -30,7 +30,28 @@ import { AttachmentsPanel } from './attachments-panel';
 let services: TestServices | undefined;
 afterEach(() => {
   vi.restoreAllMocks();
+  // jsdom has no mediaDevices of its own: a camera given by withCamera() goes again.
+  Reflect.deleteProperty(navigator, 'mediaDevices');
 });
+
+/**
+ * A device whose browser lists these kinds of media devices (a camera: 'videoinput'), as it
+ * does before any permission (kinds, no names). `answer`: the list, once given.
+ */
+function withDevices(...kinds: MediaDeviceKind[]) {
+  const answer = Promise.resolve(
+    kinds.map((kind, index) => ({ kind, deviceId: String(index), groupId: '', label: '' })),
+  );
+  Object.defineProperty(navigator, 'mediaDevices', {
+    configurable: true,
+    value: {
+      enumerateDevices: () => answer,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    },
+  });
+  return { answer };
+}
 
 /** A real 1 × 1 PNG. */
 const PNG_BYTES = Uint8Array.from(
@@ -78,7 +99,7 @@ async function render(listId: string, taskId: string, withToasts = false) {
       {withToasts ? <Toaster /> : null}
     </>,
   );
-  await screen.findByRole('heading', { name: 'Photos and files', level: 2 });
+  await screen.findByRole('heading', { name: /^Files/, level: 2 });
   return result;
 }
 
@@ -97,9 +118,10 @@ function itemOf(name: string): HTMLElement {
 
 describe('AttachmentsPanel', () => {
   it('takes a photo: the row and its bytes are queued and it says it is waiting to upload', async () => {
+    withDevices('audioinput', 'videoinput');
     const { listId, taskId } = await setup();
     await render(listId, taskId);
-    expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
+    expect(await screen.findByText('No files')).toBeInTheDocument();
 
     const user = userEvent.setup();
     // The pickers wait for the list's access (its own live query), not for the empty box.
@@ -115,7 +137,7 @@ describe('AttachmentsPanel', () => {
     expect(
       await within(item).findByRole('button', { name: 'Preview crack.png' }),
     ).toBeInTheDocument();
-    expect(screen.queryByText('No photos or files yet')).not.toBeInTheDocument();
+    expect(screen.queryByText('No files')).not.toBeInTheDocument();
 
     const rows = await liveAttachments(taskId);
     expect(rows).toHaveLength(1);
@@ -137,7 +159,7 @@ describe('AttachmentsPanel', () => {
   it('refuses a file over 10 MB and a text file before queueing, naming the limit', async () => {
     const { listId, taskId } = await setup();
     await render(listId, taskId);
-    await screen.findByText('No photos or files yet');
+    await screen.findByText('No files');
     // A picker's "All files" lets people choose anything, whatever `accept` says.
     const user = userEvent.setup({ applyAccept: false });
     const input = await screen.findByLabelText('Add file');
@@ -170,13 +192,30 @@ describe('AttachmentsPanel', () => {
     expect(
       (await queuedChanges(services!.sync)).filter((entry) => entry.table === 'attachments').length,
     ).toBe(0);
-    expect(screen.getByText('No photos or files yet')).toBeInTheDocument();
+    expect(screen.getByText('No files')).toBeInTheDocument();
 
     await user.click(within(alert).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('offers "Take photo" only where the device has a camera', async () => {
+    const { answer } = withDevices('audioinput', 'audiooutput');
+    const { listId, taskId } = await setup();
+    await render(listId, taskId);
+    expect(await screen.findByLabelText('Add file')).toBeInTheDocument();
+    // Once the device has listed its devices (and the picker has heard it).
+    await act(async () => {
+      await answer;
+    });
+    expect(screen.queryByLabelText('Take photo')).not.toBeInTheDocument();
+    // The limits are read out with the buttons, not shown until they matter.
+    expect(screen.getByLabelText('Add file')).toHaveAccessibleDescription(
+      'JPEG, PNG, WebP, GIF or PDF, up to 10 MB each · 0 of 20',
+    );
+  });
+
   it(`holds a task to ${ATTACHMENTS_PER_TASK_MAX} files`, async () => {
+    withDevices('videoinput');
     const { listId, taskId, repos } = await setup();
     for (let i = 1; i < ATTACHMENTS_PER_TASK_MAX; i++) {
       await repos.attachments.add(taskId, png(`photo-${i}.png`), `photo-${i}.png`);
@@ -201,7 +240,7 @@ describe('AttachmentsPanel', () => {
     expect(names).not.toContain('one-too-many.png');
     expect(await screen.findByText(/has 20 of 20 files/)).toBeInTheDocument();
     expect(screen.getByLabelText('Add file')).toBeDisabled();
-    expect(screen.getByLabelText('Take photo')).toBeDisabled();
+    expect(await screen.findByLabelText('Take photo')).toBeDisabled();
   });
 
   it('lists files oldest first and opens a preview that gives focus back when closed', async () => {
@@ -300,12 +339,12 @@ describe('AttachmentsPanel', () => {
     const user = userEvent.setup();
 
     await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
-    expect(await screen.findByText('No photos or files yet')).toBeInTheDocument();
+    expect(await screen.findByText('No files')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect((await storedRow(services!.sync, 'attachments', id))?.deleted_at).toEqual(
       expect.any(String),
     );
-    expect(screen.getByRole('heading', { name: 'Photos and files' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Files' })).toHaveFocus();
     expect(screen.getByText('Removed “crack.png”')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Undo' }));
@@ -322,14 +361,14 @@ describe('AttachmentsPanel', () => {
     await render(listId, taskId, true);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Remove crack.png' }));
-    await screen.findByText('No photos or files yet');
+    await screen.findByText('No files');
     // The engine took the delete after the undo window.
     await markQueuedSent(services!.sync);
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(
       await screen.findByText('Too late to undo: the file was already removed.'),
     ).toBeInTheDocument();
-    expect(screen.getByText('No photos or files yet')).toBeInTheDocument();
+    expect(screen.getByText('No files')).toBeInTheDocument();
   });
 
   it('shows a viewer the files but nothing to add or remove', async () => {

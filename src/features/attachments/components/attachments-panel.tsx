@@ -1,6 +1,8 @@
-// The task detail's "Photos and files": every live attachment of the task from the device
-// database (viewable offline once here), adding photos and files for those who may edit
-// tasks, and removing them with Undo in the toast (product.md §4), as for tasks. Viewers only look.
+// The task detail's files: every live attachment of the task from the device database
+// (viewable offline once here), adding photos and files for those who may edit tasks, and
+// removing them with Undo in the toast (product.md §4), as for tasks. Viewers only look. A
+// quiet section (issue 40): a small heading with the count and the Add buttons beside it,
+// and one line when there is nothing yet.
 import { useLayoutEffect, useRef, useState } from 'react';
 
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
@@ -32,41 +34,53 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
     }
   }
 
+  const headingId = `attachments-${taskId}`;
+  const title = (
+    <h2 id={headingId} ref={heading} tabIndex={-1} className="attachments__title">
+      Files
+      {attachments && attachments.length > 0 ? (
+        <>
+          {' '}
+          {/* Read as "Files (2)"; shown as a quiet number. */}
+          <span className="attachments__count">
+            <span className="visually-hidden">(</span>
+            {attachments.length}
+            <span className="visually-hidden">)</span>
+          </span>
+        </>
+      ) : null}
+    </h2>
+  );
+  const files =
+    attachments === undefined ? null : attachments.length === 0 ? (
+      <p className="attachments__empty">No files</p>
+    ) : (
+      <ul className="attachments__list">
+        {attachments.map((attachment) => (
+          <AttachmentItem
+            key={attachment.id}
+            attachment={attachment}
+            pending={pending.has(attachment.id)}
+            canRemove={canEditTasks}
+            onRemove={(chosen) => void remove(chosen)}
+          />
+        ))}
+      </ul>
+    );
+
   return (
-    <section className="attachments" aria-labelledby={`attachments-${taskId}`}>
-      <h2 id={`attachments-${taskId}`} ref={heading} tabIndex={-1} className="attachments__title">
-        Photos and files
-      </h2>
-      {attachments === undefined ? null : (
-        // One box whether empty or not, so the pickers keep their place in the tree (and
-        // what they are saying: a refused file, "Added 2 files") when the first file lands.
-        // Empty, the way to add one sits right in the empty box.
-        <div className={attachments.length === 0 ? 'empty-state attachments__empty' : undefined}>
-          {attachments.length === 0 ? (
-            <>
-              <p className="empty-state__title">No photos or files yet</p>
-              {canEditTasks ? (
-                <p className="attachments__empty-text">
-                  Take a photo or add a PDF to keep it with this task.
-                </p>
-              ) : null}
-            </>
-          ) : null}
-          {attachments.length > 0 ? (
-            <ul className="attachments__list">
-              {attachments.map((attachment) => (
-                <AttachmentItem
-                  key={attachment.id}
-                  attachment={attachment}
-                  pending={pending.has(attachment.id)}
-                  canRemove={canEditTasks}
-                  onRemove={(chosen) => void remove(chosen)}
-                />
-              ))}
-            </ul>
-          ) : null}
-          {canEditTasks ? <AttachmentPicker taskId={taskId} count={attachments.length} /> : null}
-        </div>
+    <section className="attachments" aria-labelledby={headingId}>
+      {canEditTasks && attachments !== undefined ? (
+        // The picker frames the files, so it keeps its place in the tree (and what it is
+        // saying: a refused file, "Added 2 files") when the first file lands.
+        <AttachmentPicker taskId={taskId} count={attachments.length} heading={title}>
+          {files}
+        </AttachmentPicker>
+      ) : (
+        <>
+          <div className="attachments__head">{title}</div>
+          {files}
+        </>
       )}
     </section>
   );

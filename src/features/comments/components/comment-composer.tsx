@@ -1,5 +1,6 @@
 // "Add a comment": a labelled textarea with the rule it breaks shown inline, a counter near
-// the 4,000-character limit, and Ctrl/⌘+Enter to post.
+// the 4,000-character limit, and Ctrl/⌘+Enter to post. One line until it is used (focused, or
+// holding text or an error); then it opens to three, with its hint and Comment button.
 import { useId, useState, type FormEvent } from 'react';
 
 import { commentInput } from '@/data/schema';
@@ -19,6 +20,8 @@ export function CommentComposer({ taskId }: { taskId: string }) {
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const open = focused || body !== '' || error !== undefined || formError !== undefined;
 
   async function post(event?: FormEvent) {
     event?.preventDefault();
@@ -47,18 +50,30 @@ export function CommentComposer({ taskId }: { taskId: string }) {
   }
 
   return (
-    <form className="comments__composer" onSubmit={(event) => void post(event)} noValidate>
+    <form
+      className={open ? 'comments__composer' : 'comments__composer comments__composer--compact'}
+      onSubmit={(event) => void post(event)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+      }}
+      noValidate
+    >
       <TextAreaField
         id={fieldId}
         label="Add a comment"
-        rows={3}
+        hideLabel
+        placeholder="Add a comment…"
+        rows={open ? 3 : 1}
         value={body}
         error={error}
         hint={
-          <CommentHint text={body}>
-            {/* A key combination means nothing on a touch screen. */}
-            <span className="keyboard-only">{submitShortcutLabel()} to post</span>
-          </CommentHint>
+          open ? (
+            <CommentHint text={body}>
+              {/* A key combination means nothing on a touch screen. */}
+              <span className="keyboard-only">{submitShortcutLabel()} to post</span>
+            </CommentHint>
+          ) : undefined
         }
         onChange={(event) => {
           setBody(event.target.value);
@@ -72,11 +87,13 @@ export function CommentComposer({ taskId }: { taskId: string }) {
         }}
       />
       <FormError message={formError} />
-      <div className="comments__composer-actions">
-        <Button type="submit" variant="primary" disabled={saving}>
-          Comment
-        </Button>
-      </div>
+      {open ? (
+        <div className="comments__composer-actions">
+          <Button type="submit" variant="primary" size="sm" disabled={saving}>
+            Comment
+          </Button>
+        </div>
+      ) : null}
     </form>
   );
 }

@@ -146,6 +146,34 @@ describe('CommentsPanel', () => {
     await waitFor(() => expect(within(item).queryByText('Not synced yet')).not.toBeInTheDocument());
   });
 
+  it('keeps the composer to one line until it is used, and an empty conversation to one line', async () => {
+    const { listId, taskId } = await setup();
+    await render(listId, taskId);
+    expect(await screen.findByText('No comments yet')).toHaveClass('comments__empty');
+    const box = await screen.findByRole('textbox', { name: 'Add a comment' });
+    expect(box).toHaveAttribute('rows', '1');
+    expect(screen.queryByRole('button', { name: 'Comment' })).not.toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(box);
+    expect(box).toHaveAttribute('rows', '3');
+    expect(box).toHaveAccessibleDescription(/Enter to post/);
+    // On to Comment, still open; out of the form, empty, it is one line again.
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Comment' })).toHaveFocus();
+    await user.tab();
+    expect(screen.queryByRole('button', { name: 'Comment' })).not.toBeInTheDocument();
+    expect(box).toHaveAttribute('rows', '1');
+
+    // Text keeps it open after focus has gone.
+    await user.type(box, 'Door sticks');
+    await user.tab();
+    await user.tab();
+    expect(box).not.toHaveFocus();
+    expect(box).toHaveAttribute('rows', '3');
+    expect(screen.getByRole('button', { name: 'Comment' })).toBeInTheDocument();
+  });
+
   it('refuses an empty comment and one over 4,000 characters inline, saving nothing', async () => {
     const { listId, taskId } = await setup();
     await render(listId, taskId);

@@ -1,10 +1,10 @@
 // The task detail's comments: the conversation from the device database (readable and
 // writable offline), a composer for every member, and edit/delete for a comment's author
 // and for the list's owner (product.md §6). A delete is undone from its toast (product.md §4), as for
-// tasks and lists. Non-members get nothing to write with.
+// tasks and lists. Non-members get nothing to write with. A quiet section (issue 40): a small
+// heading with the count, one line when there is nothing yet, a composer compact until used.
 import { useLayoutEffect, useRef, useState } from 'react';
 
-import { EmptyState } from '@/components/ui/empty-state';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useNow } from '@/hooks/use-now';
@@ -49,7 +49,7 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
         {comments && comments.length > 0 ? (
           <>
             {' '}
-            {/* Read as "Comments (2)"; shown as a badge. */}
+            {/* Read as "Comments (2)"; shown as a quiet number. */}
             <span className="comments__count">
               <span className="visually-hidden">(</span>
               {comments.length}
@@ -60,9 +60,7 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
       </h2>
 
       {comments === undefined ? null : comments.length === 0 ? (
-        <EmptyState title="No comments yet">
-          {access.canComment ? <p>Notes for the team about this task go here.</p> : null}
-        </EmptyState>
+        <p className="comments__empty">No comments yet</p>
       ) : (
         <ol className="comments__list">
           {comments.map((comment) => {

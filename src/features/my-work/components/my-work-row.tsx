@@ -1,16 +1,19 @@
-// One task of a My work view: the round done tick, the title (a link to the task), and a line
-// with its list (colour dot and name) and its properties: the chips the route composes in
-// (status, priority, due date, assignee) where the user may edit the list, else the same as
-// quiet text. A task done here stays, ticked and struck through, until the view is left.
-import { memo, useId, useState, type ComponentType } from 'react';
+// One task of a My work view, on one line as in a list: the round done tick, the title (a
+// link to the task), its list (colour dot and name) and its properties on the right: the
+// compact chips the route composes in (due date, assignee, priority, status) where the user
+// may edit the list, else the same as quiet text. The title has the first claim on the line;
+// the list's name and then the properties give way. A task done here stays, ticked and
+// struck through, until the view is left.
+import { memo, useId, useState, type ComponentType, type CSSProperties } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
+import { ROW_HEIGHTS, useDensity } from '@/hooks/use-density';
 import type { MyWorkRow } from '@/data/my-work-queries';
 import type { TaskStatus } from '@/data/schema';
 import { Link } from '@/lib/router';
 import { formatDue } from '@/utils/format';
 
-/** Words for what a viewer sees of a task's status and priority. */
+/** Words for what a viewer sees of a task's priority. */
 const PRIORITY_TEXT = ['', 'Low priority', 'Medium priority', 'High priority'] as const;
 
 /** What the property chips of a row are given. */
@@ -42,6 +45,8 @@ export const MyWorkRowItem = memo(function MyWorkRowItem({
 }: MyWorkRowProps) {
   const { task, list } = row;
   const metaId = useId();
+  // The device's density, as a list's rows have it (my-work.css picks fine or touch).
+  const heights = ROW_HEIGHTS[useDensity()];
   // The tick shows at once, before the write comes back through the live query; dropped as
   // soon as the stored status moves (so a refused change shows the server's status).
   const [override, setOverride] = useState<{ over: TaskStatus; to: TaskStatus } | null>(null);
@@ -65,7 +70,13 @@ export const MyWorkRowItem = memo(function MyWorkRowItem({
       data-status={status}
       tabIndex={tabbable ? 0 : -1}
       aria-label={task.title}
-      aria-describedby={metaId}
+      aria-describedby={`${metaId}-list ${metaId}-props`}
+      style={
+        {
+          '--row-height-fine': `${heights.fine}px`,
+          '--row-height-touch': `${heights.touch}px`,
+        } as CSSProperties
+      }
       onFocus={() => onFocused(task.id)}
     >
       <input
@@ -76,35 +87,33 @@ export const MyWorkRowItem = memo(function MyWorkRowItem({
         disabled={!canEdit}
         onChange={toggle}
       />
-      <div className="my-work-row__main">
-        <Link
-          className="my-work-row__title"
-          to={`/lists/${list.id}/tasks/${task.id}`}
-          title={task.title}
-        >
-          {task.title}
-        </Link>
-        <div id={metaId} className="my-work-row__meta">
-          <span className="my-work-row__list">
-            <ColorDot color={list.color} size={10} />
-            <span className="visually-hidden">In </span>
-            {list.name}
-          </span>
-          {canEdit && !done ? (
-            <Properties row={row} now={now} />
-          ) : (
-            <>
-              {status === 'doing' ? <span>Doing</span> : null}
-              {task.priority > 0 ? <span>{PRIORITY_TEXT[task.priority]}</span> : null}
-              {due ? (
-                <span className={due.overdue ? 'my-work-row__overdue' : undefined}>
-                  <span className="visually-hidden">Due: </span>
-                  {due.text}
-                </span>
-              ) : null}
-            </>
-          )}
-        </div>
+      <Link
+        className="my-work-row__title"
+        to={`/lists/${list.id}/tasks/${task.id}`}
+        title={task.title}
+      >
+        {task.title}
+      </Link>
+      <span id={`${metaId}-list`} className="my-work-row__list" title={list.name}>
+        <ColorDot color={list.color} size={10} />
+        <span className="visually-hidden">In </span>
+        <span className="my-work-row__list-name">{list.name}</span>
+      </span>
+      <div id={`${metaId}-props`} className="my-work-row__props row-props">
+        {canEdit && !done ? (
+          <Properties row={row} now={now} />
+        ) : (
+          <>
+            {due ? (
+              <span className={due.overdue ? 'my-work-row__overdue' : undefined}>
+                <span className="visually-hidden">Due: </span>
+                {due.text}
+              </span>
+            ) : null}
+            {status === 'doing' ? <span>Doing</span> : null}
+            {task.priority > 0 ? <span>{PRIORITY_TEXT[task.priority]}</span> : null}
+          </>
+        )}
       </div>
     </li>
   );

@@ -58,6 +58,7 @@ describe('settings, used without an account', () => {
     await openLocalSettings();
     for (const name of [
       'Profile',
+      'Appearance',
       'Sync',
       'Rejected changes',
       'Storage',

@@ -83,12 +83,15 @@ export function dueChipText(
 export function DateMenu({
   value,
   today,
+  clearable = value !== null,
   onPick,
 }: {
   /** The task's due date, or null. */
   value: string | null;
   /** Today on this device, `YYYY-MM-DD`. */
   today: string;
+  /** Offers "No date" (by default when there is a date; the bulk bar's tasks may differ). */
+  clearable?: boolean;
   onPick: (date: string | null) => void;
 }) {
   const tomorrow = addDays(today, 1);
@@ -97,7 +100,7 @@ export function DateMenu({
     { value: today, label: 'Today', hint: format(today, { weekday: 'short' }) },
     { value: tomorrow, label: 'Tomorrow', hint: format(tomorrow, { weekday: 'short' }) },
     { value: monday, label: 'Next week', hint: shortDate(monday, today) },
-    ...(value ? [{ value: '', label: 'No date' }] : []),
+    ...(clearable ? [{ value: '', label: 'No date' }] : []),
   ];
   return (
     <div className="date-menu">

@@ -1,5 +1,5 @@
-// "Export" on a list's tasks screen (product.md §7 export-list): the server's copy of the list as a
-// CSV (one row per task, for a spreadsheet) or JSON (list, members, tasks with comments)
+// The "Export" dialog of a list's tasks screen (product.md §7 export-list), opened from the
+// header's Export button or its phone menu: the server's copy of the list as a CSV (one row per task, for a spreadsheet) or JSON (list, members, tasks with comments)
 // download. It is made by the export-list function, so it needs an account and a
 // connection, and says so rather than failing; changes still queued here are not in it yet.
 // The file is named after the list and the day (`Groceries 2026-11-27.csv`).
@@ -40,11 +40,15 @@ export function exportFailureText(failure: ApiFailure): string {
   }
 }
 
-export function ExportListButton({
+export function ExportListDialog({
+  open,
+  onClose,
   listId,
   listName,
   hasPending,
 }: {
+  open: boolean;
+  onClose: () => void;
   listId: string;
   listName: string;
   /** Changes of this list still queued on the device (the server's copy lacks them). */
@@ -52,14 +56,13 @@ export function ExportListButton({
 }) {
   const { supabase, now } = useServices();
   const online = useOnline();
-  const [open, setOpen] = useState(false);
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const reasonId = useId();
 
   function close() {
-    setOpen(false);
+    onClose();
     setError(undefined);
   }
 
@@ -82,49 +85,44 @@ export function ExportListButton({
   }
 
   return (
-    <>
-      <Button size="sm" className="tasks-screen__export" onClick={() => setOpen(true)}>
-        Export
-      </Button>
-      <Dialog
-        open={open}
-        title={`Export “${listName}”`}
-        onClose={close}
-        actions={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button
-              variant="primary"
-              disabled={busy || !online}
-              aria-describedby={online ? undefined : reasonId}
-              onClick={() => void run()}
-            >
-              {busy ? 'Preparing…' : 'Download'}
-            </Button>
-          </>
-        }
+    <Dialog
+      open={open}
+      title={`Export “${listName}”`}
+      onClose={close}
+      actions={
+        <>
+          <Button onClick={close}>Cancel</Button>
+          <Button
+            variant="primary"
+            disabled={busy || !online}
+            aria-describedby={online ? undefined : reasonId}
+            onClick={() => void run()}
+          >
+            {busy ? 'Preparing…' : 'Download'}
+          </Button>
+        </>
+      }
+    >
+      <SelectField
+        label="Format"
+        value={format}
+        hint={FORMAT_HINTS[format]}
+        onChange={(event) => setFormat(event.currentTarget.value as ExportFormat)}
       >
-        <SelectField
-          label="Format"
-          value={format}
-          hint={FORMAT_HINTS[format]}
-          onChange={(event) => setFormat(event.currentTarget.value as ExportFormat)}
-        >
-          <option value="csv">CSV</option>
-          <option value="json">JSON</option>
-        </SelectField>
-        {online ? null : (
-          <p id={reasonId} className="tasks-export__note">
-            {EXPORT_NEEDS_CONNECTION}
-          </p>
-        )}
-        {hasPending ? (
-          <p className="tasks-export__note">
-            Changes on this device that haven&apos;t synced yet won&apos;t be in the file.
-          </p>
-        ) : null}
-        <FormError message={error} />
-      </Dialog>
-    </>
+        <option value="csv">CSV</option>
+        <option value="json">JSON</option>
+      </SelectField>
+      {online ? null : (
+        <p id={reasonId} className="tasks-export__note">
+          {EXPORT_NEEDS_CONNECTION}
+        </p>
+      )}
+      {hasPending ? (
+        <p className="tasks-export__note">
+          Changes on this device that haven&apos;t synced yet won&apos;t be in the file.
+        </p>
+      ) : null}
+      <FormError message={error} />
+    </Dialog>
   );
 }

@@ -65,3 +65,23 @@ export function PeopleIcon() {
     </svg>
   );
 }
+
+/** "More": three dots in a row. */
+export function MoreIcon() {
+  return (
+    <svg {...common}>
+      <circle cx="5" cy="12" r="1.25" fill="currentColor" />
+      <circle cx="12" cy="12" r="1.25" fill="currentColor" />
+      <circle cx="19" cy="12" r="1.25" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** A disclosure's arrow, pointing right; turned down (CSS) when open. */
+export function ChevronIcon() {
+  return (
+    <svg {...common} width={16} height={16}>
+      <path d="M9 6l6 6-6 6" />
+    </svg>
+  );
+}

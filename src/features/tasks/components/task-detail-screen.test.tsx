@@ -156,7 +156,7 @@ describe('task detail screen', () => {
 
     // Done can only be reopened (SPEC §3).
     await user.keyboard('{Enter}');
-    expect(menuItems('Status')).toEqual(['Done', 'To do']);
+    expect(menuItems('Status')).toEqual(['To do', 'Done']);
     await user.click(screen.getByRole('menuitemradio', { name: 'To do' }));
     await waitFor(async () => expect((await stored(services, taskId))?.status).toBe('todo'));
   });

@@ -1,19 +1,21 @@
-// /lists/:listId/tasks/:taskId — one task's fields, each saved as it is changed (notes as
-// the user pauses, leaves the field or the screen), then the panels other features add
-// (attachments, comments). The title and notes are edited in place, the other fields through
-// the chips under the title (a repeating task says what carries on to its next occurrence),
-// then the checklist; viewers see the same values as plain text.
+// /lists/:listId/tasks/:taskId — one task's fields, each saved as it is changed, then the
+// panels other features add (attachments, comments). The title and notes are edited in place,
+// the other fields through the chips under the title (a repeating task says what carries on to
+// its next occurrence), then the checklist; viewers see the same values as plain text. A full
+// page with a way back on narrow windows; beside its list on wide ones (issue 40), a panel
+// with Close (and Escape). Either way the chips' single keys and Delete work on it.
 import {
   useCallback,
-  useEffect,
   useId,
   useLayoutEffect,
   useRef,
   useState,
+  type KeyboardEvent,
   type ReactNode,
+  type RefObject,
 } from 'react';
 
-import { TASK_NOTES_MAX, taskPatch } from '@/data/schema';
+import { taskPatch } from '@/data/schema';
 import { validate } from '@sync/index';
 import { Button } from '@/components/ui/button';
 import { FormError, TextAreaField } from '@/components/ui/field';
@@ -25,6 +27,7 @@ import { useNow } from '@/hooks/use-now';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { displayName, useProfiles } from '@/hooks/use-profiles';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
+import { isTypingTarget } from '@/hooks/use-shortcut';
 import { Link, useNavigate, useParams } from '@/lib/router';
 import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
@@ -34,27 +37,38 @@ import { relativeTime } from '@/utils/format';
 
 import '../tasks.css';
 import '../task-detail.css';
-import { useSyncedDraft } from '../hooks/use-synced-draft';
 import { useTask } from '../hooks/use-task';
 import type { TaskRow } from '../task-filter';
 import { Checklist } from './checklist';
 import { PropertyChips, PropertyText, type Assignee } from './property-chips';
 import { RepeatSummary } from './repeat-menu';
-
-/** Notes are saved this long after the last keystroke (ms). */
-const NOTES_IDLE_SAVE_MS = 600;
-/** The notes counter appears from this length on (90 % of the limit): noise before that. */
-const NOTES_COUNTER_FROM_CHARS = Math.floor(TASK_NOTES_MAX * 0.9);
+import { TaskNotes } from './task-notes';
+import { useTaskScreenKeys } from './task-screen-keys';
 
 type Errors = Partial<Record<string, string>>;
+
+/** The task as a panel beside its list (wide windows) rather than a page of its own. */
+export interface TaskPanelOptions {
+  /** Back to the list alone (Close, Escape). */
+  onClose: () => void;
+  /** The task was deleted here (Undo is in its toast): back to the list without it. */
+  onDeleted: () => void;
+  /**
+   * Raised by one when focus should go to the task's heading (opened from the list, as a
+   * page's heading gets it after a navigation); the panel does it once the heading shows.
+   */
+  focusRequest: number;
+}
 
 export function TaskDetailScreen({
   presence,
   renderExtras,
+  panel,
 }: {
   /** Who else has the task open (the route's, so this screen needs no realtime). */
   presence?: ReactNode;
   renderExtras?: (task: { taskId: string; listId: string }) => ReactNode;
+  panel?: TaskPanelOptions | undefined;
 }) {
   const { listId = '', taskId = '' } = useParams();
   const list = useList(listId);
@@ -67,63 +81,156 @@ export function TaskDetailScreen({
   // Set while this screen deletes the task, so its own delete never reads as someone else's.
   const [leaving, setLeaving] = useState(false);
 
+  const onDeleted = panel?.onDeleted;
   const onDelete = useCallback(
     async (title: string) => {
       setLeaving(true);
-      if (await deleteWithUndo('tasks', taskId, title)) void navigate(`/lists/${listId}`);
-      else setLeaving(false);
+      if (!(await deleteWithUndo('tasks', taskId, title))) setLeaving(false);
+      else if (onDeleted) onDeleted();
+      else void navigate(`/lists/${listId}`);
     },
-    [deleteWithUndo, navigate, listId, taskId],
+    [deleteWithUndo, navigate, listId, taskId, onDeleted],
   );
+
+  const root = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const headingId = useId();
+  const live = lookup?.state === 'live' ? lookup.task : null;
+  useTaskScreenKeys({
+    root,
+    inPanel: panel !== undefined,
+    enabled: access.canEditTasks && live !== null && !leaving,
+    onDelete: () => {
+      if (live) void onDelete(live.title);
+    },
+  });
+
+  // Focus to the heading when the panel asks, in the commit that shows it.
+  const focusHandled = useRef(0);
+  const focusRequest = panel?.focusRequest ?? 0;
+  useLayoutEffect(() => {
+    if (focusRequest === focusHandled.current || !heading.current) return;
+    focusHandled.current = focusRequest;
+    heading.current.focus();
+  });
+  // A panel that moves to another task starts at its top.
+  useLayoutEffect(() => {
+    root.current?.scrollTo?.({ top: 0 });
+  }, [taskId]);
 
   if (list === undefined || lookup === undefined || access.role === undefined || leaving)
     return null;
+  const Heading = panel ? 'h2' : 'h1';
+  // The page's section, or the panel beside the list (`className`: the page's only).
+  const frame = (className: string, children: ReactNode, busy = false) =>
+    panel ? (
+      <aside
+        ref={root}
+        className="task-detail task-panel"
+        aria-labelledby={headingId}
+        aria-busy={busy || undefined}
+        onKeyDown={(event: KeyboardEvent) => {
+          // Escape closes the panel, unless a popup or a field has used it (menus stop it).
+          if (event.key !== 'Escape' || event.defaultPrevented || isTypingTarget(event.target))
+            return;
+          event.preventDefault();
+          panel.onClose();
+        }}
+      >
+        <div className="task-panel__bar">
+          <Button
+            variant="ghost"
+            size="sm"
+            className="task-panel__close"
+            aria-label="Close"
+            aria-keyshortcuts="Escape"
+            title="Close (Esc)"
+            onClick={panel.onClose}
+          >
+            <span aria-hidden="true">✕</span>
+          </Button>
+        </div>
+        {children}
+      </aside>
+    ) : (
+      <section
+        ref={root}
+        className={className ? `screen task-detail ${className}` : 'screen task-detail'}
+        aria-busy={busy || undefined}
+      >
+        {children}
+      </section>
+    );
+
   // Not here yet on a device whose first sync is still running: it may be on its way.
   if ((list === null || lookup.state === 'missing') && !firstSyncDone) {
-    return (
-      <section className="screen screen--narrow task-detail" aria-busy="true">
-        <h1>Loading…</h1>
+    return frame(
+      'screen--narrow',
+      <>
+        <Heading id={headingId} ref={heading} tabIndex={-1}>
+          Loading…
+        </Heading>
         <p>This device is getting your lists for the first time.</p>
-      </section>
+      </>,
+      true,
     );
   }
   if (lookup.state !== 'live' || list === null) {
-    return (
-      <section className="screen screen--narrow task-detail">
-        <h1>
+    return frame(
+      'screen--narrow',
+      <>
+        <Heading id={headingId} ref={heading} tabIndex={-1}>
           {lookup.state === 'deleted'
             ? 'This task was deleted by someone else'
             : 'This task isn’t on this device'}
-        </h1>
+        </Heading>
         <p>
           {lookup.state === 'deleted'
             ? 'It is no longer in the list.'
             : 'It may have been deleted, or you no longer have access to its list.'}
         </p>
-        <Link to={list ? `/lists/${listId}` : '/lists'} className="btn btn--primary">
-          {list ? `Back to ${list.name}` : 'Back to your lists'}
-        </Link>
-      </section>
+        {panel ? null : (
+          <Link to={list ? `/lists/${listId}` : '/lists'} className="btn btn--primary">
+            {list ? `Back to ${list.name}` : 'Back to your lists'}
+          </Link>
+        )}
+      </>,
     );
   }
-  const title = lookup.task.title;
-  return (
-    <section className="screen task-detail">
-      <Link to={`/lists/${listId}`} className="back-link">
-        <span aria-hidden="true">←</span> {list.name}
-      </Link>
-      <TaskFields key={taskId} task={lookup.task} access={access} presence={presence} />
+  const task = lookup.task;
+  return frame(
+    '',
+    <>
+      {panel ? null : (
+        <Link to={`/lists/${listId}`} className="back-link">
+          <span aria-hidden="true">←</span> {list.name}
+        </Link>
+      )}
+      {/* Keyed by the task shown: the previous one stays until the next one is read. */}
+      <TaskFields
+        key={task.id}
+        task={task}
+        access={access}
+        presence={presence}
+        headingLevel={Heading}
+        headingId={headingId}
+        headingRef={heading}
+      />
       <Checklist key={`checklist-${taskId}`} taskId={taskId} canEdit={access.canEditTasks} />
       {renderExtras?.({ taskId, listId })}
       {/* Last on the screen: destructive, and rarely what a visit is for. */}
       {access.canEditTasks ? (
         <div className="task-detail__actions">
-          <Button variant="danger-outline" onClick={() => void onDelete(title)}>
+          <Button
+            variant="danger-outline"
+            aria-keyshortcuts="Delete"
+            onClick={() => void onDelete(task.title)}
+          >
             Delete task
           </Button>
         </div>
       ) : null}
-    </section>
+    </>,
   );
 }
 
@@ -131,10 +238,17 @@ function TaskFields({
   task,
   access,
   presence,
+  headingLevel: Heading,
+  headingId,
+  headingRef,
 }: {
   task: TaskRow;
   access: ListAccess;
   presence: ReactNode;
+  /** The title's heading: h1 on its own page, h2 in the panel beside the list's h1. */
+  headingLevel: 'h1' | 'h2';
+  headingId: string;
+  headingRef: RefObject<HTMLHeadingElement | null>;
 }) {
   const { sync } = useServices();
   const { userId } = useSession();
@@ -156,53 +270,6 @@ function TaskFields({
     }));
     return result.ok;
   }
-
-  // ---- Notes: saved after a pause, on blur, when the app is hidden, and on unmount. ----
-  const [notes, setNotes] = useSyncedDraft(task.notes);
-  const notesError =
-    notes.length > TASK_NOTES_MAX
-      ? `Notes can be at most ${TASK_NOTES_MAX.toLocaleString('en-US')} characters.`
-      : errors.notes;
-  const notesState = useRef({ draft: notes, saved: task.notes, canEdit, id: task.id });
-  useLayoutEffect(() => {
-    notesState.current = { draft: notes, saved: task.notes, canEdit, id: task.id };
-  });
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-  const saveNotes = useCallback(async () => {
-    const { draft, saved, canEdit: allowed, id } = notesState.current;
-    if (!allowed || draft === saved || draft.length > TASK_NOTES_MAX) return;
-    // Marked as saved at once so the blur, the timer and unmount do not each queue it.
-    notesState.current = { ...notesState.current, saved: draft };
-    const result = await attempt(() => sync.repos.tasks.update(id, { notes: draft }));
-    if (mounted.current) {
-      setErrors((prev) => ({
-        ...prev,
-        notes: result.ok ? undefined : (result.errors.notes ?? result.errors._),
-      }));
-    }
-  }, [sync]);
-  useEffect(() => {
-    if (notes === task.notes) return;
-    const timer = setTimeout(() => void saveNotes(), NOTES_IDLE_SAVE_MS);
-    return () => clearTimeout(timer);
-  }, [notes, task.notes, saveNotes]);
-  useEffect(() => {
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') void saveNotes();
-    };
-    document.addEventListener('visibilitychange', onHide);
-    return () => {
-      document.removeEventListener('visibilitychange', onHide);
-      // Leaving the screen (a link, Back) must never lose what was typed.
-      void saveNotes();
-    };
-  }, [saveNotes]);
 
   // ---- Assignee: live members only; a former member stays visible but can't be picked. ----
   const assignee: Assignee | null = task.assignee_id
@@ -239,7 +306,12 @@ function TaskFields({
   return (
     <>
       <div className="task-detail__heading">
-        <h1 className={editingTitle ? 'visually-hidden' : 'task-detail__title'}>
+        <Heading
+          id={headingId}
+          ref={headingRef}
+          tabIndex={-1}
+          className={editingTitle ? 'visually-hidden' : 'task-detail__title'}
+        >
           {canEdit && !editingTitle ? (
             <button
               ref={titleButton}
@@ -259,7 +331,7 @@ function TaskFields({
           ) : (
             task.title
           )}
-        </h1>
+        </Heading>
         {canEdit && !editingTitle ? (
           <span id={titleHintId} hidden>
             Edit title
@@ -310,29 +382,7 @@ function TaskFields({
       <FormError message={propertyError} />
       <RepeatSummary task={task} now={now} />
 
-      <div className="task-detail__notes">
-        {canEdit ? (
-          <TextAreaField
-            label="Notes"
-            value={notes}
-            rows={4}
-            error={notesError}
-            hint={
-              notes.length >= NOTES_COUNTER_FROM_CHARS
-                ? `${notes.length.toLocaleString('en-US')} / ${TASK_NOTES_MAX.toLocaleString('en-US')}`
-                : undefined
-            }
-            placeholder="Add notes…"
-            onChange={(event) => setNotes(event.currentTarget.value)}
-            onBlur={() => void saveNotes()}
-          />
-        ) : (
-          <>
-            <h2 className="field__label">Notes</h2>
-            <p className="task-detail__notes-text">{task.notes || 'No notes.'}</p>
-          </>
-        )}
-      </div>
+      <TaskNotes task={task} canEdit={canEdit} />
     </>
   );
 }

@@ -7,13 +7,17 @@
 // hooks/use-window-rows.ts (the virtualiser), use-optimistic-order.ts (a move shown before it
 // is written), task-drag-context.tsx (pointer) and use-keyboard-carry.ts (keyboard)
 // reordering, use-list-keys.ts (the list's keys), use-row-focus.ts (where the focus goes) and
-// use-row-actions.ts (the callbacks the rows share).
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+// use-row-actions.ts (the callbacks the rows share). A screen may show two of these one after
+// the other (its open tasks, then its done ones): j/k go on from one's last row into the
+// next one's first, and back.
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 
+import type { Member } from '@/hooks/use-members';
 import { useNow } from '@/hooks/use-now';
 import { checklistQueries } from '@/data/checklist-queries';
 import { useSharedLiveQuery } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
+import { rowStep } from '@/utils/row-keys';
 
 import type { ShownRows } from '../hooks/shown-rows';
 import { useCarriedInSight, useKeyboardCarry } from '../hooks/use-keyboard-carry';
@@ -21,13 +25,40 @@ import { useListKeys } from '../hooks/use-list-keys';
 import { useOptimisticOrder } from '../hooks/use-optimistic-order';
 import { useRowActions, type ListSelection } from '../hooks/use-row-actions';
 import { useRowFocus } from '../hooks/use-row-focus';
-import { useWindowRows } from '../hooks/use-window-rows';
+import { useRowSize, useWindowRows } from '../hooks/use-window-rows';
 import type { TaskRow } from '../task-filter';
+import type { Assignee } from './property-chips';
 import { TaskDragContext } from './task-drag-context';
-import { ROW_HEIGHT_PX, TaskRowItem, type Assignee } from './task-row';
+import { TaskRowItem } from './task-row';
+
+/**
+ * The row a step of j/k (or ↓/↑ on a row) leads to out of this list: the first row of the
+ * next list on the screen, or the last of the one before. Null when the key is not such a
+ * step, or the step stays inside the list.
+ */
+function rowBeyond(event: KeyboardEvent<HTMLElement>, list: HTMLElement): HTMLElement | null {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return null;
+  const target = event.target as HTMLElement;
+  // Typing in a field (the title editor) is not a step.
+  if (target instanceof HTMLInputElement && target.type !== 'checkbox') return null;
+  const row = target.closest<HTMLElement>('[data-task-id]');
+  const step = row ? rowStep(event.key, target === row) : 0;
+  if (!row || step === 0) return null;
+  // Only from the list's ends: a step inside it is the list's own keys' (they know the rows
+  // that are not rendered).
+  const index = Number(row.getAttribute('aria-posinset')) - 1;
+  const size = Number(row.getAttribute('aria-setsize'));
+  if (step > 0 ? index < size - 1 : index > 0) return null;
+  const screen = list.closest('section') ?? document.body;
+  const all = Array.from(screen.querySelectorAll<HTMLElement>('[data-task-id]'));
+  const next = all[all.indexOf(row) + step];
+  return next && !list.contains(next) ? next : null;
+}
 
 export interface TaskListProps {
   listId: string;
+  /** The list's accessible name: "Tasks", "Done tasks". */
+  label?: string | undefined;
   /** The tasks to show, in position order (already filtered). */
   tasks: TaskRow[];
   canEdit: boolean;
@@ -38,6 +69,10 @@ export interface TaskListProps {
   onClearSelection: () => void;
   pending: ReadonlySet<string>;
   assignees: ReadonlyMap<string, Assignee>;
+  /** The list's members, for the rows' assignee menus. */
+  members: readonly Member[];
+  /** The signed-in user. */
+  meId: string;
   /** Selection mode: every row shows its select box (phones show them only then). */
   selecting: boolean;
   /** A task just added: highlighted, and scrolled to when it is off-screen. */
@@ -47,10 +82,17 @@ export interface TaskListProps {
    * read): rows say "of" that many, and the list keeps the height of all of them.
    */
   total?: number | undefined;
+  /** The task open beside the list: its row is marked current. */
+  openTaskId?: string | undefined;
+  /** The keys move the focus to a task's row (the panel beside the list follows). */
+  onRowFocus?: ((taskId: string) => void) | undefined;
+  /** A row is completing this task (its tick, its status menu, a swipe). */
+  onCompleting?: ((taskId: string) => void) | undefined;
 }
 
 export function TaskList({
   listId,
+  label = 'Tasks',
   tasks,
   canEdit,
   selected,
@@ -59,9 +101,14 @@ export function TaskList({
   onClearSelection,
   pending,
   assignees,
+  members,
+  meId,
   selecting,
   highlightId,
   total,
+  openTaskId,
+  onRowFocus,
+  onCompleting,
 }: TaskListProps) {
   const now = useNow(60_000);
   const { sync } = useServices();
@@ -83,17 +130,19 @@ export function TaskList({
     ordered: tasks,
     onToggleSelected,
     onSelectMany,
+    onCompleting,
   });
   const { placed, commitMove } = useOptimisticOrder(tasks, latest, setAnnouncement);
   const carrying = useKeyboardCarry({ placed, latest, announce: setAnnouncement, commitMove });
   const { carry, ordered } = carrying;
   const ids = useMemo(() => ordered.map((task) => task.id), [ordered]);
   useLayoutEffect(() => {
-    latest.current = { tasks, placed, ordered, onToggleSelected, onSelectMany };
+    latest.current = { tasks, placed, ordered, onToggleSelected, onSelectMany, onCompleting };
   });
 
-  const virtualizer = useWindowRows(listRef, ordered);
-  const focus = useRowFocus({ listRef, latest, tasks, ids, scroller: virtualizer });
+  const { density, height, touch } = useRowSize();
+  const virtualizer = useWindowRows(listRef, ordered, height);
+  const focus = useRowFocus({ listRef, latest, tasks, ids, scroller: virtualizer, onRowFocus });
   useCarriedInSight(carrying, focus.rowElement, virtualizer);
   const { actions, edit, anchorRef } = useRowActions({
     latest,
@@ -120,7 +169,7 @@ export function TaskList({
     virtualizer.scrollToIndex(index, { align: 'center' });
   });
 
-  const onKeyDown = useListKeys({
+  const listKeys = useListKeys({
     listId,
     ordered,
     canEdit,
@@ -134,6 +183,17 @@ export function TaskList({
     focus,
     commitMove,
   });
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const next = !dragging && !carry && rowBeyond(event, event.currentTarget);
+    if (!next) {
+      listKeys(event);
+      return;
+    }
+    event.preventDefault();
+    const id = next.dataset.taskId;
+    if (id) onRowFocus?.(id);
+    next.focus();
+  };
 
   const items = virtualizer.getVirtualItems();
   const size = Math.max(total ?? 0, ordered.length);
@@ -157,10 +217,11 @@ export function TaskList({
           ref={listRef}
           role="list"
           className={selecting ? 'tasks-list tasks-list--selecting' : 'tasks-list'}
-          aria-label="Tasks"
+          aria-label={label}
+          data-density={density}
           style={{
-            paddingTop: first * ROW_HEIGHT_PX,
-            paddingBottom: Math.max(0, size - 1 - last) * ROW_HEIGHT_PX,
+            paddingTop: first * height,
+            paddingBottom: Math.max(0, size - 1 - last) * height,
           }}
           onKeyDown={onKeyDown}
         >
@@ -180,8 +241,13 @@ export function TaskList({
                 tabbable={task.id === tabbableId}
                 edit={edit?.id === task.id ? edit : null}
                 assignee={task.assignee_id ? (assignees.get(task.assignee_id) ?? null) : null}
+                members={members}
+                meId={meId}
                 now={now}
                 highlighted={task.id === highlightId}
+                current={task.id === openTaskId}
+                height={height}
+                touch={touch}
                 carried={task.id === carry?.id}
                 actions={actions}
                 checklist={checklists?.get(task.id)}

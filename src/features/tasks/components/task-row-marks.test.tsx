@@ -24,7 +24,7 @@ describe('task row marks', () => {
     expect(within(row('Pack')).getByText('0/2')).toHaveAttribute('aria-hidden', 'true');
     await waitFor(() =>
       expect(row('Water')).toHaveAccessibleDescription(
-        /^Repeats every Mon\.0 of 1 checklist items done\./,
+        /^Repeats every Mon\. 0 of 1 checklist items done\./,
       ),
     );
     expect(row('Plain')).not.toHaveAccessibleDescription(/Repeats|checklist/);

@@ -1,32 +1,31 @@
-// One row of the virtualised task list: select, drag handle, done tick, title (a link, or an
-// inline editor), a quiet meta line (priority, due date, repeat mark, checklist progress,
-// assignee, sync mark), and on the
-// right a status chip and the row's actions. The round tick is done / not done; the chip
-// opens a menu of the allowed transitions: it shows "Doing" always, "To do" only with the
-// actions (on hover and focus), and not at all on a done task (the tick reopens it).
-// Shift+click selects a range, Ctrl/Cmd+click toggles one row.
-// Rows have a fixed height so the virtualiser never has to measure them: the meta line never
-// wraps; the due date gives way first, the assignee and the sync mark never do.
+// One row of the virtualised task list, on one line: the round done tick (with the select box
+// and the drag grip before it, shown on hover, focus or while selecting), the title (a link,
+// or an inline editor), then the properties in aligned columns on the right: checklist
+// progress, repeat mark, due date, assignee, priority and status. Editors get each property as
+// a compact chip opening its menu (s, p, d, a open them from the row's keys); viewers see the
+// same as named icons and short text. What a screen reader hears of the row is its title and
+// one sentence of its properties (its description).
+// Shift+click selects a range, Ctrl/Cmd+click toggles one row. On touch screens an editor
+// swipes a row right to tick it, left to delete it, and long-presses to select it.
+// Rows have a fixed height (the density's) so the virtualiser never has to measure them.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useId, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 
-import { Avatar } from '@/components/ui/avatar';
-import { Menu, Popover } from '@/components/ui/menu';
-import { useAvatarUrl } from '@/hooks/use-avatar-url';
-import { Link } from '@/lib/router';
 import type { ChecklistProgress } from '@/data/checklist-queries';
-import { canTransition, STATUSES, type TaskStatus } from '@/data/schema';
+import type { TaskStatus } from '@/data/schema';
+import type { Member } from '@/hooks/use-members';
+import { Link } from '@/lib/router';
 
 import { toggledStatus } from '../hooks/use-task-actions';
+import { useRowSwipe } from '../hooks/use-row-swipe';
 import { PRIORITY_LABELS, STATUS_LABELS, type TaskRow } from '../task-filter';
 import { dueText } from './due-text';
 import { CloudUpIcon, GripIcon, PencilIcon, TrashIcon } from './icons';
+import { PropertyChips, PropertyMarks, type Assignee, type PropertyChange } from './property-chips';
 import { RepeatIcon, repeatLabel } from './repeat-menu';
+import '../row-swipe.css';
 import './task-row-marks.css';
-
-/** Height of a row (px); the CSS row box uses the same number through a style. */
-export const ROW_HEIGHT_PX = 64;
 
 export interface TitleEdit {
   id: string;
@@ -34,16 +33,12 @@ export interface TitleEdit {
   error?: string | undefined;
 }
 
-export interface Assignee {
-  id: string;
-  name: string;
-  avatarPath: string | null;
-}
-
 /** Callbacks shared by every row (one stable object, so memoised rows stay put). */
 export interface RowActions {
   /** Resolves with whether the change was written. */
   setStatus(task: TaskRow, status: TaskStatus): Promise<boolean>;
+  /** A change of priority, due date or assignee from the row's chips. */
+  update(task: TaskRow, change: PropertyChange): void;
   toggleSelected(id: string): void;
   /** A click with Shift (a range from the last picked row) or Ctrl/Cmd (one row). */
   pick(id: string, range: boolean): void;
@@ -70,24 +65,24 @@ export interface TaskRowProps {
   tabbable: boolean;
   edit: TitleEdit | null;
   assignee: Assignee | null;
+  /** The list's members, for the assignee menu. */
+  members: readonly Member[];
+  /** The signed-in user ("(you)" in the assignee menu). */
+  meId: string;
   now: number;
   /** Just added: shown with a brief highlight. */
   highlighted: boolean;
+  /** The task open beside the list: marked as the current one. */
+  current: boolean;
   actions: RowActions;
   /** Carried by keyboard. */
   carried: boolean;
   /** How far along its checklist is; absent when it has none. */
   checklist?: ChecklistProgress | undefined;
-}
-
-function AssigneeAvatar({ assignee }: { assignee: Assignee }) {
-  const src = useAvatarUrl(assignee.avatarPath);
-  return (
-    <span className="tasks-row__assignee">
-      <span className="visually-hidden">Assigned to </span>
-      <Avatar id={assignee.id} name={assignee.name} src={src} size={22} />
-    </span>
-  );
+  /** The row's height (px), the density's. */
+  height: number;
+  /** A touch screen: an editor swipes and long-presses rows. */
+  touch: boolean;
 }
 
 /** Whether a click landed on one of the row's own controls (they keep their meaning). */
@@ -96,40 +91,34 @@ function onControl(event: MouseEvent): boolean {
   return target.closest('button, input, .popover__panel') !== null;
 }
 
-function StatusChip({
-  title,
+/** The row's properties as one sentence, for screen readers: "Doing. High priority. Due: Today." */
+function describeRow({
   status,
-  onChoose,
+  task,
+  now,
+  checklist,
+  assignee,
+  pending,
 }: {
-  title: string;
   status: TaskStatus;
-  onChoose: (status: TaskStatus) => void;
-}) {
-  const items = STATUSES.filter((to) => canTransition(status, to)).map((to) => ({
-    value: to,
-    label: STATUS_LABELS[to],
-  }));
-  return (
-    <Popover
-      className={`tasks-row__status tasks-row__status--${status}`}
-      label={`Status of ${title}: ${STATUS_LABELS[status]}`}
-      trigger={STATUS_LABELS[status]}
-      popup="menu"
-      popupLabel="Status"
-    >
-      {(close) => (
-        <Menu
-          label="Status"
-          items={items}
-          selected={status}
-          onSelect={(value) => {
-            close();
-            onChoose(value as TaskStatus);
-          }}
-        />
-      )}
-    </Popover>
-  );
+  task: TaskRow;
+  now: number;
+  checklist: ChecklistProgress | undefined;
+  assignee: Assignee | null;
+  pending: boolean;
+}): string {
+  const repeats = repeatLabel(task.repeat);
+  return [
+    status === 'doing' ? `${STATUS_LABELS.doing}.` : '',
+    task.priority > 0 ? `${PRIORITY_LABELS[task.priority]} priority.` : '',
+    task.due_on ? `Due: ${dueText(task.due_on, now, status === 'done').text}.` : '',
+    repeats ? `${repeats}.` : '',
+    checklist ? `${checklist.done} of ${checklist.total} checklist items done.` : '',
+    assignee ? `Assigned to ${assignee.name}.` : '',
+    pending ? 'Not synced yet.' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 export const TaskRowItem = memo(function TaskRowItem({
@@ -143,11 +132,16 @@ export const TaskRowItem = memo(function TaskRowItem({
   tabbable,
   edit,
   assignee,
+  members,
+  meId,
   now,
   highlighted,
+  current,
   actions,
   carried,
   checklist,
+  height,
+  touch,
 }: TaskRowProps) {
   const ids = useId();
   const {
@@ -168,7 +162,6 @@ export const TaskRowItem = memo(function TaskRowItem({
   if (override && override.over !== task.status) setOverride(null);
   const status = override?.over === task.status ? override.to : task.status;
   const done = status === 'done';
-  const due = task.due_on ? dueText(task.due_on, now, done) : null;
   const chooseStatus = (next: TaskStatus) => {
     if (next === status) return;
     setOverride({ over: task.status, to: next });
@@ -176,10 +169,18 @@ export const TaskRowItem = memo(function TaskRowItem({
       if (!written) setOverride(null);
     });
   };
+  const swipes = touch && canEdit && !edit;
+  const swipe = useRowSwipe({
+    enabled: swipes,
+    onSwipeRight: () => chooseStatus(toggledStatus(status)),
+    onSwipeLeft: () => actions.remove(task),
+    onLongPress: () => actions.toggleSelected(task.id),
+  });
   const row = useRef<HTMLLIElement | null>(null);
-  const metaId = `${ids}-meta`;
-  const repeats = repeatLabel(task.repeat);
+  const descriptionId = `${ids}-description`;
   const errorId = `${ids}-error`;
+  const repeats = repeatLabel(task.repeat);
+  const shownTask = status === task.status ? task : { ...task, status };
 
   return (
     <li
@@ -191,13 +192,16 @@ export const TaskRowItem = memo(function TaskRowItem({
         'tasks-row',
         done ? 'tasks-row--done' : '',
         selected ? 'tasks-row--selected' : '',
+        current ? 'tasks-row--current' : '',
         isDragging || carried ? 'tasks-row--dragging' : '',
         highlighted ? 'tasks-row--new' : '',
+        swipes ? 'row-swipe' : '',
+        swipe.side ? 'row-swipe--swiping' : '',
       ]
         .filter(Boolean)
         .join(' ')}
       style={{
-        height: ROW_HEIGHT_PX,
+        height,
         transform: CSS.Translate.toString(transform),
         transition,
       }}
@@ -208,7 +212,9 @@ export const TaskRowItem = memo(function TaskRowItem({
       aria-setsize={count}
       aria-posinset={index + 1}
       aria-label={task.title}
-      aria-describedby={edit?.error ? undefined : metaId}
+      aria-describedby={edit?.error ? undefined : descriptionId}
+      aria-current={current ? 'true' : undefined}
+      {...swipe.bind}
       onFocus={() => actions.focused(task.id)}
       onMouseDown={(event) => {
         // Shift+click picks a range: no text selection from it.
@@ -222,165 +228,182 @@ export const TaskRowItem = memo(function TaskRowItem({
         actions.pick(task.id, event.shiftKey);
       }}
     >
-      <div className="tasks-row__lead">
-        {canEdit ? (
+      {swipe.side ? (
+        // What lifting the finger now would do, uncovered as the row slides.
+        <span className={`row-swipe__action row-swipe__action--${swipe.side}`} aria-hidden="true">
+          {swipe.side === 'left' ? 'Delete' : done ? 'Reopen' : 'Done'}
+        </span>
+      ) : null}
+      <div
+        className={swipes ? 'tasks-row__body row-swipe__content' : 'tasks-row__body'}
+        style={swipe.offset ? { transform: `translateX(${swipe.offset}px)` } : undefined}
+      >
+        <div className="tasks-row__lead">
+          {canEdit ? (
+            <input
+              type="checkbox"
+              className="tasks-row__select"
+              aria-label={`Select ${task.title}`}
+              checked={selected}
+              onChange={() => actions.toggleSelected(task.id)}
+            />
+          ) : null}
+          {canEdit ? (
+            <button
+              type="button"
+              ref={setActivatorNodeRef}
+              className="tasks-row__handle"
+              {...attributes}
+              {...listeners}
+              // A drag from the grip is not a swipe of the row.
+              onPointerDown={(event) => {
+                event.stopPropagation();
+                listeners?.onPointerDown?.(event);
+              }}
+              aria-pressed={isDragging || carried || undefined}
+              onKeyDown={(event) => actions.carryKey(task.id, event)}
+              onBlur={() => actions.carryBlur(task.id)}
+              aria-label={`Reorder ${task.title}`}
+              title="Drag to reorder (or Alt + ↑ / ↓)"
+            >
+              <GripIcon />
+            </button>
+          ) : null}
           <input
             type="checkbox"
-            className="tasks-row__select"
-            aria-label={`Select ${task.title}`}
-            checked={selected}
-            onChange={() => actions.toggleSelected(task.id)}
+            className="tasks-row__done"
+            aria-label={`Done: ${task.title}`}
+            checked={done}
+            disabled={!canEdit}
+            onChange={() => chooseStatus(toggledStatus(status))}
           />
-        ) : null}
-        {canEdit ? (
-          <button
-            type="button"
-            ref={setActivatorNodeRef}
-            className="tasks-row__handle"
-            {...attributes}
-            {...listeners}
-            aria-pressed={isDragging || carried || undefined}
-            onKeyDown={(event) => actions.carryKey(task.id, event)}
-            onBlur={() => actions.carryBlur(task.id)}
-            aria-label={`Reorder ${task.title}`}
-            title="Drag to reorder (or Alt + ↑ / ↓)"
-          >
-            <GripIcon />
-          </button>
-        ) : null}
-        <input
-          type="checkbox"
-          className="tasks-row__done"
-          aria-label={`Done: ${task.title}`}
-          checked={done}
-          disabled={!canEdit}
-          onChange={() => chooseStatus(toggledStatus(status))}
-        />
-      </div>
+        </div>
 
-      <div className="tasks-row__main">
-        {edit ? (
-          <input
-            className="tasks-row__title-input field__control"
-            aria-label={`Title of ${task.title}`}
-            aria-invalid={edit.error ? true : undefined}
-            aria-describedby={edit.error ? errorId : undefined}
-            value={edit.draft}
-            maxLength={400}
-            // Opened by the user's own action (Edit, F2), so taking focus is expected.
-            autoFocus
-            onFocus={(event) => event.currentTarget.select()}
-            onChange={(event) => actions.changeDraft(event.currentTarget.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                actions.saveEdit();
-              } else if (event.key === 'Escape') {
-                event.preventDefault();
-                event.stopPropagation();
-                actions.cancelEdit();
-              }
-            }}
-            onBlur={() => actions.saveEdit()}
-          />
-        ) : (
-          <Link
-            className="tasks-row__title"
-            to={`/lists/${listId}/tasks/${task.id}`}
-            title={task.title}
-          >
-            {task.title}
-          </Link>
-        )}
+        <div className="tasks-row__main">
+          {edit ? (
+            <input
+              className="tasks-row__title-input field__control"
+              aria-label={`Title of ${task.title}`}
+              aria-invalid={edit.error ? true : undefined}
+              aria-describedby={edit.error ? errorId : undefined}
+              value={edit.draft}
+              maxLength={400}
+              // Opened by the user's own action (Edit, F2), so taking focus is expected.
+              autoFocus
+              onFocus={(event) => event.currentTarget.select()}
+              onChange={(event) => actions.changeDraft(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  actions.saveEdit();
+                } else if (event.key === 'Escape') {
+                  event.preventDefault();
+                  event.stopPropagation();
+                  actions.cancelEdit();
+                }
+              }}
+              onBlur={() => actions.saveEdit()}
+            />
+          ) : (
+            <Link
+              className="tasks-row__title"
+              to={`/lists/${listId}/tasks/${task.id}`}
+              title={task.title}
+            >
+              {task.title}
+            </Link>
+          )}
+        </div>
+
         {edit?.error ? (
           <div id={errorId} className="tasks-row__error field__error">
             {edit.error}
           </div>
         ) : (
-          <div id={metaId} className="tasks-row__meta">
-            {status === 'doing' && !canEdit ? (
-              <span className="tasks-row__status-text">{STATUS_LABELS[status]}</span>
-            ) : null}
-            {task.priority > 0 ? (
-              <span className={`tasks-row__priority tasks-row__priority--${task.priority}`}>
-                <span className="visually-hidden">Priority: </span>
-                {PRIORITY_LABELS[task.priority]}
-              </span>
-            ) : null}
-            {due ? (
-              <span
-                className={`tasks-row__due${due.overdue ? ' tasks-row__due--overdue' : ''}`}
-                title={`Due: ${due.text}`}
-              >
-                <span className="visually-hidden">Due: </span>
-                {due.overdue ? <span className="tasks-row__due-prefix">Overdue · </span> : null}
-                {due.date}
-              </span>
-            ) : null}
-            {repeats ? (
-              <span className="tasks-row__repeat" title={repeats}>
-                <RepeatIcon />
-                <span className="visually-hidden">{`${repeats}.`}</span>
-              </span>
-            ) : null}
-            {checklist ? (
-              <span
-                className="tasks-row__checklist"
-                title={`${checklist.done} of ${checklist.total} checklist items done`}
-              >
-                <span aria-hidden="true">
-                  {checklist.done}/{checklist.total}
+          <div className="tasks-row__props row-props">
+            <span
+              className="tasks-row__checklist"
+              title={
+                checklist
+                  ? `${checklist.done} of ${checklist.total} checklist items done`
+                  : undefined
+              }
+            >
+              {checklist ? (
+                <>
+                  <span aria-hidden="true">
+                    {checklist.done}/{checklist.total}
+                  </span>
+                  <span className="visually-hidden">
+                    {`${checklist.done} of ${checklist.total} checklist items done.`}
+                  </span>
+                </>
+              ) : null}
+            </span>
+            <span className="tasks-row__repeat" title={repeats ?? undefined}>
+              {repeats ? (
+                <span role="img" aria-label={repeats}>
+                  <RepeatIcon />
                 </span>
-                <span className="visually-hidden">
-                  {`${checklist.done} of ${checklist.total} checklist items done.`}
-                </span>
-              </span>
-            ) : null}
-            {assignee ? <AssigneeAvatar assignee={assignee} /> : null}
-            {pending ? (
-              <span className="badge badge--pending tasks-row__pending" title="Not synced yet">
-                <CloudUpIcon />
-                <span className="tasks-row__pending-text">Not synced yet</span>
-              </span>
-            ) : null}
+              ) : null}
+            </span>
+            {canEdit ? (
+              <PropertyChips
+                compact
+                of={task.title}
+                task={shownTask}
+                now={now}
+                members={members}
+                assignee={assignee}
+                meId={meId}
+                onChange={(field, change) => {
+                  if ('status' in change) {
+                    chooseStatus(change.status);
+                    // Gone with "Done" (it hides with the row's quiet chips): focus stays on
+                    // the row.
+                    if (change.status === 'done') row.current?.focus();
+                  } else actions.update(task, change);
+                }}
+              />
+            ) : (
+              <PropertyMarks task={shownTask} now={now} assignee={assignee} />
+            )}
           </div>
         )}
-      </div>
 
-      {canEdit ? (
-        <div className="tasks-row__actions">
-          {/* One place for both, so the chip keeps focus from To do to Doing and back. */}
-          {status !== 'done' && !edit ? (
-            <StatusChip
-              title={task.title}
-              status={status}
-              onChoose={(next) => {
-                chooseStatus(next);
-                // The chip goes with "Done": focus stays on the row, not lost.
-                if (next === 'done') row.current?.focus();
-              }}
-            />
-          ) : null}
-          <button
-            type="button"
-            className="tasks-row__icon-btn tasks-row__icon-btn--edit"
-            aria-label={`Edit ${task.title}`}
-            title="Edit title (F2)"
-            onClick={() => actions.startEdit(task)}
-          >
-            <PencilIcon />
-          </button>
-          <button
-            type="button"
-            className="tasks-row__icon-btn tasks-row__icon-btn--danger"
-            aria-label={`Delete ${task.title}`}
-            title="Delete"
-            onClick={() => actions.remove(task)}
-          >
-            <TrashIcon />
-          </button>
-        </div>
-      ) : null}
+        {pending ? (
+          <span className="badge badge--pending tasks-row__pending" title="Not synced yet">
+            <CloudUpIcon />
+            <span className="visually-hidden">Not synced yet</span>
+          </span>
+        ) : null}
+
+        {canEdit ? (
+          <div className="tasks-row__actions">
+            <button
+              type="button"
+              className="tasks-row__icon-btn tasks-row__icon-btn--edit"
+              aria-label={`Edit ${task.title}`}
+              title="Edit title (F2)"
+              onClick={() => actions.startEdit(task)}
+            >
+              <PencilIcon />
+            </button>
+            <button
+              type="button"
+              className="tasks-row__icon-btn tasks-row__icon-btn--danger"
+              aria-label={`Delete ${task.title}`}
+              title="Delete"
+              onClick={() => actions.remove(task)}
+            >
+              <TrashIcon />
+            </button>
+          </div>
+        ) : null}
+      </div>
+      <span id={descriptionId} hidden>
+        {describeRow({ status, task, now, checklist, assignee, pending })}
+      </span>
     </li>
   );
 });

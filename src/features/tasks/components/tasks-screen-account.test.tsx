@@ -1,5 +1,6 @@
 // The tasks screen signed in against the devstack: loading before the first sync, exporting
-// the list from the server, and the link to a shared list's members.
+// the list from the server, and the link to a shared list's members (and the phone's menu of
+// both).
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -116,12 +117,31 @@ describe('tasks screen with an account', () => {
     expect(downloads).toHaveLength(0);
   });
 
-  it('links to the members of a shared list', async () => {
+  it('links to the members of a shared list, and has both in one menu for phones', async () => {
     const supabase = await signInDemo(devstackClient(), 'bob');
     services = onlineServices(supabase);
-    renderApp(services, `/lists/${SEEDED_LIST}`);
+    const user = userEvent.setup();
+    const { router } = renderApp(services, `/lists/${SEEDED_LIST}`);
     await findHeading(SEEDED_LIST_NAME);
     const link = await screen.findByRole('link', { name: /^Members/ }, { timeout: 15_000 });
     expect(link).toHaveAttribute('href', `/lists/${SEEDED_LIST}/members`);
+    await waitFor(() => expect(link).toHaveTextContent('Members (2)'));
+
+    // The phone's "More" (CSS shows it in place of the two).
+    const more = screen.getByRole('button', { name: 'More' });
+    await user.click(more);
+    const menu = screen.getByRole('menu', { name: 'More' });
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Export…', 'Members (2)']);
+    await user.click(within(menu).getByRole('menuitem', { name: 'Export…' }));
+    const dialog = screen.getByRole('dialog', { name: `Export “${SEEDED_LIST_NAME}”` });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await user.click(more);
+    await user.click(screen.getByRole('menuitem', { name: 'Members (2)' }));
+    expect(router.state.location.pathname).toBe(`/lists/${SEEDED_LIST}/members`);
   });
 });

@@ -1,5 +1,6 @@
-// The tasks screen on a local-only device: selecting rows (click, keyboard, "Select" mode),
-// acting on the selection with Undo, and ordering rows by keyboard and drag handle.
+// The tasks screen on a local-only device: selecting rows (click, keyboard, "Select" mode,
+// Ctrl/Cmd+A), acting on the selection with Undo, a row's single keys (s, p, a, d open its
+// menus, Delete deletes it), and ordering rows by keyboard and drag handle.
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -7,10 +8,21 @@ import { describe, expect, it } from 'vitest';
 import { storedRow, queuedChanges } from '@sync/testing';
 import { findHeading, renderApp, type TestServices } from '@/testing/app-harness';
 
-import { dbTasks, localListDevice, seedTasks } from '../testing/fixtures';
-import { openList, shownTitles, taskList } from '../testing/tasks-screen';
+import { dbTasks, localListDevice, seedTasks, sharedList } from '../testing/fixtures';
+import { openList, shownTitles, taskList, titleOf } from '../testing/tasks-screen';
 
 let services: TestServices | undefined;
+
+const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
+const bar = () => screen.getByRole('region', { name: 'Selection' });
+const menu = (name: string) => screen.getByRole('menu', { name });
+
+/** The titles in the open Done section. */
+function doneTitles(): string[] {
+  return within(screen.getByRole('list', { name: 'Done tasks' }))
+    .getAllByRole('listitem')
+    .map((row) => row.getAttribute('aria-label') ?? '');
+}
 
 describe('tasks screen', () => {
   it('selects a range with Shift+click and one row with Ctrl/Cmd+click; Escape clears', async () => {
@@ -113,7 +125,10 @@ describe('tasks screen', () => {
     const user = userEvent.setup();
     renderApp(services, `/lists/${listId}`);
     await findHeading('Groceries');
-    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two', 'Three', 'Four']));
+    // Four is in the Done section, shown once opened.
+    await user.click(await screen.findByRole('button', { name: 'Done (1)' }));
+    const titles = () => [...shownTitles(), ...doneTitles()];
+    await waitFor(() => expect(titles()).toEqual(['One', 'Two', 'Three', 'Four']));
     for (const title of ['One', 'Two', 'Four']) {
       await user.click(screen.getByRole('checkbox', { name: `Select ${title}` }));
     }
@@ -124,7 +139,7 @@ describe('tasks screen', () => {
     await waitFor(() => expect(shownTitles()).toEqual(['One', 'Three']));
     expect(screen.getByText('1 selected')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'All' }));
-    await waitFor(() => expect(shownTitles()).toHaveLength(4));
+    await waitFor(() => expect(titles()).toHaveLength(4));
     expect(screen.getByRole('checkbox', { name: 'Select Two' })).not.toBeChecked();
     expect(screen.getByText('1 selected')).toBeInTheDocument();
 
@@ -134,7 +149,7 @@ describe('tasks screen', () => {
     await waitFor(() => expect(shownTitles()).toEqual(['One']));
     expect(screen.getByText('1 selected')).toBeInTheDocument();
     await user.clear(screen.getByRole('searchbox', { name: 'Search tasks' }));
-    await waitFor(() => expect(shownTitles()).toHaveLength(4));
+    await waitFor(() => expect(titles()).toHaveLength(4));
 
     // Complete counts what it completed: Four was done already.
     await user.click(screen.getByRole('checkbox', { name: 'Select Two' }));
@@ -163,6 +178,7 @@ describe('tasks screen', () => {
     const { user, listId, services } = await openList(['One']);
     const id = (await dbTasks(services, listId))[0]!.id;
     await services.sync.repos.tasks.setStatus(id, 'done');
+    await user.click(await screen.findByRole('button', { name: 'Done (1)' }));
     await user.click(await screen.findByRole('checkbox', { name: 'Select One' }));
     await user.click(screen.getByRole('button', { name: 'Complete' }));
     expect(await screen.findByText('That task was already done.')).toBeInTheDocument();
@@ -316,5 +332,75 @@ describe('tasks screen', () => {
     await openList(['One', 'Two']);
     const handle = await screen.findByRole('button', { name: 'Reorder One' });
     expect(handle).toHaveAttribute('aria-roledescription', 'sortable');
+  });
+});
+
+describe('single keys on a focused row', () => {
+  it('open that row’s own menus, and the focus comes back to the row after a choice', async () => {
+    const { user, services, listId } = await openList(['One', 'Two']);
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Two']));
+    row('Two').focus();
+    await user.keyboard('s');
+    expect(within(menu('Status')).getByRole('menuitemradio', { name: 'To do' })).toHaveFocus();
+    await user.keyboard('{ArrowDown}{Enter}');
+    await waitFor(async () =>
+      expect((await titleOf(services, listId, 'Two'))?.status).toBe('doing'),
+    );
+    await waitFor(() => expect(row('Two')).toHaveFocus());
+    expect((await titleOf(services, listId, 'One'))?.status).toBe('todo');
+
+    await user.keyboard('d');
+    expect(screen.getByRole('dialog', { name: 'Due date' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Due date' })).toBeNull();
+  });
+
+  it('Delete and Backspace delete the focused task, with Undo', async () => {
+    const { user } = await openList(['One', 'Two', 'Three']);
+    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    row('Two').focus();
+    await user.keyboard('{Backspace}');
+    expect(await screen.findByText('Deleted “Two”')).toBeInTheDocument();
+    await waitFor(() => expect(shownTitles()).toEqual(['One', 'Three']));
+    await waitFor(() => expect(row('Three')).toHaveFocus());
+    await user.keyboard('{Delete}');
+    await waitFor(() => expect(shownTitles()).toEqual(['One']));
+  });
+
+  it('Ctrl/Cmd+A selects every task shown', async () => {
+    const { user } = await openList(['One', 'Two', 'Three']);
+    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    row('One').focus();
+    await user.keyboard('{Control>}a{/Control}');
+    expect(within(bar()).getByText('3 selected')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await user.keyboard('{Meta>}a{/Meta}');
+    expect(within(bar()).getByText('3 selected')).toBeInTheDocument();
+  });
+
+  it('never fire with a modifier or in a field', async () => {
+    const { user } = await openList(['One']);
+    await waitFor(() => expect(shownTitles()).toEqual(['One']));
+    row('One').focus();
+    await user.keyboard('{Alt>}s{/Alt}{Control>}p{/Control}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    await user.type(screen.getByRole('searchbox', { name: 'Search tasks' }), 'sp');
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('never fire for a viewer', async () => {
+    const { services } = await localListDevice();
+    const listId = await sharedList(services, 'viewer', 'Read only');
+    await seedTasks(services, listId, 1);
+    const user = userEvent.setup();
+    renderApp(services, `/lists/${listId}`);
+    await findHeading('Read only');
+    await waitFor(() => expect(shownTitles()).toEqual(['Task 1']));
+    row('Task 1').focus();
+    await user.keyboard('spad{Delete}{Control>}a{/Control}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Selection' })).toBeNull();
+    expect(shownTitles()).toEqual(['Task 1']);
   });
 });

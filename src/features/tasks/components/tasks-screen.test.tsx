@@ -54,8 +54,10 @@ describe('tasks screen', () => {
     }
     const finished = await titleOf(services, listId, 'Finished');
     await services.sync.repos.tasks.setStatus(finished!.id, 'done');
-    const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
+    const row = (title: string) => screen.getByRole('listitem', { name: title });
     await waitFor(() => expect(row('Late')).toHaveTextContent(/Overdue · /));
+    // The done one is in the Done section, after the open ones.
+    await userEvent.click(await screen.findByRole('button', { name: 'Done (1)' }));
     // One wait for both: "Due: Overdue · …" also reads as a due date, before the tick lands.
     await waitFor(() => {
       expect(row('Finished')).toHaveTextContent(/Due: \S/);
@@ -221,9 +223,13 @@ describe('tasks screen', () => {
     expect(items()).toEqual(['To do', 'Doing ✓', 'Done']);
     await user.keyboard('{End}{Enter}');
     await waitFor(async () => expect((await dbTasks(services, listId))[0]?.status).toBe('done'));
-    // A done task has no chip (its tick reopens it); focus stays on the row.
-    expect(within(row).queryByRole('button', { name: /^Status of / })).toBeNull();
+    // Done from the row, it stays there, ticked, and focus stays on the row; its chip (quiet
+    // now: the tick says it) reopens it.
+    expect(within(taskList()).getByRole('listitem', { name: 'Fix gate' })).toBe(row);
     expect(row).toHaveFocus();
+    within(row).getByRole('button', { name: 'Status of Fix gate: Done' }).focus();
+    await user.keyboard('{Enter}');
+    expect(items()).toEqual(['To do', 'Done ✓']);
   });
 
   it('filters by status in the URL and searches titles and notes', async () => {
@@ -244,9 +250,16 @@ describe('tasks screen', () => {
     expect(router.state.location.search).toBe('?status=done');
     await waitFor(() => expect(shownTitles()).toEqual(['Fix the gate']));
 
+    // All: the open tasks, then the done ones in a section of their own, collapsed.
     await user.click(screen.getByRole('button', { name: 'All' }));
     expect(router.state.location.search).toBe('');
-    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    await waitFor(() => expect(shownTitles()).toEqual(['Buy milk', 'Call plumber']));
+    const doneToggle = screen.getByRole('button', { name: 'Done (1)' });
+    expect(doneToggle).toHaveAttribute('aria-expanded', 'false');
+    await user.click(doneToggle);
+    expect(doneToggle).toHaveAttribute('aria-expanded', 'true');
+    const doneList = await screen.findByRole('list', { name: 'Done tasks' });
+    expect(within(doneList).getByRole('listitem')).toHaveAccessibleName('Fix the gate');
 
     // "/" jumps to search; notes match too, case-insensitively.
     await user.keyboard('/');
@@ -262,7 +275,11 @@ describe('tasks screen', () => {
     await user.click(screen.getByRole('button', { name: 'Doing' }));
     expect(await screen.findByText('No tasks match')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Show all tasks' }));
-    await waitFor(() => expect(shownTitles()).toHaveLength(3));
+    await waitFor(() => expect(shownTitles()).toHaveLength(2));
+    // The section stayed open (kept for the session).
+    expect(
+      within(screen.getByRole('list', { name: 'Done tasks' })).getAllByRole('listitem'),
+    ).toHaveLength(1);
     expect(search).toHaveValue('');
   });
 

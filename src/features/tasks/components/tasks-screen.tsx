@@ -1,13 +1,16 @@
-// /lists/:listId — a list's tasks: quick add, status filter and search (both in the URL),
-// bulk complete, and the virtualised, sortable list. Everything reads the device database;
-// the first tasks are read alone (one bounded read, whatever the list's size), then the whole
-// list, filtered in memory, so typing in search never waits; counts come from indexes.
+// /lists/:listId — a list's tasks: a one-line header (name, counts, presence, Export and
+// Members), one compact bar (quick add, status filter and search, both in the URL, Select),
+// bulk actions, and the virtualised, sortable list, its done tasks in a "Done" section after
+// it under "All" (hooks/use-done-section.ts). Everything reads the device database; the first
+// tasks are read alone (one bounded read, whatever the list's size), then the whole list,
+// filtered in memory, so typing in search never waits; counts come from indexes.
 // Select boxes show on hover (or always while selecting); phones reach them through the
-// toolbar's "Select".
+// bar's "Select" (or a long-press on a row).
 import {
   useCallback,
   useDeferredValue,
   useEffect,
+  useId,
   useMemo,
   useRef,
   useState,
@@ -21,15 +24,12 @@ import { TextField } from '@/components/ui/field';
 import { useFirstSyncDone } from '@/hooks/use-first-sync';
 import { useList } from '@/hooks/use-list';
 import { useListAccess } from '@/hooks/use-list-access';
-import { useMembers } from '@/hooks/use-members';
+import { useMembers, type Member } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useShortcut } from '@/hooks/use-shortcut';
 import { dropSearchParam, Link, useParams, useSearchParams } from '@/lib/router';
-import { useServices } from '@/lib/services';
 import { useSession } from '@/lib/session';
-import { showToast } from '@/lib/toasts';
-import { attempt } from '@/data/writes';
 
 import '../tasks.css';
 import { useListTasks, useTaskCounts } from '../hooks/use-list-tasks';
@@ -41,16 +41,33 @@ import {
   STATUS_FILTERS,
   type StatusFilter,
 } from '../task-filter';
-import { ExportListButton } from './export-list-button';
-import { PeopleIcon } from './icons';
+import { useDoneSection } from '../hooks/use-done-section';
+import { BulkBar } from './bulk-bar';
+import { ChevronIcon } from './icons';
+import { ListHeaderActions } from './list-header-actions';
+import type { Assignee } from './property-chips';
 import { QuickAdd } from './quick-add';
 import { TaskList } from './task-list';
-import type { Assignee } from './task-row';
 
 /** How long a task just added stays highlighted (ms). */
 const NEW_TASK_HIGHLIGHT_MS = 2_000;
 
-export function TasksScreen({ presence }: { presence?: ReactNode }) {
+/** The members while they load: one array, so the memoised rows stay put. */
+const NO_MEMBERS: readonly Member[] = [];
+
+/** What a screen beside the list (the task panel) asks of it. */
+export interface ListPanelProps {
+  /** The task open beside the list: its row is marked current. */
+  openTaskId?: string | undefined;
+  /** The keys moved the focus to a task's row: the panel follows it. */
+  onRowFocus?: ((taskId: string) => void) | undefined;
+}
+
+export function TasksScreen({
+  presence,
+  openTaskId,
+  onRowFocus,
+}: { presence?: ReactNode } & ListPanelProps) {
   const { listId = '' } = useParams();
   const list = useList(listId);
   // Known before anything shows, so editors never see a flash of the read-only list.
@@ -82,6 +99,8 @@ export function TasksScreen({ presence }: { presence?: ReactNode }) {
       name={list.name}
       color={list.color}
       presence={presence}
+      openTaskId={openTaskId}
+      onRowFocus={onRowFocus}
     />
   );
 }
@@ -101,14 +120,15 @@ function ListTasks({
   name,
   color,
   presence,
+  openTaskId,
+  onRowFocus,
 }: {
   listId: string;
   name: string;
   color: string;
   presence: ReactNode;
-}) {
-  const { sync } = useServices();
-  const { mode } = useSession();
+} & ListPanelProps) {
+  const { mode, userId } = useSession();
   const [params, setParams] = useSearchParams();
   const access = useListAccess(listId);
   const members = useMembers(listId);
@@ -119,6 +139,7 @@ function ListTasks({
   const quickAddRef = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const doneId = useId();
 
   const status = parseStatusFilter(params.get('status'));
   // The field is the source of truth while typing; the URL follows it (replace, no history).
@@ -166,6 +187,7 @@ function ListTasks({
     () => filterTasks(all, index, status, deferredQuery),
     [all, index, status, deferredQuery],
   );
+  const sections = useDoneSection(listId, shown, status, deferredQuery.trim() !== '');
 
   const assignees = useMemo(() => {
     const map = new Map<string, Assignee>();
@@ -174,6 +196,8 @@ function ListTasks({
         id: profile.id,
         name: profile.display_name || 'Someone',
         avatarPath: profile.avatar_path,
+        // Unknown until the members have loaded: not called a former member meanwhile.
+        member: members === undefined,
       });
     }
     for (const member of members ?? []) {
@@ -181,18 +205,19 @@ function ListTasks({
         id: member.userId,
         name: member.name,
         avatarPath: member.avatarPath,
+        member: true,
       });
     }
     return map;
   }, [members, profiles]);
 
-  // Selection only ever counts what is shown: a task that a filter, a search or a change
-  // elsewhere hides leaves it (and stays out when shown again), as in Gmail or Linear, so
-  // Complete never acts on tasks the user can't see. Adjusted while rendering, so no frame
-  // shows a count that includes hidden tasks.
+  // Selection only ever counts what is shown: a task that a filter, a search, a collapsed
+  // Done section or a change elsewhere hides leaves it (and stays out when shown again), as
+  // in Gmail or Linear, so Complete never acts on tasks the user can't see. Adjusted while
+  // rendering, so no frame shows a count that includes hidden tasks.
   const shownSelected = useMemo(
-    () => shown.filter((task) => selected.has(task.id)).map((task) => task.id),
-    [shown, selected],
+    () => sections.visible.filter((task) => selected.has(task.id)).map((task) => task.id),
+    [sections.visible, selected],
   );
   if (shownSelected.length !== selected.size) setSelected(new Set(shownSelected));
 
@@ -209,39 +234,6 @@ function ListTasks({
     setSelected((prev) => new Set([...prev, ...ids]));
   }, []);
 
-  async function completeSelected() {
-    const ids = shownSelected;
-    const result = await attempt(() => sync.repos.tasks.completeMany(ids));
-    if (!result.ok) {
-      showToast({ message: result.errors._ ?? "Couldn't complete the tasks.", tone: 'error' });
-      return;
-    }
-    setSelected(new Set());
-    setSelectMode(false);
-    // The bar (and its focused button) goes away: keep focus on the screen.
-    headingRef.current?.focus();
-    const completed = result.value;
-    if (completed.length === 0) {
-      showToast({
-        message:
-          ids.length === 1 ? 'That task was already done.' : 'Those tasks were already done.',
-      });
-      return;
-    }
-    showToast({
-      message: completed.length === 1 ? 'Task completed' : `${completed.length} tasks completed`,
-      action: {
-        label: 'Undo',
-        run: async () => {
-          const undone = await attempt(() => sync.repos.tasks.undoComplete(completed));
-          if (!undone.ok) {
-            showToast({ message: undone.errors._ ?? "Couldn't undo.", tone: 'error' });
-          }
-        },
-      },
-    });
-  }
-
   const memberCount = members?.length;
   const filtering = status !== 'all' || deferredQuery.trim() !== '';
   const stale = query !== deferredQuery;
@@ -254,120 +246,129 @@ function ListTasks({
     setSelectMode(false);
   }
 
+  // What both lists (the open tasks and the done ones) share.
+  const listProps = {
+    listId,
+    canEdit: access.canEditTasks,
+    selected,
+    onToggleSelected: toggleSelected,
+    onSelectMany: selectMany,
+    onClearSelection: clearSelection,
+    pending,
+    assignees,
+    members: members ?? NO_MEMBERS,
+    meId: userId,
+    selecting,
+    openTaskId,
+    onRowFocus,
+    onCompleting: sections.keep,
+  };
+
   return (
     // data-list-id: the list this screen shows, for the browser bench (tests/bench), which
     // checks every painted count against it (the URL changes a frame before the screen).
     <section className="screen tasks-screen" data-list-id={listId}>
       <header className="tasks-screen__header">
-        <div className="tasks-screen__heading">
-          <h1 className="tasks-screen__title" ref={headingRef} tabIndex={-1}>
-            <ColorDot color={color} size={14} />
-            <span>{name}</span>
-          </h1>
-          {/* Blank (its height kept) until the device has answered: never a made-up 0. */}
-          <p className="tasks-screen__counts" aria-busy={counts === undefined}>
-            {counts === undefined ? (
-              '\u00a0'
-            ) : (
-              <>
-                {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
-              </>
-            )}
-            {access.role === 'viewer' ? <span className="badge">View only</span> : null}
-          </p>
-        </div>
+        <h1 className="tasks-screen__title" ref={headingRef} tabIndex={-1}>
+          <ColorDot color={color} size={12} />
+          <span className="tasks-screen__name" title={name}>
+            {name}
+          </span>
+        </h1>
+        {/* Blank (its height kept) until the device has answered: never a made-up 0. */}
+        <p className="tasks-screen__counts" aria-busy={counts === undefined}>
+          {counts === undefined ? (
+            '\u00a0'
+          ) : (
+            <>
+              {counts.open.toLocaleString()} open · {counts.done.toLocaleString()} done
+            </>
+          )}
+          {access.role === 'viewer' ? <span className="badge">View only</span> : null}
+        </p>
         <div className="tasks-screen__header-side">
           {presence}
-          {/* Export is made on the server (export-list), so it needs an account too. */}
+          {/* Export is made on the server (export-list), and without an account a list has
+              no one else to see or invite. */}
           {mode === 'local' ? null : (
-            <ExportListButton listId={listId} listName={name} hasPending={pending.size > 0} />
-          )}
-          {/* Without an account a list has no one else to see or invite. */}
-          {mode === 'local' ? null : (
-            <Link
-              to={`/lists/${listId}/members`}
-              className="btn btn--secondary btn--sm tasks-screen__members"
-            >
-              <PeopleIcon />
-              {/* Phones show the icon and the count; the name stays for screen readers. */}
-              <span className="tasks-screen__members-text">Members</span>
-              {memberCount === undefined ? null : (
-                <span>
-                  <span className="tasks-screen__members-text"> (</span>
-                  {memberCount}
-                  <span className="tasks-screen__members-text">)</span>
-                </span>
-              )}
-            </Link>
+            <ListHeaderActions
+              listId={listId}
+              listName={name}
+              hasPending={pending.size > 0}
+              memberCount={memberCount}
+            />
           )}
         </div>
       </header>
 
-      {access.canEditTasks ? (
-        <QuickAdd listId={listId} inputRef={quickAddRef} onAdded={setJustAdded} />
-      ) : null}
-
-      {hasTasks ? (
-        <div className="tasks-toolbar">
-          <div className="tasks-toolbar__filters" role="group" aria-label="Show tasks">
-            {STATUS_FILTERS.map((filter: StatusFilter) => (
-              <button
-                key={filter}
-                type="button"
-                className="tasks-toolbar__filter"
-                aria-pressed={status === filter}
-                onClick={() => setParam('status', filter === 'all' ? null : filter)}
-              >
-                {FILTER_LABELS[filter]}
-              </button>
-            ))}
-          </div>
+      {access.canEditTasks || hasTasks ? (
+        <div className="tasks-bar">
           {access.canEditTasks ? (
-            <button
-              type="button"
-              className="tasks-toolbar__select-toggle"
-              aria-pressed={selecting}
-              onClick={() => (selecting ? clearSelection() : setSelectMode(true))}
-            >
-              Select
-            </button>
+            <QuickAdd listId={listId} inputRef={quickAddRef} onAdded={setJustAdded} />
           ) : null}
-          <div className="tasks-toolbar__search">
-            <TextField
-              ref={searchRef}
-              type="search"
-              label="Search tasks"
-              hideLabel
-              placeholder="Search tasks"
-              autoComplete="off"
-              value={query}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                setQuery(value);
-                setParam('q', value.trim() ? value : null);
-              }}
-            />
-            {query ? null : (
-              <kbd className="tasks-toolbar__search-key keyboard-only" aria-hidden="true">
-                /
-              </kbd>
-            )}
-          </div>
+          {hasTasks ? (
+            <div className="tasks-toolbar">
+              <div className="tasks-toolbar__filters" role="group" aria-label="Show tasks">
+                {STATUS_FILTERS.map((filter: StatusFilter) => (
+                  <button
+                    key={filter}
+                    type="button"
+                    className="tasks-toolbar__filter"
+                    aria-pressed={status === filter}
+                    onClick={() => setParam('status', filter === 'all' ? null : filter)}
+                  >
+                    {FILTER_LABELS[filter]}
+                  </button>
+                ))}
+              </div>
+              {access.canEditTasks ? (
+                <button
+                  type="button"
+                  className="tasks-toolbar__select-toggle"
+                  aria-pressed={selecting}
+                  onClick={() => (selecting ? clearSelection() : setSelectMode(true))}
+                >
+                  Select
+                </button>
+              ) : null}
+              <div className="tasks-toolbar__search">
+                <TextField
+                  ref={searchRef}
+                  type="search"
+                  label="Search tasks"
+                  hideLabel
+                  placeholder="Search tasks"
+                  autoComplete="off"
+                  value={query}
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    setQuery(value);
+                    setParam('q', value.trim() ? value : null);
+                  }}
+                />
+                {query ? null : (
+                  <kbd className="tasks-toolbar__search-key keyboard-only" aria-hidden="true">
+                    /
+                  </kbd>
+                )}
+              </div>
+            </div>
+          ) : null}
         </div>
       ) : null}
 
       {shownSelected.length > 0 && access.canEditTasks ? (
-        <div className="tasks-selection" role="region" aria-label="Selection">
-          <span className="tasks-selection__count" aria-live="polite">
-            {shownSelected.length} selected
-          </span>
-          <Button variant="primary" size="sm" onClick={() => void completeSelected()}>
-            Complete
-          </Button>
-          <Button variant="ghost" size="sm" onClick={clearSelection}>
-            Clear
-          </Button>
-        </div>
+        <BulkBar
+          listId={listId}
+          tasks={sections.visible}
+          ids={shownSelected}
+          members={members ?? NO_MEMBERS}
+          onDone={() => {
+            clearSelection();
+            // The bar (and its focused button) goes away: keep focus on the screen.
+            headingRef.current?.focus();
+          }}
+        />
       ) : null}
 
       <div
@@ -410,20 +411,43 @@ function ListTasks({
             </Button>
           </EmptyState>
         ) : (
-          <TaskList
-            listId={listId}
-            tasks={shown}
-            canEdit={access.canEditTasks}
-            selected={selected}
-            onToggleSelected={toggleSelected}
-            onSelectMany={selectMany}
-            onClearSelection={clearSelection}
-            pending={pending}
-            assignees={assignees}
-            selecting={selecting}
-            highlightId={justAdded}
-            total={complete || !counts ? undefined : counts.open + counts.done}
-          />
+          <>
+            {sections.open.length > 0 ? (
+              <TaskList
+                {...listProps}
+                tasks={sections.open}
+                highlightId={justAdded}
+                // The first tasks alone: the open ones count the list's rows to come.
+                total={complete || !counts ? undefined : counts.open}
+              />
+            ) : (
+              <p className="tasks-screen__all-done">Everything in this list is done.</p>
+            )}
+            {sections.done.length > 0 && complete ? (
+              <div className="tasks-done">
+                <button
+                  type="button"
+                  className="tasks-done__toggle"
+                  aria-expanded={sections.expanded}
+                  aria-controls={doneId}
+                  onClick={sections.toggle}
+                >
+                  <ChevronIcon />
+                  Done ({sections.done.length.toLocaleString()})
+                </button>
+                <div id={doneId}>
+                  {sections.expanded ? (
+                    <TaskList
+                      {...listProps}
+                      label="Done tasks"
+                      tasks={sections.done}
+                      highlightId={null}
+                    />
+                  ) : null}
+                </div>
+              </div>
+            ) : null}
+          </>
         )}
       </div>
     </section>

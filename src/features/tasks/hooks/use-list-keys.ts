@@ -1,12 +1,16 @@
 // The task list's keyboard, on its rows: j/k (↓/↑ on a row itself) move the focus, Enter/o/→
-// open the task, x selects, Shift+↓/↑ (or J/K) extend the selection, Escape clears it, F2 edits
-// the title, Alt+↑/↓ moves a task one place. From outside the list, j/k enter it.
+// open the task, x selects, Shift+↓/↑ (or J/K) extend the selection, Ctrl/Cmd+A selects every
+// row, Escape clears it, F2 edits the title, Alt+↑/↓ moves a task one place. Single keys open
+// a property's menu (s status, p priority, a assignee, d due date) and Delete/Backspace
+// deletes: on the focused row, or with a selection on all of it through the bulk bar (and m
+// moves it to another list). From outside the list, j/k enter it.
 import type { KeyboardEvent, RefObject } from 'react';
 
 import { useShortcut } from '@/hooks/use-shortcut';
 import { rowStep } from '@/utils/row-keys';
 import { useNavigate } from '@/lib/router';
 
+import { PROPERTY_KEYS } from '../components/property-chips';
 import type { RowActions } from '../components/task-row';
 import type { TaskRow } from '../task-filter';
 import type { OptimisticOrder } from './use-optimistic-order';
@@ -21,6 +25,34 @@ function isFieldTarget(target: EventTarget): boolean {
     target instanceof HTMLSelectElement ||
     target.isContentEditable
   );
+}
+
+/** The keys that open a menu: on a focused row, or the bulk bar's with a selection. */
+const MENU_KEYS: ReadonlySet<string> = new Set(Object.values(PROPERTY_KEYS));
+/** The key of the bulk bar's "Move to", only for a selection. */
+export const MOVE_KEY = 'm';
+
+/**
+ * Opens the popover that `key` opens inside `scope` (a row, or the bulk bar), as a click on
+ * its button; once a choice closes it and gives its button the focus, the focus goes on to
+ * `back` (the row the key was pressed on). False when `scope` has no such popover.
+ */
+function openByKey(scope: ParentNode, key: string, back: HTMLElement): boolean {
+  const button = scope.querySelector<HTMLElement>(`[data-shortcut="${key}"]`);
+  if (!button) return false;
+  button.click();
+  const watch = new MutationObserver(() => {
+    if (button.getAttribute('aria-expanded') === 'true') return;
+    watch.disconnect();
+    if (document.activeElement === button && back.isConnected) back.focus();
+  });
+  watch.observe(button, { attributes: true, attributeFilter: ['aria-expanded'] });
+  return true;
+}
+
+/** The bulk bar on the page, while there is a selection. */
+function bulkBar(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('[data-bulk-bar]');
 }
 
 export interface ListKeysOptions {
@@ -76,7 +108,22 @@ export function useListKeys({
       if (movedId) focusLater(movedId);
       return;
     }
+    if (
+      (event.ctrlKey || event.metaKey) &&
+      !event.altKey &&
+      !event.shiftKey &&
+      event.key.toLowerCase() === 'a'
+    ) {
+      if (!canEdit) return;
+      event.preventDefault();
+      onSelectMany(ordered.map((each) => each.id));
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (canEdit && singleKey(event, row, task)) {
+      event.preventDefault();
+      return;
+    }
     const extend =
       event.key === 'J' || (onRow && event.shiftKey && event.key === 'ArrowDown')
         ? 1
@@ -115,6 +162,30 @@ export function useListKeys({
       event.preventDefault();
       actions.startEdit(task);
     }
+  }
+
+  /**
+   * A property's key (s, p, a, d), m, or Delete/Backspace on a row, outside its open popups:
+   * on the selection while there is one, else on the row. Whether it was one.
+   */
+  function singleKey(event: KeyboardEvent<HTMLUListElement>, row: HTMLElement, task: TaskRow) {
+    const target = event.target as HTMLElement;
+    if (target.closest('.popover__panel')) return false;
+    const { key } = event;
+    const deletes = key === 'Delete' || key === 'Backspace';
+    if (!deletes && !MENU_KEYS.has(key) && key !== MOVE_KEY) return false;
+    if (hasSelection) {
+      const bar = bulkBar();
+      if (!bar) return false;
+      if (!deletes) return openByKey(bar, key, row);
+      bar.querySelector<HTMLElement>('[data-bulk-delete]')?.click();
+      return true;
+    }
+    if (deletes) {
+      actions.remove(task);
+      return true;
+    }
+    return key !== MOVE_KEY && openByKey(row, key, row);
   }
 
   // From outside the list (nothing focused, or a button above it), j/k enter the list.

@@ -1,5 +1,5 @@
-// The callbacks every row of the task list shares: status, selection by click, the inline
-// title editor, delete with undo, and the grip's keys. They are one object, made once, so the
+// The callbacks every row of the task list shares: status and the other properties, selection
+// by click, the inline title editor, delete with undo, and the grip's keys. They are one object, made once, so the
 // memoised rows stay put; they read the list's latest state through refs.
 import { useRef, useState, type RefObject } from 'react';
 
@@ -10,17 +10,20 @@ import { useServices } from '@/lib/services';
 import { showToast } from '@/lib/toasts';
 import { validate } from '@sync/index';
 
+import type { PropertyChange } from '../components/property-chips';
 import type { RowActions, TitleEdit } from '../components/task-row';
 import type { TaskRow } from '../task-filter';
 import type { ShownRows } from './shown-rows';
 import type { KeyboardCarry } from './use-keyboard-carry';
 import type { RowFocus } from './use-row-focus';
 
-/** The list's selection, as its screen keeps it. */
+/** What the list's screen keeps: its selection, and the tasks completed from its rows. */
 export interface ListSelection {
   onToggleSelected: (id: string) => void;
   /** Adds these to the selection (a Shift+click range, Shift+arrow). */
   onSelectMany: (ids: readonly string[]) => void;
+  /** A row is completing this task (its tick, its status menu, a swipe). */
+  onCompleting?: ((id: string) => void) | undefined;
 }
 
 export interface TaskRowActions {
@@ -60,6 +63,7 @@ export function useRowActions({
   }
 
   async function changeStatus(task: TaskRow, status: TaskStatus): Promise<boolean> {
+    if (status === 'done') latest.current.onCompleting?.(task.id);
     keepFocusNear(task);
     const result = await attempt(() => sync.repos.tasks.setStatus(task.id, status));
     if (!result.ok) {
@@ -72,8 +76,17 @@ export function useRowActions({
     return result.ok;
   }
 
+  async function changeProperty(task: TaskRow, change: PropertyChange) {
+    const result = await attempt(() => sync.repos.tasks.update(task.id, change));
+    if (!result.ok) {
+      const message = Object.values(result.errors).find(Boolean);
+      showToast({ message: message ?? "Couldn't save the change.", tone: 'error' });
+    }
+  }
+
   const [actions] = useState<RowActions>(() => ({
     setStatus: (task, status) => changeStatus(task, status),
+    update: (task, change) => void changeProperty(task, change),
     toggleSelected: (id) => {
       anchorRef.current = id;
       latest.current.onToggleSelected(id);

@@ -1,7 +1,8 @@
 // Where the focus goes in the virtualised task list: to a row by its task's id, even a row not
 // rendered (the list scrolls to it, and it is focused once it is); after a render that has to
 // come first (a save, a move, a delete); and, when a status change takes the focused row out
-// of a filtered view, to the row that took its place instead of being lost.
+// of a filtered view, to the row that took its place instead of being lost. A row the keys
+// move the focus to is told to whoever follows it (the task panel beside the list).
 import { useLayoutEffect, useRef, type RefObject } from 'react';
 
 import type { TaskRow } from '../task-filter';
@@ -28,6 +29,7 @@ export function useRowFocus({
   tasks,
   ids,
   scroller,
+  onRowFocus,
 }: {
   listRef: RefObject<HTMLElement | null>;
   latest: RefObject<ShownRows>;
@@ -35,6 +37,8 @@ export function useRowFocus({
   /** The ids of the tasks as shown. */
   ids: readonly string[];
   scroller: RowScroller;
+  /** Focus is being moved to this task's row (by j/k, the arrows, or after it moved away). */
+  onRowFocus?: ((id: string) => void) | undefined;
 }): RowFocus {
   const pendingFocus = useRef<string | null>(null);
   const rescue = useRef<{ id: string; index: number; status: TaskRow['status'] } | null>(null);
@@ -44,6 +48,7 @@ export function useRowFocus({
   }
 
   function focusRow(id: string) {
+    onRowFocus?.(id);
     const element = rowElement(id);
     if (element) {
       element.focus();

@@ -1,11 +1,15 @@
 // The task list virtualised against the window's scroll: only the rows near the viewport are in
-// the DOM, so 10,000 tasks stay smooth. Rows have a fixed height (ROW_HEIGHT_PX); what has to be
-// found out is where the list starts on the page.
+// the DOM, so 10,000 tasks stay smooth. Rows have a fixed height, the device's density's
+// (useRowHeight); what has to be found out is where the list starts on the page.
 import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 
-import { ROW_HEIGHT_PX } from '../components/task-row';
+import { ROW_HEIGHTS, useDensity, type Density } from '@/hooks/use-density';
+
 import type { TaskRow } from '../task-filter';
+
+/** A screen whose main pointer is a finger: rows are taller, and swipe. */
+const TOUCH_QUERY = '(pointer: coarse)';
 
 /** Rows rendered beyond each edge of the viewport (keeps j/k and Tab on rendered rows). */
 const OVERSCAN_ROWS = 8;
@@ -28,8 +32,42 @@ const scrollWindowUnlessThere: typeof windowScroll = (offset, options, instance)
   windowScroll(offset, options, instance);
 };
 
-/** The virtualiser of the list in `listRef`, whose rows are `rows`. */
-export function useWindowRows(listRef: RefObject<HTMLElement | null>, rows: readonly TaskRow[]) {
+function subscribeTouch(onChange: () => void): () => void {
+  if (typeof matchMedia !== 'function') return () => undefined;
+  const query = matchMedia(TOUCH_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
+/** Whether the main pointer is a finger (never where the browser cannot say), live. */
+export function useTouchScreen(): boolean {
+  return useSyncExternalStore(
+    subscribeTouch,
+    () => typeof matchMedia === 'function' && matchMedia(TOUCH_QUERY).matches,
+    () => false,
+  );
+}
+
+export interface RowSize {
+  density: Density;
+  /** A row's height (px). */
+  height: number;
+  touch: boolean;
+}
+
+/** How tall the task rows are: the device's density, taller for a finger. */
+export function useRowSize(): RowSize {
+  const density = useDensity();
+  const touch = useTouchScreen();
+  return { density, height: ROW_HEIGHTS[density][touch ? 'touch' : 'fine'], touch };
+}
+
+/** The virtualiser of the list in `listRef`, whose rows are `rows`, each `rowHeight` tall. */
+export function useWindowRows(
+  listRef: RefObject<HTMLElement | null>,
+  rows: readonly TaskRow[],
+  rowHeight: number,
+) {
   const [scrollMargin, setScrollMargin] = useState(() => lastScrollMargin);
 
   // The list's distance from the top of the page, for the window virtualiser. What is above
@@ -52,9 +90,9 @@ export function useWindowRows(listRef: RefObject<HTMLElement | null>, rows: read
     return () => observer.disconnect();
   }, [listRef]);
 
-  return useWindowVirtualizer({
+  const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: () => ROW_HEIGHT_PX,
+    estimateSize: () => rowHeight,
     overscan: OVERSCAN_ROWS,
     scrollMargin,
     getItemKey: (index) => rows[index]?.id ?? index,
@@ -63,4 +101,14 @@ export function useWindowRows(listRef: RefObject<HTMLElement | null>, rows: read
     initialRect: { width: window.innerWidth, height: window.innerHeight },
     scrollToFn: scrollWindowUnlessThere,
   });
+
+  // A new density: the rows it has laid out are each a new height.
+  const laidOut = useRef(rowHeight);
+  useLayoutEffect(() => {
+    if (laidOut.current === rowHeight) return;
+    laidOut.current = rowHeight;
+    virtualizer.measure();
+  }, [virtualizer, rowHeight]);
+
+  return virtualizer;
 }
