@@ -21,7 +21,11 @@
 //   (the repeat rule, the checklist item's schema and writes, completions that load the next
 //   occurrence's maker on first use), device version 3, three routes: 130.32 kB, so ≤ 130.4 kB,
 //   with My work's and checklists' reads (queries.extend) and the next-occurrence maker with
-//   recurrence.ts (successors.ts) out of the shell, which had them at 131.39 kB). What the first screen
+//   recurrence.ts (successors.ts) out of the shell, which had them at 131.39 kB; issue 40: the
+//   bulk bar's writes (bulk-writes.ts, with completeMany and undoComplete, which only the bulk
+//   bar and undo use), the Members screen's writes (membership-writes.ts) and attaching a file
+//   (attachment-writes.ts) loaded on first use, which pays for a task opening beside its list
+//   and the store's nested transaction: 130.34 kB, was 130.74 with them in the shell). What the first screen
 //   needs to paint from the device database: React, Dexie, the router, the sync library's
 //   reads and writes, the frame and the session gate. What only talks to the server or only
 //   some actions need is loaded after start-up or on first use (supabase-js, the engine's push,
@@ -48,7 +52,10 @@
 //   16.3 kB), ≤ 24.1 kB (issue 39: the checklist_items table and its rules, the repeat rule,
 //   checklist writes, completions making the next occurrence, and successors.ts with
 //   recurrence.ts, which the app loads on first use and this one-file bundle inlines: 24.0 kB;
-//   My work's and checklists' reads are modules the screens bring, not in this line);
+//   My work's and checklists' reads are modules the screens bring, not in this line), ≤ 25.5 kB
+//   and 16.5 kB (issue 40: the bulk bar's writes, which the app loads on first use and this
+//   one-file bundle inlines, +1.2 kB; a write inside another write's transaction joins it,
+//   +20 B: 25.41 and 16.42 kB);
 // - the service worker (issue 38: it now runs the sync in the background, so it carries the
 //   engine, Dexie, supabase-js and Outpost's tables: 115.8 kB, was 12.3 kB), ≤ 120 kB: parsed
 //   when the browser starts the worker (compiled code cached with it), never by a page;
@@ -76,19 +83,21 @@ module.exports = [
     name: 'all app JS, screens included (gzip)',
     path: 'dist/assets/*.js',
     // Issue 39's screens (My work, quick add's parser, the checklist, the repeat menu): 305.4 kB.
-    limit: '310 kB',
+    // Issue 40's (the bulk bar and its writes, the task beside its list, notes with links,
+    // bottom sheets, swipes, Settings' sections): 317.3 kB.
+    limit: '320 kB',
     gzip: true,
   },
   {
     name: 'sync library (sync/index.ts) without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-core.js',
-    limit: '16.4 kB',
+    limit: '16.5 kB',
     gzip: true,
   },
   {
     name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '24.1 kB',
+    limit: '25.5 kB',
     gzip: true,
   },
   {
@@ -104,8 +113,8 @@ module.exports = [
       '!dist/sw.js',
       '!dist/screenshots/**',
     ],
-    // Issue 39's screens and their styles: 1.03 MB (was 980 kB).
-    limit: '1.05 MB',
+    // Issue 39's screens and their styles: 1.03 MB (was 980 kB); issue 40's: 1.08 MB.
+    limit: '1.1 MB',
     gzip: false,
     brotli: false,
   },

@@ -40,6 +40,12 @@ export interface BulkUpdate {
   refused: string[];
 }
 
+/** A task completeMany() marked done, with the status it had before. */
+export interface CompletedTask {
+  id: string;
+  status: Exclude<TaskStatus, 'done'>;
+}
+
 /** A task moveMany() moved: the original, now deleted, and its copy in the other list. */
 export interface MovedTask {
   id: string;
@@ -72,13 +78,12 @@ export interface BulkContext {
   successorsOf(ids: readonly string[]): Promise<(task: Stored<Task>) => Promise<boolean>>;
   /** The next occurrences of completed tasks successorsOf() had no plan for. */
   completeLate(ids: readonly string[]): Promise<void>;
-  /** The repositories' completeMany(): how a selection is marked done. */
-  completeMany(
-    ids: readonly string[],
-  ): Promise<{ id: string; status: Exclude<TaskStatus, 'done'> }[]>;
 }
 
 const BULK_FIELDS = ['status', 'priority', 'due_on', 'assignee_id'] as const;
+
+/** Tables a write that may complete a repeating task writes. */
+const COMPLETING: TableName<OutpostDeviceRows>[] = ['tasks', 'memberships', 'checklist_items'];
 
 /** A task and what it holds: the tables its delete (and a move's copy) writes. */
 const TASK_TREE: TableName<OutpostDeviceRows>[] = [
@@ -119,7 +124,51 @@ export function createBulkWrites(w: BulkContext) {
     return false;
   }
 
+  /**
+   * Marks several tasks done in one transaction (those already done are left alone), making
+   * their next occurrences. Returns the tasks it completed with the status each had.
+   */
+  async function completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
+    const makeNext = await w.successorsOf(ids);
+    const late: string[] = [];
+    const completed = await store.transaction(COMPLETING, async () => {
+      const done: CompletedTask[] = [];
+      for (const id of ids) {
+        const task = await store.live('tasks', id);
+        if (task.status === 'done') continue;
+        await w.patchTask(task, { status: 'done' });
+        if (!(await makeNext(await store.live('tasks', id)))) late.push(id);
+        done.push({ id, status: task.status });
+      }
+      return done;
+    });
+    await w.completeLate(late);
+    return completed;
+  }
+
   return {
+    completeMany,
+    /**
+     * Undoes completeMany(): each task still done goes back to the status it had (a queued
+     * change like any other, so it works offline and at any time). A task reopened or
+     * deleted since is left as it is. Returns how many went back.
+     */
+    undoComplete(completed: readonly CompletedTask[]): Promise<number> {
+      return store.transaction(['tasks'], async () => {
+        let restored = 0;
+        for (const { id, status } of completed) {
+          const value = parse(taskPatch, { status });
+          const task = await rows('tasks').get(id);
+          if (!task || task.deleted_at || task.status !== 'done') continue;
+          // done → doing is not a step a user takes, but putting back what was is fine:
+          // the server only ties completed_at to status.
+          await w.patchTask(task, value);
+          restored += 1;
+        }
+        return restored;
+      });
+    },
+
     /**
      * Sets one property on each task of `ids` in one transaction: priority, due date,
      * assignee, or status through the allowed transitions (to done the way completeMany
@@ -133,7 +182,7 @@ export function createBulkWrites(w: BulkContext) {
         throw new ValidationError({ _: 'Change one property at a time.' });
       }
       if (value.status === 'done') {
-        const completed = await w.completeMany(await liveIds(ids));
+        const completed = await completeMany(await liveIds(ids));
         return {
           updated: completed.map(({ id, status }) => ({
             id,
@@ -170,25 +219,22 @@ export function createBulkWrites(w: BulkContext) {
         updated.filter((u) => u.before.status === 'done').map((u) => u.id),
       );
       const late: string[] = [];
-      const restored = await store.transaction(
-        ['tasks', 'memberships', 'checklist_items'],
-        async () => {
-          let count = 0;
-          for (const { id, before, after } of updated) {
-            const task = await rows('tasks').get(id);
-            if (!task || task.deleted_at || !holds(task, after)) continue;
-            const value = parse(taskPatch, before);
-            // Putting back what was (done → doing included): the server ties only
-            // completed_at to the status.
-            await w.patchTask(task, value);
-            if (value.status === 'done' && !(await makeNext(await store.live('tasks', id)))) {
-              late.push(id);
-            }
-            count += 1;
+      const restored = await store.transaction(COMPLETING, async () => {
+        let count = 0;
+        for (const { id, before, after } of updated) {
+          const task = await rows('tasks').get(id);
+          if (!task || task.deleted_at || !holds(task, after)) continue;
+          const value = parse(taskPatch, before);
+          // Putting back what was (done → doing included): the server ties only
+          // completed_at to the status.
+          await w.patchTask(task, value);
+          if (value.status === 'done' && !(await makeNext(await store.live('tasks', id)))) {
+            late.push(id);
           }
-          return count;
-        },
-      );
+          count += 1;
+        }
+        return count;
+      });
       await w.completeLate(late);
       return restored;
     },

@@ -5,15 +5,12 @@
 // (I4).
 import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 
-import type { FileRecord, Stored, TableName, WriteContext } from '@sync/index';
+import type { Stored, TableName, WriteContext } from '@sync/index';
 import { todayIso } from '@/utils/format';
 
-import type { BulkChange, BulkWrites, MovedTask, UpdatedTask } from './bulk-writes';
-import type { ChecklistItem, DeviceMembership, OutpostDeviceRows, Task } from './rows';
+export type { CompletedTask } from './bulk-writes';
+import type { ChecklistItem, OutpostDeviceRows, Task } from './rows';
 import {
-  ATTACHMENT_EXTENSIONS,
-  ATTACHMENTS_PER_TASK_MAX,
-  attachmentInput,
   canTransition,
   CHECKLIST_ITEMS_PER_TASK_MAX,
   checklistItemInput,
@@ -22,14 +19,12 @@ import {
   listInput,
   listPatch,
   profilePatch,
-  roleInput,
   taskInput,
   taskPatch,
   type ListColor,
-  type Role,
   type TaskStatus,
 } from './schema';
-import { createStore, parse, validate, ValidationError } from '@sync/index';
+import { createStore, parse, ValidationError } from '@sync/index';
 import type * as v from 'valibot';
 
 /** What the repositories write with: the library's WriteContext, typed by Outpost's rows. */
@@ -41,20 +36,9 @@ export type RepoContext = WriteContext<OutpostDeviceRows>;
  * input throws a ValidationError before anything is written.
  */
 export function createRepositories(ctx: RepoContext) {
-  const { db, rows } = ctx;
+  const { rows } = ctx;
   const store = createStore(ctx);
-  const {
-    transaction: rw,
-    blobTransaction: rwQuota,
-    timestamp: iso,
-    newRow,
-    insert,
-    patch,
-    edit,
-    live,
-    remove,
-    deletable,
-  } = store;
+  const { transaction: rw, timestamp: iso, newRow, insert, patch, edit, live, deletable } = store;
 
   const lists = {
     /** delete(): the list with its tasks, comments and attachments; undoDelete(). */
@@ -186,21 +170,21 @@ export function createRepositories(ctx: RepoContext) {
   }
 
   /** The bulk bar's writes (bulk-writes.ts), loaded on first use: the app shell does without them. */
-  async function bulk(): Promise<BulkWrites> {
-    const { createBulkWrites } = await import('./bulk-writes');
-    return createBulkWrites({
-      store,
-      rows,
-      newId: () => ctx.newId(),
-      userId: () => ctx.userId(),
-      patchTask,
-      endPosition,
-      itemsOf,
-      successorsOf,
-      completeLate,
-      completeMany: (ids) => tasks.completeMany(ids),
-    });
-  }
+  const bulk = lazily(() =>
+    import('./bulk-writes').then(({ createBulkWrites }) =>
+      createBulkWrites({
+        store,
+        rows,
+        newId: () => ctx.newId(),
+        userId: () => ctx.userId(),
+        patchTask,
+        endPosition,
+        itemsOf,
+        successorsOf,
+        completeLate,
+      }),
+    ),
+  );
 
   /** Tables a write that may complete a repeating task writes. */
   const COMPLETING: TableName<OutpostDeviceRows>[] = ['tasks', 'memberships', 'checklist_items'];
@@ -279,65 +263,15 @@ export function createRepositories(ctx: RepoContext) {
         await patch('tasks', id, { position: jitteredKeyBetween(a, b, ctx.newId()) }, listId);
       });
     },
-    /**
-     * Marks several tasks done in one transaction (those already done are left alone).
-     * Returns the tasks it completed with the status each had, for undoComplete().
-     */
-    async completeMany(ids: readonly string[]): Promise<CompletedTask[]> {
-      const makeNext = await successorsOf(ids);
-      const late: string[] = [];
-      const completed = await rw(COMPLETING, async () => {
-        const done: CompletedTask[] = [];
-        for (const id of ids) {
-          const task = await live('tasks', id);
-          if (task.status === 'done') continue;
-          await patchTask(task, { status: 'done' });
-          if (!(await makeNext(await live('tasks', id)))) late.push(id);
-          done.push({ id, status: task.status });
-        }
-        return done;
-      });
-      await completeLate(late);
-      return completed;
-    },
-    /**
-     * Undoes completeMany(): each task still done goes back to the status it had (a queued
-     * change like any other, so it works offline and at any time). A task reopened or
-     * deleted since is left as it is. Returns how many went back.
-     */
-    async undoComplete(completed: readonly CompletedTask[]): Promise<number> {
-      return rw(['tasks'], async () => {
-        let restored = 0;
-        for (const { id, status } of completed) {
-          const value = parse(taskPatch, { status });
-          const task = await rows('tasks').get(id);
-          if (!task || task.deleted_at || task.status !== 'done') continue;
-          // done → doing is not a step a user takes, but putting back what was is fine:
-          // the server only ties completed_at to status.
-          await patchTask(task, value);
-          restored += 1;
-        }
-        return restored;
-      });
-    },
-    /**
-     * Sets one property (status, priority, due date, assignee) on several tasks in one
-     * transaction; returns what changed, for undoUpdateMany(). See bulk-writes.ts.
-     */
-    updateMany: async (ids: readonly string[], change: BulkChange) =>
-      (await bulk()).updateMany(ids, change),
-    /** Gives the tasks updateMany() changed their values back, unless changed since. */
-    undoUpdateMany: async (updated: readonly UpdatedTask[]) =>
-      (await bulk()).undoUpdateMany(updated),
-    /** Deletes several tasks in one transaction; returns the ids deleted. */
-    deleteMany: async (ids: readonly string[]) => (await bulk()).deleteMany(ids),
-    /** Takes back deleteMany()'s deletes not sent yet; returns how many came back. */
-    undoDeleteMany: async (ids: readonly string[]) => (await bulk()).undoDeleteMany(ids),
-    /** Moves tasks to another list as copies (tasks with comments or files stay). */
-    moveMany: async (ids: readonly string[], toListId: string) =>
-      (await bulk()).moveMany(ids, toListId),
-    /** Brings back the originals moveMany() moved and deletes their copies. */
-    undoMoveMany: async (moved: readonly MovedTask[]) => (await bulk()).undoMoveMany(moved),
+    // The bulk bar's writes (bulk-writes.ts says what each does and returns).
+    completeMany: bulk('completeMany'),
+    undoComplete: bulk('undoComplete'),
+    updateMany: bulk('updateMany'),
+    undoUpdateMany: bulk('undoUpdateMany'),
+    deleteMany: bulk('deleteMany'),
+    undoDeleteMany: bulk('undoDeleteMany'),
+    moveMany: bulk('moveMany'),
+    undoMoveMany: bulk('undoMoveMany'),
   };
 
   /** A task's live checklist items, in order. */
@@ -431,47 +365,16 @@ export function createRepositories(ctx: RepoContext) {
   };
 
   /** Whether `member` is the only live owner of its list (who must stay one). */
-  async function isLastOwner(member: DeviceMembership): Promise<boolean> {
-    if (member.role !== 'owner') return false;
-    const members = await rows('memberships')
-      .where('list_id')
-      .equals(String(member.list_id))
-      .toArray();
-    return members.filter((m) => !m.deleted_at && m.role === 'owner').length <= 1;
-  }
-
+  /** Members' roles, removals and leaving (membership-writes.ts), loaded on first use. */
+  const memberWrite = lazily(() =>
+    import('./membership-writes').then(({ createMembershipWrites }) =>
+      createMembershipWrites({ store, rows, userId: () => ctx.userId() }),
+    ),
+  );
   const memberships = {
-    /** Gives a member another role (owners only; a list keeps at least one owner). */
-    async changeRole(id: string, role: Role): Promise<void> {
-      const value = parse(roleInput, role);
-      await rw(['memberships'], async () => {
-        const member = await live('memberships', id);
-        if (value !== 'owner' && (await isLastOwner(member))) {
-          throw new ValidationError({ role: 'A list needs at least one owner.' });
-        }
-        await patch('memberships', id, { role: value }, member.list_id);
-      });
-    },
-    /** Removes a member (owners only; RLS decides on the server). */
-    remove(id: string): Promise<void> {
-      return remove('memberships', id, async (member) => {
-        if (await isLastOwner(member)) {
-          throw new ValidationError({ _: 'A list needs at least one owner.' });
-        }
-      });
-    },
-    /** The current user leaves a list (not as its last owner). */
-    async leave(listId: string): Promise<void> {
-      const mine = (
-        await rows('memberships')
-          .where('[list_id+user_id]')
-          .equals([listId, ctx.userId()])
-          .toArray()
-      ).find((m) => !m.deleted_at && !m._standIn);
-      if (!mine)
-        throw new ValidationError({ _: 'You are not a member of this list.' }, 'NOT_FOUND');
-      await memberships.remove(mine.id);
-    },
+    changeRole: memberWrite('changeRole'),
+    remove: memberWrite('remove'),
+    leave: memberWrite('leave'),
   };
 
   const profile = {
@@ -484,77 +387,31 @@ export function createRepositories(ctx: RepoContext) {
   const attachments = {
     /** delete(): removes a file from its task (its bytes stay here until final); undoDelete(). */
     ...deletable('attachments'),
-    /**
-     * Attaches a file to a task: the bytes go to `_files` for upload (and offline viewing),
-     * the row is queued; the engine uploads before it pushes the row (I6).
-     */
-    async add(
-      taskId: string,
-      file: Blob,
-      fileName: string,
-      size?: { width: number; height: number },
-    ): Promise<string> {
-      const checked = validate(attachmentInput, {
-        file_name: fileName,
-        mime_type: file.type,
-        size_bytes: file.size,
-      });
-      if (!checked.ok) {
-        const code = checked.errors.size_bytes
-          ? 'FILE_TOO_LARGE'
-          : checked.errors.mime_type
-            ? 'FILE_TYPE'
-            : 'VALIDATION_FAILED';
-        throw new ValidationError(checked.errors, code);
-      }
-      const id = ctx.newId();
-      await rwQuota(['tasks', 'attachments', '_files'], async () => {
-        const task = await live('tasks', taskId);
-        const listId = task.list_id;
-        const existing = await rows('attachments').where('task_id').equals(taskId).toArray();
-        if (existing.filter((a) => !a.deleted_at).length >= ATTACHMENTS_PER_TASK_MAX) {
-          throw new ValidationError({
-            _: `A task can have at most ${ATTACHMENTS_PER_TASK_MAX} attachments.`,
-          });
-        }
-        const ext = ATTACHMENT_EXTENSIONS[checked.value.mime_type];
-        const objectPath = `${listId}/${taskId}/${id}.${ext}`;
-        const record: FileRecord = {
-          id,
-          blob: file,
-          objectPath,
-          state: 'queued',
-          attempts: 0,
-          listId,
-        };
-        await db._files.put(record);
-        await insert('attachments', {
-          id,
-          task_id: taskId,
-          list_id: listId,
-          object_path: objectPath,
-          ...checked.value,
-          width: size?.width ?? null,
-          height: size?.height ?? null,
-          created_by: ctx.userId(),
-        });
-      });
-      return id;
-    },
+    /** Attaches a file to a task (attachment-writes.ts, loaded on first use). */
+    add: lazily(() =>
+      import('./attachment-writes').then(({ createAttachmentWrites }) =>
+        createAttachmentWrites({ store, ctx }),
+      ),
+    )('add'),
   };
 
   return { lists, tasks, checklist, comments, memberships, profile, attachments };
 }
 
+/**
+ * Methods of a module of writes loaded on the first call of any of them: what only some
+ * screens' actions need stays out of the app shell.
+ */
+function lazily<M extends object>(load: () => Promise<M>) {
+  let made: Promise<M> | undefined;
+  return <K extends keyof M>(name: K) =>
+    (async (...args: unknown[]) =>
+      ((await (made ??= load()))[name] as (...a: unknown[]) => unknown)(...args)) as M[K];
+}
+
 /** A task row's position key; null for no row. */
 function positionIn(task: Task | undefined): string | null {
   return task?.position ?? null;
-}
-
-/** A task completeMany() marked done, with the status it had before. */
-export interface CompletedTask {
-  id: string;
-  status: Exclude<TaskStatus, 'done'>;
 }
 
 /**
