@@ -3,69 +3,41 @@
 // toast Undo settles that entry, as a bulk complete's does.
 import { describe, expect, it } from 'vitest';
 
-import { clearQueue, markQueuedSent, storedRow } from '@sync/testing';
-import { localOnlyServices, type TestServices } from '@/testing/app-harness';
+import { clearQueue, markQueuedSent } from '@sync/testing';
 
-import { useToasts } from '@/lib/toasts';
-import { createUndoer } from './undo';
-import { createUndoHistory, type HistoryStorage } from './undo-history';
+import { toastMessages, undoFixture } from './testing/undo-fixture';
 
-/** This test's services (setup-dom closes them after each test). */
-let services: TestServices | undefined;
-
-function memoryStorage(): HistoryStorage {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-}
-
-/** Two lists, three tasks in the first, nothing queued; the undoer over a fresh history. */
+/** The undo tests' list of three tasks and a second list, "Block D", nothing queued. */
 async function setUp() {
-  services = localOnlyServices();
-  const { sync } = services;
-  const listId = await sync.repos.lists.create({ name: 'Block C', color: 'teal' });
-  const otherId = await sync.repos.lists.create({ name: 'Block D', color: 'red' });
-  const a = await sync.repos.tasks.create(listId, { title: 'Alpha' });
-  const b = await sync.repos.tasks.create(listId, { title: 'Bravo' });
-  const c = await sync.repos.tasks.create(listId, { title: 'Charlie' });
-  await clearQueue(sync);
-  useToasts.setState({ toasts: [] });
-  const undoer = createUndoer(sync, createUndoHistory(memoryStorage()));
-  return { sync, undoer, repos: undoer.repos, listId, otherId, a, b, c };
+  const fixture = await undoFixture();
+  const otherId = await fixture.sync.repos.lists.create({ name: 'Block D', color: 'red' });
+  await clearQueue(fixture.sync);
+  return { ...fixture, otherId };
 }
-
-const toasts = () => useToasts.getState().toasts.map((t) => t.message);
-const field = async (id: string, name: string) =>
-  (await storedRow(services!.sync, 'tasks', id))?.[name];
-const titles = async (listId: string) =>
-  (await services!.sync.queries.tasks(listId)).map((t) => t.title);
 
 describe('undo of a bulk change', () => {
   it('puts back each task’s value in one undo, and redo sets them again', async () => {
-    const { undoer, repos, a, b, c } = await setUp();
+    const { undoer, repos, a, b, c, field } = await setUp();
     await repos.tasks.update(b, { priority: 1 });
     await repos.tasks.updateMany([a, b, c], { priority: 3 });
 
     expect(await undoer.undo()).toBe(true);
-    expect(toasts()).toContain('Undone: edit 3 tasks.');
+    expect(toastMessages()).toContain('Undone: edit 3 tasks.');
     expect([await field(a, 'priority'), await field(b, 'priority')]).toEqual([0, 1]);
     expect(await undoer.redo()).toBe(true);
     expect([await field(a, 'priority'), await field(c, 'priority')]).toEqual([3, 3]);
   });
 
   it('names the task when the change was to one', async () => {
-    const { undoer, repos, a } = await setUp();
+    const { undoer, repos, a, field } = await setUp();
     await repos.tasks.updateMany([a], { status: 'done' });
     await undoer.undo();
-    expect(toasts()).toContain('Undone: edit “Alpha”.');
+    expect(toastMessages()).toContain('Undone: edit “Alpha”.');
     expect(await field(a, 'status')).toBe('todo');
   });
 
   it('the toast’s own Undo settles the entry: the next undo is the edit before', async () => {
-    const { undoer, repos, a, b } = await setUp();
+    const { undoer, repos, a, b, field } = await setUp();
     await repos.tasks.update(a, { title: 'Alpha 2' });
     const { updated } = await repos.tasks.updateMany([a, b], { due_on: '2026-03-12' });
     await repos.tasks.undoUpdateMany(updated);
@@ -78,7 +50,7 @@ describe('undo of a bulk change', () => {
 
 describe('undo of a bulk delete', () => {
   it('brings every task back in one undo, and redo deletes them again', async () => {
-    const { undoer, repos, listId, a, b } = await setUp();
+    const { undoer, repos, listId, a, b, titles } = await setUp();
     await repos.tasks.deleteMany([a, b]);
     expect(await titles(listId)).toEqual(['Charlie']);
 
@@ -89,7 +61,7 @@ describe('undo of a bulk delete', () => {
   });
 
   it('after the deletes reached the server, the tasks come back as new ones in their place', async () => {
-    const { sync, undoer, repos, listId, a, b } = await setUp();
+    const { sync, undoer, repos, listId, a, b, titles } = await setUp();
     await repos.tasks.deleteMany([a, b]);
     await markQueuedSent(sync);
     expect(await undoer.undo()).toBe(true);
@@ -97,7 +69,7 @@ describe('undo of a bulk delete', () => {
   });
 
   it('the toast’s own Undo settles the entry', async () => {
-    const { undoer, repos, listId, a, b } = await setUp();
+    const { undoer, repos, listId, a, b, titles } = await setUp();
     await repos.tasks.deleteMany([a, b]);
     expect(await repos.tasks.undoDeleteMany([a, b])).toBe(2);
     expect(await undoer.undo()).toBe(false);
@@ -107,12 +79,12 @@ describe('undo of a bulk delete', () => {
 
 describe('undo of a move to another list', () => {
   it('brings the originals back and deletes the copies in one undo; redo moves them again', async () => {
-    const { undoer, repos, listId, otherId, a, c } = await setUp();
+    const { undoer, repos, listId, otherId, a, c, titles } = await setUp();
     await repos.tasks.moveMany([a, c], otherId);
     expect(await titles(otherId)).toEqual(['Alpha', 'Charlie']);
 
     expect(await undoer.undo()).toBe(true);
-    expect(toasts()).toContain('Undone: move 2 tasks.');
+    expect(toastMessages()).toContain('Undone: move 2 tasks.');
     expect(await titles(listId)).toEqual(['Alpha', 'Bravo', 'Charlie']);
     expect(await titles(otherId)).toEqual([]);
 
@@ -122,7 +94,7 @@ describe('undo of a move to another list', () => {
   });
 
   it('the toast’s own Undo settles the entry', async () => {
-    const { undoer, repos, listId, otherId, a } = await setUp();
+    const { undoer, repos, listId, otherId, a, titles } = await setUp();
     const { moved } = await repos.tasks.moveMany([a], otherId);
     expect(await repos.tasks.undoMoveMany(moved)).toBe(1);
     expect(await undoer.undo()).toBe(false);

@@ -5,23 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { localOnlyServices } from '@/testing/app-harness';
 
 import { checklistQueries } from './checklist-queries';
+import { memoryHistoryStorage } from './testing/undo-fixture';
 import { createUndoer } from './undo';
-import { createUndoHistory, type HistoryStorage } from './undo-history';
-
-function memoryStorage(): HistoryStorage {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-}
+import { createUndoHistory } from './undo-history';
 
 async function setUp() {
   const { sync } = localOnlyServices();
   const listId = await sync.repos.lists.create({ name: 'Block C', color: 'teal' });
   const taskId = await sync.repos.tasks.create(listId, { title: 'Pack' });
-  const storage = memoryStorage();
+  const storage = memoryHistoryStorage();
   const undoer = createUndoer(sync, createUndoHistory(storage));
   const items = async () =>
     (await sync.queries.extend(checklistQueries).checklist(taskId)).map((i) =>

@@ -11,47 +11,16 @@ import {
   storedRow,
   storedRows,
 } from '@sync/testing';
-import { localOnlyServices, type TestServices } from '@/testing/app-harness';
 
 import { useToasts } from '@/lib/toasts';
+import { memoryHistoryStorage, toastMessages, undoFixture } from './testing/undo-fixture';
 import { createUndoer, undoerOf } from './undo';
-import { createUndoHistory, UNDO_STORAGE_KEY, type HistoryStorage } from './undo-history';
+import { createUndoHistory, UNDO_STORAGE_KEY } from './undo-history';
 import { RECORDED, rawSync, withUndo } from './undo-services';
-
-/** This test's services (setup-dom closes them after each test). */
-let services: TestServices | undefined;
-
-function memoryStorage(): HistoryStorage {
-  const items = new Map<string, string>();
-  return {
-    getItem: (k) => items.get(k) ?? null,
-    setItem: (k, v) => void items.set(k, v),
-    removeItem: (k) => void items.delete(k),
-  };
-}
-
-/** A list with three tasks, nothing queued; the undoer over a fresh history. */
-async function setUp(storage = memoryStorage()) {
-  services = localOnlyServices();
-  const { sync } = services;
-  const listId = await sync.repos.lists.create({ name: 'Block C', color: 'teal' });
-  const a = await sync.repos.tasks.create(listId, { title: 'Alpha' });
-  const b = await sync.repos.tasks.create(listId, { title: 'Bravo' });
-  const c = await sync.repos.tasks.create(listId, { title: 'Charlie' });
-  await clearQueue(sync);
-  const undoer = createUndoer(sync, createUndoHistory(storage));
-  return { sync, undoer, repos: undoer.repos, listId, a, b, c, storage };
-}
-
-const toasts = () => useToasts.getState().toasts.map((t) => t.message);
-const field = async (id: string, name: string) =>
-  (await storedRow(services!.sync, 'tasks', id))?.[name];
-const order = async (listId: string) =>
-  (await services!.sync.queries.tasks(listId)).map((t) => t.title);
 
 describe('undo of a field change', () => {
   it('writes the old value back as a new queued change, and redo writes the new one again', async () => {
-    const { sync, undoer, repos, a } = await setUp();
+    const { sync, undoer, repos, a, field } = await undoFixture();
     await repos.tasks.update(a, { title: 'Alpha 2', priority: 2 });
     await clearQueue(sync);
 
@@ -66,7 +35,7 @@ describe('undo of a field change', () => {
         data: { title: 'Alpha', priority: 0 },
       }),
     ]);
-    expect(toasts()).toContain('Undone: rename “Alpha”.');
+    expect(toastMessages()).toContain('Undone: rename “Alpha”.');
 
     expect(await undoer.redo()).toBe(true);
     expect(await field(a, 'title')).toBe('Alpha 2');
@@ -74,14 +43,14 @@ describe('undo of a field change', () => {
   });
 
   it('notes only what changed: an edit to the same value is nothing to undo', async () => {
-    const { undoer, repos, a } = await setUp();
+    const { undoer, repos, a } = await undoFixture();
     await repos.tasks.update(a, { title: 'Alpha' });
     expect(await undoer.undo()).toBe(false);
-    expect(toasts()).toContain('Nothing to undo');
+    expect(toastMessages()).toContain('Nothing to undo');
   });
 
   it('leaves a field someone changed since as it is, and says so', async () => {
-    const { sync, undoer, repos, a } = await setUp();
+    const { sync, undoer, repos, a, field } = await undoFixture();
     await repos.tasks.update(a, { title: 'Alpha 2' });
     // Another device renamed it again; the pull wrote it here.
     await patchStoredRow(sync, 'tasks', a, { title: 'Alpha from Bob' });
@@ -90,13 +59,13 @@ describe('undo of a field change', () => {
     expect(await undoer.undo()).toBe(false);
     expect(await field(a, 'title')).toBe('Alpha from Bob');
     expect(await queuedChanges(sync)).toEqual([]);
-    expect(toasts()).toContain('Not undone: rename “Alpha” — it changed since.');
+    expect(toastMessages()).toContain('Not undone: rename “Alpha” — it changed since.');
     // It is gone from the history: a second undo does not try again.
     expect(await undoer.undo()).toBe(false);
   });
 
   it('undoes a list rename and a comment edit', async () => {
-    const { sync, undoer, repos, listId, a } = await setUp();
+    const { sync, undoer, repos, listId, a } = await undoFixture();
     await repos.lists.rename(listId, 'Block D');
     const comment = await sync.repos.comments.create(a, 'On my way');
     await repos.comments.edit(comment, 'Here');
@@ -109,7 +78,7 @@ describe('undo of a field change', () => {
 
 describe('undo of a complete', () => {
   it('puts a completed task back to doing (a step users cannot take) and offers Undo in a toast', async () => {
-    const { undoer, repos, a } = await setUp();
+    const { undoer, repos, a, field } = await undoFixture();
     await repos.tasks.setStatus(a, 'doing');
     await repos.tasks.setStatus(a, 'done');
     const toast = useToasts.getState().toasts.find((t) => t.message === 'Marked “Alpha” done');
@@ -126,7 +95,7 @@ describe('undo of a complete', () => {
   });
 
   it('bulk complete: the screen’s own Undo settles the history, so redo completes again', async () => {
-    const { undoer, repos, a, b } = await setUp();
+    const { undoer, repos, a, b, field } = await undoFixture();
     const completed = await repos.tasks.completeMany([a, b]);
     await repos.tasks.undoComplete(completed);
     expect(await field(a, 'status')).toBe('todo');
@@ -138,29 +107,29 @@ describe('undo of a complete', () => {
 
 describe('undo of a move', () => {
   it('puts the task back between its old neighbours, and redo moves it again', async () => {
-    const { undoer, repos, listId, a, c } = await setUp();
+    const { undoer, repos, listId, a, c, titles } = await undoFixture();
     await repos.tasks.move(a, c, null);
-    expect(await order(listId)).toEqual(['Bravo', 'Charlie', 'Alpha']);
-    expect(toasts()).toContain('Moved “Alpha”');
+    expect(await titles(listId)).toEqual(['Bravo', 'Charlie', 'Alpha']);
+    expect(toastMessages()).toContain('Moved “Alpha”');
 
     await undoer.undo();
-    expect(await order(listId)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(await titles(listId)).toEqual(['Alpha', 'Bravo', 'Charlie']);
     await undoer.redo();
-    expect(await order(listId)).toEqual(['Bravo', 'Charlie', 'Alpha']);
+    expect(await titles(listId)).toEqual(['Bravo', 'Charlie', 'Alpha']);
   });
 
   it('leaves a task moved since where it is', async () => {
-    const { sync, undoer, repos, listId, a, b, c } = await setUp();
+    const { sync, undoer, repos, listId, a, b, c, titles } = await undoFixture();
     await repos.tasks.move(a, c, null);
     await sync.repos.tasks.move(a, b, c); // not through the recorder: as a pull would
     expect(await undoer.undo()).toBe(false);
-    expect(await order(listId)).toEqual(['Bravo', 'Alpha', 'Charlie']);
+    expect(await titles(listId)).toEqual(['Bravo', 'Alpha', 'Charlie']);
   });
 });
 
 describe('undo of a delete', () => {
   it('within the undo window takes the delete back (nothing is sent)', async () => {
-    const { sync, undoer, repos, a } = await setUp();
+    const { sync, undoer, repos, a, field } = await undoFixture();
     await repos.tasks.delete(a);
     await undoer.undo();
     expect(await field(a, 'deleted_at')).toBeNull();
@@ -170,37 +139,37 @@ describe('undo of a delete', () => {
   });
 
   it('after the window brings the task back as a new one, in its place, with its fields', async () => {
-    const { sync, undoer, repos, listId, b } = await setUp();
+    const { sync, undoer, repos, listId, b, titles } = await undoFixture();
     await repos.tasks.update(b, { notes: 'Check the hinge', priority: 3 });
     await repos.tasks.delete(b);
     await markQueuedSent(sync);
 
     expect(await undoer.undo()).toBe(true);
-    expect(await order(listId)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    expect(await titles(listId)).toEqual(['Alpha', 'Bravo', 'Charlie']);
     const back = (await storedRows(sync, 'tasks')).find(
       (t) => t.title === 'Bravo' && !t.deleted_at,
     );
     expect(back?.id).not.toBe(b);
     expect(back).toMatchObject({ notes: 'Check the hinge', priority: 3 });
-    expect(toasts()).toContain(
+    expect(toastMessages()).toContain(
       'Undone: delete “Bravo”. It is back as a new task; its comments and files stay deleted.',
     );
     // Redo deletes the new one.
     await undoer.redo();
-    expect(await order(listId)).toEqual(['Alpha', 'Charlie']);
+    expect(await titles(listId)).toEqual(['Alpha', 'Charlie']);
   });
 
   it('after the window says it is too late for a comment', async () => {
-    const { sync, undoer, repos, a } = await setUp();
+    const { sync, undoer, repos, a } = await undoFixture();
     const comment = await sync.repos.comments.create(a, 'On my way');
     await repos.comments.delete(comment);
     await markQueuedSent(sync);
     expect(await undoer.undo()).toBe(false);
-    expect(toasts()).toContain('Too late to undo: the comment was already deleted.');
+    expect(toastMessages()).toContain('Too late to undo: the comment was already deleted.');
   });
 
   it('the delete toast’s own Undo settles the history', async () => {
-    const { undoer, repos, a } = await setUp();
+    const { undoer, repos, a, field } = await undoFixture();
     await repos.tasks.delete(a);
     expect(await repos.tasks.undoDelete(a)).toBe(true);
     expect(await undoer.undo()).toBe(false);
@@ -211,7 +180,7 @@ describe('undo of a delete', () => {
 
 describe('the history', () => {
   it('survives a reload: a new undoer over the same storage undoes an earlier edit', async () => {
-    const { sync, repos, a, storage } = await setUp();
+    const { sync, repos, a, storage, field } = await undoFixture();
     await repos.tasks.update(a, { title: 'Alpha 2' });
     const reloaded = createUndoer(sync, createUndoHistory(storage));
     await reloaded.undo();
@@ -219,16 +188,16 @@ describe('the history', () => {
   });
 
   it('leaves a task deleted since alone', async () => {
-    const { sync, undoer, repos, a } = await setUp();
+    const { sync, undoer, repos, a } = await undoFixture();
     await repos.tasks.update(a, { title: 'Alpha 2' });
     await patchStoredRow(sync, 'tasks', a, { deleted_at: new Date().toISOString() });
     expect(await undoer.undo()).toBe(false);
-    expect(toasts()).toContain('Not undone: rename “Alpha” — it changed since.');
+    expect(toastMessages()).toContain('Not undone: rename “Alpha” — it changed since.');
   });
 
   it('an undo the repositories refuse says why, as an error, and writes nothing', async () => {
-    const storage = memoryStorage();
-    const { sync, a } = await setUp(storage);
+    const storage = memoryHistoryStorage();
+    const { sync, a, field } = await undoFixture(storage);
     // A stored edit whose old title the rules refuse (storage is not to be trusted).
     storage.setItem(
       UNDO_STORAGE_KEY,
@@ -261,7 +230,7 @@ describe('the history', () => {
   });
 
   it('the services hand out one recording sync per sync library, sharing one undoer', async () => {
-    const { sync } = await setUp();
+    const { sync } = await undoFixture();
     const recording = withUndo(sync);
     expect(withUndo(sync)).toBe(recording);
     expect(withUndo(recording)).toBe(recording);
@@ -270,7 +239,7 @@ describe('the history', () => {
   });
 
   it('the app shell delegates exactly the methods undo records', async () => {
-    const { sync } = await setUp();
+    const { sync } = await undoFixture();
     const recorded = undoerOf(sync).repos as unknown as Record<string, Record<string, unknown>>;
     const raw = sync.repos as unknown as Record<string, Record<string, unknown>>;
     const overridden: Record<string, string[]> = {};

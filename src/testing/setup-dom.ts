@@ -10,6 +10,7 @@ import { afterEach } from 'vitest';
 
 import { useToasts } from '@/lib/toasts';
 
+import { fixedMediaQuery } from './media-queries';
 import { closeAllTestServices } from './open-services';
 
 // Every findBy/waitFor waits for what the user would see for up to this long: a sign-up
@@ -28,17 +29,7 @@ afterEach(async () => {
 });
 
 if (!window.matchMedia) {
-  window.matchMedia = (query: string): MediaQueryList =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
+  window.matchMedia = (query: string) => fixedMediaQuery(query, false);
 }
 
 if (typeof window.ResizeObserver === 'undefined') {

@@ -5,6 +5,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { mockMediaQueries } from '@/testing/media-queries';
+
 import { Menu, Popover, SHEET_QUERY } from './menu';
 
 const STATUSES = [
@@ -48,19 +50,7 @@ function renderStatus({ shortcut }: { shortcut?: string } = {}) {
 
 /** The browser answers `SHEET_QUERY` with `phone`. */
 function screenIsPhone(phone: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: phone && query === SHEET_QUERY,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
+  mockMediaQueries(phone ? [SHEET_QUERY] : []);
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -4,7 +4,14 @@
 // useAddAttachments (checked first; a refused file is listed under the files with the limit
 // it breaks, the others are added). The limits are read out with the buttons, and shown once
 // the task is full (otherwise a refusal names the one broken).
-import { useId, useState, type ChangeEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  useState,
+  type ChangeEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+} from 'react';
 
 import {
   ATTACHMENT_MAX_BYTES,
@@ -12,6 +19,7 @@ import {
   ATTACHMENTS_PER_TASK_MAX,
 } from '@/data/schema';
 import { Button } from '@/components/ui/button';
+import { SectionHeader, type SectionHeaderProps } from '@/components/ui/section-header';
 import { formatBytes } from '@/utils/format';
 
 import { useAddAttachments } from '../hooks/use-add-attachments';
@@ -36,13 +44,16 @@ let nextKey = 1;
 export function AttachmentPicker({
   taskId,
   count,
-  heading,
+  header,
+  headingRef,
   children,
 }: {
   taskId: string;
   count: number;
-  /** The section's heading, which the buttons sit beside. */
-  heading: ReactNode;
+  /** The section's header (its heading's id and text), which the buttons sit in. */
+  header: Pick<SectionHeaderProps, 'id' | 'title'>;
+  /** The section's heading, for the section to put focus on. */
+  headingRef: Ref<HTMLHeadingElement>;
   /** The files (or the line saying there are none), between the buttons and any refusal. */
   children: ReactNode;
 }) {
@@ -76,29 +87,26 @@ export function AttachmentPicker({
 
   return (
     <>
-      <div className="attachments__head">
-        {heading}
-        <div className="attachments__buttons">
-          {hasCamera ? (
-            <FileChooser
-              icon={<CameraIcon />}
-              label="Take photo"
-              input={{ accept: PHOTO_ACCEPT, capture: 'environment' }}
-              disabled={full}
-              hintId={hintId}
-              onChoose={add}
-            />
-          ) : null}
+      <SectionHeader {...header} count={count} headingRef={headingRef}>
+        {hasCamera ? (
           <FileChooser
-            icon={<PaperclipIcon />}
-            label="Add file"
-            input={{ accept: ATTACHMENT_MIME_TYPES.join(','), multiple: true }}
+            icon={<CameraIcon />}
+            label="Take photo"
+            input={{ accept: PHOTO_ACCEPT, capture: 'environment' }}
             disabled={full}
             hintId={hintId}
             onChoose={add}
           />
-        </div>
-      </div>
+        ) : null}
+        <FileChooser
+          icon={<PaperclipIcon />}
+          label="Add file"
+          input={{ accept: ATTACHMENT_MIME_TYPES.join(','), multiple: true }}
+          disabled={full}
+          hintId={hintId}
+          onChoose={add}
+        />
+      </SectionHeader>
       <p id={hintId} className={full ? 'attachments__hint' : 'visually-hidden'}>
         {full
           ? `This task has ${ATTACHMENTS_PER_TASK_MAX} of ${ATTACHMENTS_PER_TASK_MAX} files. Remove one to add another.`

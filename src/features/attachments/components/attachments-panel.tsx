@@ -5,6 +5,7 @@
 // and one line when there is nothing yet.
 import { useLayoutEffect, useRef, useState } from 'react';
 
+import { SectionHeader } from '@/components/ui/section-header';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useListAccess } from '@/hooks/use-list-access';
 import { usePendingRows } from '@/hooks/use-pending-rows';
@@ -34,23 +35,7 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
     }
   }
 
-  const headingId = `attachments-${taskId}`;
-  const title = (
-    <h2 id={headingId} ref={heading} tabIndex={-1} className="attachments__title">
-      Files
-      {attachments && attachments.length > 0 ? (
-        <>
-          {' '}
-          {/* Read as "Files (2)"; shown as a quiet number. */}
-          <span className="attachments__count">
-            <span className="visually-hidden">(</span>
-            {attachments.length}
-            <span className="visually-hidden">)</span>
-          </span>
-        </>
-      ) : null}
-    </h2>
-  );
+  const header = { id: `attachments-${taskId}`, title: 'Files' };
   const files =
     attachments === undefined ? null : attachments.length === 0 ? (
       <p className="attachments__empty">No files</p>
@@ -69,16 +54,21 @@ export function AttachmentsPanel({ taskId, listId }: { taskId: string; listId: s
     );
 
   return (
-    <section className="attachments" aria-labelledby={headingId}>
+    <section className="attachments" aria-labelledby={header.id}>
       {canEditTasks && attachments !== undefined ? (
         // The picker frames the files, so it keeps its place in the tree (and what it is
         // saying: a refused file, "Added 2 files") when the first file lands.
-        <AttachmentPicker taskId={taskId} count={attachments.length} heading={title}>
+        <AttachmentPicker
+          taskId={taskId}
+          count={attachments.length}
+          header={header}
+          headingRef={heading}
+        >
           {files}
         </AttachmentPicker>
       ) : (
         <>
-          <div className="attachments__head">{title}</div>
+          <SectionHeader {...header} count={attachments?.length} headingRef={heading} />
           {files}
         </>
       )}

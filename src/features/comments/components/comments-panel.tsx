@@ -5,6 +5,7 @@
 // heading with the count, one line when there is nothing yet, a composer compact until used.
 import { useLayoutEffect, useRef, useState } from 'react';
 
+import { SectionHeader } from '@/components/ui/section-header';
 import { useDeleteWithUndo } from '@/hooks/use-delete-with-undo';
 import { useListAccess } from '@/hooks/use-list-access';
 import { useNow } from '@/hooks/use-now';
@@ -44,20 +45,12 @@ export function CommentsPanel({ taskId, listId }: { taskId: string; listId: stri
   const headingId = `comments-${taskId}`;
   return (
     <section className="comments" aria-labelledby={headingId}>
-      <h2 id={headingId} ref={heading} tabIndex={-1} className="comments__title">
-        Comments
-        {comments && comments.length > 0 ? (
-          <>
-            {' '}
-            {/* Read as "Comments (2)"; shown as a quiet number. */}
-            <span className="comments__count">
-              <span className="visually-hidden">(</span>
-              {comments.length}
-              <span className="visually-hidden">)</span>
-            </span>
-          </>
-        ) : null}
-      </h2>
+      <SectionHeader
+        id={headingId}
+        title="Comments"
+        count={comments?.length}
+        headingRef={heading}
+      />
 
       {comments === undefined ? null : comments.length === 0 ? (
         <p className="comments__empty">No comments yet</p>

@@ -8,6 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { atPath, findHeading, renderApp, renderWithServices } from '@/testing/app-harness';
+import { mockMediaQueries } from '@/testing/media-queries';
 import { Route } from '@/lib/router';
 
 import { LONG_PRESS_MS, SWIPE_COMMIT_PX } from '../hooks/use-row-swipe';
@@ -141,19 +142,7 @@ describe('tasks screen sections', () => {
   });
 
   it('on a touch screen, swipes a row right to tick it, left to delete it, and long-presses to select', async () => {
-    vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: query === '(pointer: coarse)',
-          media: query,
-          onchange: null,
-          addListener: () => undefined,
-          removeListener: () => undefined,
-          addEventListener: () => undefined,
-          removeEventListener: () => undefined,
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    mockMediaQueries(['(pointer: coarse)']);
     const { listId, services } = await openList(['Milk', 'Bread', 'Eggs']);
     await waitFor(() => expect(shownTitles()).toEqual(['Milk', 'Bread', 'Eggs']));
     const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
