@@ -1,6 +1,7 @@
 // The app-wide keyboard shortcuts of the layout: `?` opens the list of shortcuts, `g` then
-// `l` goes to the lists and `g` then `s` to settings. A lone `l` or `s` does nothing, one
-// `g` leads to one place only, and keys typed into a field are text, not shortcuts.
+// `l` goes to the lists and `g` then `s` to settings. A lone `l` or `s` does nothing and is
+// left to whoever else listens (a row's `s`), one `g` leads to one place only, and keys typed
+// into a field are text, not shortcuts.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -72,6 +73,32 @@ describe('keyboard shortcuts', () => {
     await user.keyboard('gl');
     await findHeading('Lists');
     expect(router.state.location.pathname).toBe('/lists');
+  });
+
+  it('a lone s or l is left to others (a row’s s is its status); after g it is taken', async () => {
+    const { router, user } = await openApp('/lists');
+    // Heard after the app's own listeners, as a window listener added later is.
+    const taken: [string, boolean][] = [];
+    const listener = (event: KeyboardEvent) => taken.push([event.key, event.defaultPrevented]);
+    window.addEventListener('keydown', listener);
+    try {
+      await user.keyboard('sl');
+      expect(taken).toEqual([
+        ['s', false],
+        ['l', false],
+      ]);
+      expect(router.state.location.pathname).toBe('/lists');
+
+      taken.length = 0;
+      await user.keyboard('gs');
+      await findHeading('Settings');
+      expect(taken).toEqual([
+        ['g', true],
+        ['s', true],
+      ]);
+    } finally {
+      window.removeEventListener('keydown', listener);
+    }
   });
 
   it('one g leads to one place: a later s stays put', async () => {

@@ -67,15 +67,21 @@ function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
 /** How long after `g` the second key of a "go to" shortcut counts (ms). */
 const GO_KEY_WINDOW_MS = 1_200;
 
-/** `g` then `l` → lists, `g` then `s` → settings; a lone `l` or `s` does nothing. */
+/**
+ * `g` then `l` → lists, `g` then `s` → settings; a lone `l` or `s` is not taken (a row's or
+ * the open task's `s` is its status).
+ */
 function useGoShortcuts() {
   const navigate = useNavigate();
   /** When `g` was pressed, or null: one `g` leads to one place, not to every key after it. */
   const pendingGAt = useRef<number | null>(null);
+  /** Goes to `path` if a `g` came just before; false (the key passes on) if none did. */
   const go = (path: string) => {
     const at = pendingGAt.current;
     pendingGAt.current = null;
-    if (at !== null && performance.now() - at <= GO_KEY_WINDOW_MS) void navigate(path);
+    const due = at !== null && performance.now() - at <= GO_KEY_WINDOW_MS;
+    if (due) void navigate(path);
+    return due;
   };
   useShortcut('g', () => {
     pendingGAt.current = performance.now();

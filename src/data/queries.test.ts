@@ -1,12 +1,12 @@
 // The read API against a device on fake-indexeddb: stand-ins give way to the server's
-// membership, a list the user has left is gone at once, counts and queued changes per list,
-// a rejection is linked to the list and task still on the device, and the tasks assigned and
-// due are counted for the app's badge.
+// membership of their own list, a list the user has left is gone at once, counts and queued
+// changes per list, a rejection is linked to the list and task still on the device, and the
+// tasks assigned and due are counted for the app's badge.
 import { IDBCursor } from 'fake-indexeddb';
 import { describe, expect, it, vi } from 'vitest';
 
 import { memoryDevice } from './testing/memory-device';
-import { createQueries } from './queries';
+import { createQueries, myLists } from './queries';
 import type { Role } from './schema';
 import { serverRow } from './testing/server-row';
 
@@ -14,7 +14,7 @@ const ME = 'user-1';
 
 function device() {
   const { db, repos, reader } = memoryDevice('queries', ME);
-  return { db, repos, queries: createQueries(reader, () => Promise.resolve(ME)) };
+  return { db, repos, reader, queries: createQueries(reader, () => Promise.resolve(ME)) };
 }
 
 /** The server's membership row, as a pull stores it. */
@@ -119,6 +119,31 @@ describe('queries', () => {
     expect(await queries.role(listId, ME)).toBe('editor');
     const members = await queries.members(listId);
     expect(members.map((m) => [m.membership.role, m.standIn])).toEqual([['editor', false]]);
+  });
+
+  it('keep a stand-in until its own list’s membership arrives, not another list’s', async () => {
+    const { db, repos, queries, reader } = device();
+    const synced = await repos.lists.create({ name: 'Synced', color: 'teal' });
+    const offline = await repos.lists.create({ name: 'Made offline', color: 'red' });
+    // The server's membership of ME on one list arrives; the other list's is still to come.
+    await db.rows('memberships').put(serverMembership(synced, ME, 'owner'));
+    await db
+      .rows('memberships')
+      .filter((row) => row.list_id === synced && Boolean(row._standIn))
+      .delete();
+
+    const lists = await queries.lists(ME);
+    expect(
+      lists
+        .map(({ list, role, members }) => [list.name, role, members.map((m) => m.standIn)])
+        .sort(),
+    ).toEqual([
+      ['Made offline', 'owner', [true]],
+      ['Synced', 'owner', [false]],
+    ]);
+    // The lists whose tasks My work and the palette read, each with the user's role.
+    const mine = await myLists(reader, ME);
+    expect([mine.get(synced)?.role, mine.get(offline)?.role]).toEqual(['owner', 'owner']);
   });
 
   it('drop a list the user has left, and count each list’s tasks and queued changes', async () => {

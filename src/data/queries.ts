@@ -89,14 +89,19 @@ const live = <T extends { deleted_at: string | null }>(rows: T[]): T[] =>
 const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
   a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id);
 
+/** A membership's list and person, as one key (ids hold no space). */
+const memberKey = (row: DeviceMembership) => `${row.list_id} ${row.user_id}`;
+
 /**
  * Live memberships with stand-ins resolved: a stand-in (made when the list was created
- * offline) counts only until the server's membership of the same person is here.
+ * offline) counts only until the server's membership of the same person on the same list is
+ * here. Rows of several lists at once (the lists screen's) keep each list's stand-in until
+ * that list's own membership comes, whatever the person's memberships of other lists.
  */
 function resolveStandIns(rows: Stored<DeviceMembership>[]): Stored<DeviceMembership>[] {
   const rowsLive = live(rows);
-  const real = new Set(rowsLive.filter((row) => !row._standIn).map((row) => row.user_id));
-  return rowsLive.filter((row) => !row._standIn || !real.has(row.user_id));
+  const real = new Set(rowsLive.filter((row) => !row._standIn).map(memberKey));
+  return rowsLive.filter((row) => !row._standIn || !real.has(memberKey(row)));
 }
 
 /**

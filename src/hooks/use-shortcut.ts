@@ -31,12 +31,18 @@ export function useWindowKeydown(onKey: (event: KeyboardEvent) => void, enabled 
   }, [enabled]);
 }
 
-/** Calls `handler` when `key` is pressed outside text fields (no Ctrl/Alt/Meta). */
-export function useShortcut(key: string, handler: (event: KeyboardEvent) => void, enabled = true) {
+/**
+ * Calls `handler` when `key` is pressed outside text fields (no Ctrl/Alt/Meta), and takes
+ * the key unless `handler` returns false: then it is left to whoever else listens for it.
+ */
+export function useShortcut(
+  key: string,
+  handler: (event: KeyboardEvent) => boolean | void,
+  enabled = true,
+) {
   useWindowKeydown((event) => {
     if (event.key !== key || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.defaultPrevented || isTypingTarget(event.target)) return;
-    event.preventDefault();
-    handler(event);
+    if (handler(event) !== false) event.preventDefault();
   }, enabled);
 }

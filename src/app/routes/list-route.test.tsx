@@ -1,8 +1,9 @@
 // A task beside its list (issue 40), through the app's real routes on a local-only device: on
 // a wide window the task opens in a panel (a landmark named by its title) beside the list,
 // focus goes to its heading, Close and Escape go back to the list with focus on the task's
-// row, and the list is never mounted again on the way; on a narrow window the same address is
-// the task's own page, and resizing switches between the two.
+// row, Enter on the open task's row goes into the panel without opening the task again, and
+// the list is never mounted again on the way; on a narrow window the same address is the
+// task's own page, and resizing switches between the two.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -75,6 +76,29 @@ describe('a task beside its list', () => {
     expect(screen.queryByRole('complementary')).toBeNull();
     expect(screen.getByRole('heading', { level: 1 })).toBe(listHeading);
     expect(row(gate)).toHaveFocus();
+  });
+
+  it('Enter on the open task’s row goes into the panel, adding no history entry', async () => {
+    windowWidth(true);
+    const { services, listId, gate } = await listWithTasks();
+    const { router } = renderApp(services, `/lists/${listId}`);
+    await screen.findByRole('link', { name: 'Fix the gate' });
+    act(() => router.navigate(`/lists/${listId}/tasks/${gate}`));
+    const panel = await screen.findByRole('complementary', { name: 'Fix the gate' });
+    const title = within(panel).getByRole('heading', { level: 2, name: 'Fix the gate' });
+    await waitFor(() => expect(title).toHaveFocus());
+
+    const user = userEvent.setup();
+    for (const key of ['{Enter}', 'o']) {
+      act(() => row(gate).focus());
+      await user.keyboard(key);
+      await waitFor(() => expect(title).toHaveFocus());
+      expect(router.state.location.pathname).toBe(`/lists/${listId}/tasks/${gate}`);
+    }
+    // One Back closes the task: the task was opened once.
+    await act(() => router.back());
+    expect(router.state.location.pathname).toBe(`/lists/${listId}`);
+    expect(screen.queryByRole('complementary')).toBeNull();
   });
 
   it('closes with Escape from the panel, but not from a field in it', async () => {

@@ -101,10 +101,11 @@ export function ListRoute() {
       ref={split}
       className={openId ? 'list-split list-split--open' : 'list-split'}
       onKeyDown={(event) => {
-        // Enter (or o) on the open task's own row: into the panel, as opening it does.
+        // Enter (o, →) on the open task's own row: into the panel, as opening it does (the
+        // list does not open it again: use-list-keys.ts).
         const row = event.target instanceof HTMLElement ? event.target : null;
         if (!openId || row?.dataset.taskId !== openId) return;
-        if (event.key === 'Enter' || event.key === 'o') setFocusRequest((count) => count + 1);
+        if (['Enter', 'o', 'ArrowRight'].includes(event.key)) setFocusRequest((count) => count + 1);
       }}
     >
       <TasksScreen

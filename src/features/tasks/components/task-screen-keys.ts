@@ -3,8 +3,8 @@
 // task (with Undo, as its Delete button). Never while typing, in a field, a popup or a
 // dialog, or with a modifier held. Beside a list, only while focus is in the task's panel
 // (the list's rows have the same keys for themselves); as a full page, from the page too.
-// Heard first (the capture phase), as a focused row's keys are by its list: the app's own
-// single keys ("g" then "s": Settings) would otherwise take a lone "s" before it gets here.
+// Heard first (the capture phase), as a focused row's keys are by its list: before the app's
+// own single keys on the window ("g" then "s": Settings), whichever was added first.
 import { useEffect, useRef, type RefObject } from 'react';
 
 import { isTypingTarget } from '@/hooks/use-shortcut';

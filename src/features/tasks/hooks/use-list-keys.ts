@@ -151,10 +151,14 @@ export function useListKeys({
       if (target) focusRow(target.id);
       return;
     }
-    // Enter and → only on the row itself: on its controls they keep their own meaning.
+    // Enter and → only on the row itself: on its controls they keep their own meaning. The
+    // task open beside the list (its row is marked current) is not opened again, which would
+    // add a history entry: list-route.tsx moves the focus into its panel instead.
     if (event.key === 'o' || (onRow && (event.key === 'Enter' || event.key === 'ArrowRight'))) {
       event.preventDefault();
-      void navigate(`/lists/${listId}/tasks/${task.id}`);
+      if (row.getAttribute('aria-current') !== 'true') {
+        void navigate(`/lists/${listId}/tasks/${task.id}`);
+      }
     } else if (event.key === 'x' && canEdit) {
       event.preventDefault();
       actions.toggleSelected(id);
