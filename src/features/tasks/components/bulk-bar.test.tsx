@@ -15,6 +15,10 @@ import { openList, shownTitles, taskList, titleOf } from '../testing/tasks-scree
 const row = (title: string) => within(taskList()).getByRole('listitem', { name: title });
 const bar = () => screen.getByRole('region', { name: 'Selection' });
 const menu = (name: string) => screen.getByRole('menu', { name });
+const doneTitles = () =>
+  within(screen.getByRole('list', { name: 'Done tasks' }))
+    .getAllByRole('listitem')
+    .map((item) => item.getAttribute('aria-label'));
 
 /** A list of three tasks with `picked` selected by keyboard (x on each row). */
 async function withSelection(picked: readonly string[] = ['One', 'Two']) {
@@ -159,5 +163,44 @@ describe('the bulk bar', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('region', { name: 'Selection' })).toBeNull();
     expect(screen.getByRole('heading', { level: 1 })).toHaveFocus();
+  });
+
+  it('keeps the tasks it sets to Done in their place, selected, until the filter changes', async () => {
+    const { user } = await withSelection();
+    await user.click(within(bar()).getByRole('button', { name: 'Status' }));
+    await user.click(within(menu('Status')).getByRole('menuitemradio', { name: 'Done' }));
+    expect(await screen.findByText('2 tasks set to Done')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('1 open · 2 done')).toBeInTheDocument());
+    // Not into the Done section: the rows, and so the selection, stay.
+    expect(shownTitles()).toEqual(['One', 'Two', 'Three']);
+    expect(within(row('Two')).getByRole('checkbox', { name: 'Done: Two' })).toBeChecked();
+    expect(within(bar()).getByText('2 selected')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Done \(/ })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'To do' }));
+    await waitFor(() => expect(shownTitles()).toEqual(['Three']));
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    await user.click(await screen.findByRole('button', { name: 'Done (2)' }));
+    expect(doneTitles()).toEqual(['One', 'Two']);
+  });
+
+  it('leaves a task of the open Done section there when the selection is set to Done', async () => {
+    const { user, services, listId } = await openList(['One', 'Two']);
+    await services.sync.repos.tasks.setStatus((await titleOf(services, listId, 'Two'))!.id, 'done');
+    await user.click(await screen.findByRole('button', { name: 'Done (1)' }));
+    row('One').focus();
+    await user.keyboard('x');
+    within(screen.getByRole('list', { name: 'Done tasks' }))
+      .getByRole('listitem', { name: 'Two' })
+      .focus();
+    await user.keyboard('x');
+    expect(within(bar()).getByText('2 selected')).toBeInTheDocument();
+
+    await user.keyboard('s');
+    await user.click(within(menu('Status')).getByRole('menuitem', { name: 'Done' }));
+    expect(await screen.findByText('1 task set to Done')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('0 open · 2 done')).toBeInTheDocument());
+    expect(shownTitles()).toEqual(['One']);
+    expect(doneTitles()).toEqual(['Two']);
   });
 });

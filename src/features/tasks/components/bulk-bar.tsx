@@ -1,17 +1,18 @@
 // The bulk bar (issue 40): while tasks of a list are selected, what can be done to all of them
 // at once: complete, status, priority, assignee, due date, move to another list, delete. Each
-// menu is the task chips' own (property-chips.tsx, the date menu), opened by its single key
+// menu is the task chips' own (property-menus.tsx, the date menu), opened by its single key
 // from the bar or from a selected row (use-list-keys.ts clicks `[data-shortcut]` here); each
 // action is one write with one Undo toast (use-bulk-actions.ts). The same keys work in the bar
 // itself, and Escape ends the selection. Property changes keep the selection, as Linear does;
-// completing, deleting and moving end it.
+// completing, deleting and moving end it. So tasks set to Done by the Status menu stay where
+// they are in the list, still selected, as a task ticked on its row does (use-done-section.ts);
+// those completed by Complete go to the Done section, as the selection ends with it.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 
 import { Button } from '@/components/ui/button';
 import { ColorDot } from '@/components/ui/color-dot';
 import { Menu, Popover, type MenuItem } from '@/components/ui/menu';
-import { STATUSES, type Priority, type TaskStatus } from '@/data/schema';
 import type { Member } from '@/hooks/use-members';
 import { useNow } from '@/hooks/use-now';
 import { useServices } from '@/lib/services';
@@ -24,10 +25,8 @@ import { STATUS_LABELS, type TaskRow } from '../task-filter';
 import './bulk-bar.css';
 import { DateMenu } from './date-menu';
 import { dueText } from './due-text';
-import { PriorityIcon, priorityText, PROPERTY_KEYS, StatusIcon } from './property-chips';
-
-/** Highest first, "No priority" first: the order of the priority chip's menu. */
-const PRIORITY_ORDER: readonly Priority[] = [0, 3, 2, 1];
+import { PROPERTY_KEYS } from './property-chips';
+import { AssigneeMenu, PriorityMenu, priorityText, StatusMenu } from './property-menus';
 
 export interface BulkBarProps {
   listId: string;
@@ -39,6 +38,8 @@ export interface BulkBarProps {
   members: readonly Member[];
   /** The selection is over (cleared, or its tasks completed, deleted or moved). */
   onDone: () => void;
+  /** These tasks are being set to Done (and stay selected): the screen keeps them in place. */
+  onCompleting: (ids: readonly string[]) => void;
 }
 
 /** The value every picked task has for `key`, or undefined when they differ. */
@@ -50,7 +51,7 @@ function common<K extends keyof TaskRow>(
   return tasks.every((task) => task[key] === first) ? first : undefined;
 }
 
-export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
+export function BulkBar({ listId, tasks, ids, members, onDone, onCompleting }: BulkBarProps) {
   const actions = useBulkActions();
   const now = useNow(60_000);
   const { userId } = useSession();
@@ -67,6 +68,9 @@ export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
   const thenDone = (written: boolean) => {
     if (written) onDone();
   };
+  /** Before the Status menu marks them done: those not done yet stay in place, ticked. */
+  const keepCompleting = () =>
+    onCompleting(picked.filter((task) => task.status !== 'done').map((task) => task.id));
 
   return (
     <div
@@ -102,99 +106,51 @@ export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
           Complete
         </Button>
 
-        <Popover
-          label="Status"
-          popup="menu"
-          popupLabel="Status"
-          shortcut={PROPERTY_KEYS.status}
-          className="bulk-bar__menu"
-          trigger={<Trigger text="Status" />}
-        >
+        <BarMenu name="Status" shortcut={PROPERTY_KEYS.status}>
           {(close) => (
-            <Menu
-              label="Status"
+            <StatusMenu
               selected={status}
-              items={STATUSES.map((each) => ({
-                value: each,
-                label: STATUS_LABELS[each],
-                icon: <StatusIcon status={each} />,
-              }))}
-              onSelect={(value) => {
+              onPick={(to) => {
                 close();
-                const to = value as TaskStatus;
+                if (to === 'done') keepCompleting();
                 void actions.update(ids, { status: to }, `set to ${STATUS_LABELS[to]}`);
               }}
             />
           )}
-        </Popover>
+        </BarMenu>
 
-        <Popover
-          label="Priority"
-          popup="menu"
-          popupLabel="Priority"
-          shortcut={PROPERTY_KEYS.priority}
-          className="bulk-bar__menu"
-          trigger={<Trigger text="Priority" />}
-        >
+        <BarMenu name="Priority" shortcut={PROPERTY_KEYS.priority}>
           {(close) => (
-            <Menu
-              label="Priority"
-              selected={priority === undefined ? undefined : String(priority)}
-              items={PRIORITY_ORDER.map((each) => ({
-                value: String(each),
-                label: priorityText(each),
-                icon: <PriorityIcon priority={each} />,
-              }))}
-              onSelect={(value) => {
+            <PriorityMenu
+              selected={priority}
+              onPick={(to) => {
                 close();
-                const to = Number(value) as Priority;
                 void actions.update(ids, { priority: to }, `set to ${priorityText(to)}`);
               }}
             />
           )}
-        </Popover>
+        </BarMenu>
 
-        <Popover
-          label="Assignee"
-          popup="menu"
-          popupLabel="Assignee"
-          shortcut={PROPERTY_KEYS.assignee_id}
-          className="bulk-bar__menu"
-          trigger={<Trigger text="Assignee" />}
-        >
+        <BarMenu name="Assignee" shortcut={PROPERTY_KEYS.assignee_id}>
           {(close) => (
-            <Menu
-              label="Assignee"
-              selected={assignee === undefined ? undefined : (assignee ?? '')}
-              items={[
-                { value: '', label: 'Unassigned' },
-                ...members.map((member) => ({
-                  value: member.userId,
-                  label:
-                    member.userId === userId && member.named ? `${member.name} (you)` : member.name,
-                })),
-              ]}
-              onSelect={(value) => {
+            <AssigneeMenu
+              selected={assignee}
+              members={members}
+              meId={userId}
+              onPick={(to) => {
                 close();
-                const name = members.find((member) => member.userId === value)?.name;
+                const name = members.find((member) => member.userId === to)?.name;
                 void actions.update(
                   ids,
-                  { assignee_id: value || null },
+                  { assignee_id: to },
                   name === undefined ? 'unassigned' : `assigned to ${name}`,
                 );
               }}
             />
           )}
-        </Popover>
+        </BarMenu>
 
-        <Popover
-          label="Due date"
-          popup="dialog"
-          popupLabel="Due date"
-          shortcut={PROPERTY_KEYS.due_on}
-          className="bulk-bar__menu"
-          trigger={<Trigger text="Due date" />}
-        >
+        <BarMenu name="Due date" popup="dialog" shortcut={PROPERTY_KEYS.due_on}>
           {(close) => (
             <DateMenu
               value={due ?? null}
@@ -210,16 +166,9 @@ export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
               }}
             />
           )}
-        </Popover>
+        </BarMenu>
 
-        <Popover
-          label="Move to"
-          popup="menu"
-          popupLabel="Move to"
-          shortcut={MOVE_KEY}
-          className="bulk-bar__menu"
-          trigger={<Trigger text="Move to" />}
-        >
+        <BarMenu name="Move to" shortcut={MOVE_KEY}>
           {(close) => (
             <MoveMenu
               listId={listId}
@@ -229,7 +178,7 @@ export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
               }}
             />
           )}
-        </Popover>
+        </BarMenu>
 
         <Button
           variant="ghost"
@@ -256,21 +205,42 @@ export function BulkBar({ listId, tasks, ids, members, onDone }: BulkBarProps) {
   );
 }
 
-/** A menu button's face: its name and a caret. */
-function Trigger({ text }: { text: string }) {
+/** One of the bar's menu buttons, named by what it sets (and its popup so too), with a caret. */
+function BarMenu({
+  name,
+  popup = 'menu',
+  shortcut,
+  children,
+}: {
+  name: string;
+  popup?: 'menu' | 'dialog';
+  shortcut: string;
+  children: (close: () => void) => ReactNode;
+}) {
   return (
-    <>
-      {text}
-      <svg
-        className="bulk-bar__caret"
-        width="10"
-        height="10"
-        viewBox="0 0 10 10"
-        aria-hidden="true"
-      >
-        <path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.5" />
-      </svg>
-    </>
+    <Popover
+      label={name}
+      popup={popup}
+      popupLabel={name}
+      shortcut={shortcut}
+      className="bulk-bar__menu"
+      trigger={
+        <>
+          {name}
+          <svg
+            className="bulk-bar__caret"
+            width="10"
+            height="10"
+            viewBox="0 0 10 10"
+            aria-hidden="true"
+          >
+            <path d="M2 3.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.5" />
+          </svg>
+        </>
+      }
+    >
+      {children}
+    </Popover>
   );
 }
 

@@ -363,6 +363,7 @@ function ListTasks({
           tasks={sections.visible}
           ids={shownSelected}
           members={members ?? NO_MEMBERS}
+          onCompleting={sections.keep}
           onDone={() => {
             clearSelection();
             // The bar (and its focused button) goes away: keep focus on the screen.

@@ -1,10 +1,11 @@
 // Under the "All" filter a list shows its open tasks, then its done ones in a "Done (7)"
 // section after them, collapsed until opened (kept per list for the tab's session). A search
-// shows what it finds in one list, done or not, as the other filters do. A task
-// completed from this screen's own rows stays where it was, ticked, until the filter changes
-// or the list is left, as in My work: a row that jumps away under the pointer or the keys
-// loses the user's place (and a second tick undoes the first where it was). Other filters
-// show their tasks in one list, as before.
+// shows what it finds in one list, done or not, as the other filters do. A task completed
+// from this screen's own rows, or set to Done by its bulk bar's Status menu, stays where it
+// was, ticked, until the filter changes or the list is left, as in My work: a row that jumps
+// away under the pointer or the keys loses the user's place (and the bulk bar's selection
+// its tasks; a second tick undoes the first where it was). Other filters show their tasks in
+// one list, as before.
 import { useMemo, useState } from 'react';
 
 import type { StatusFilter, TaskRow } from '../task-filter';
@@ -33,8 +34,11 @@ export interface DoneSection {
   toggle: () => void;
   /** The tasks a person can see: a collapsed section's are not among them. */
   visible: TaskRow[];
-  /** This task is being completed from one of the screen's rows: it stays in place. */
-  keep: (id: string) => void;
+  /**
+   * These tasks are being completed from the screen's rows (one id) or set to Done by its
+   * bulk bar (many at once): they stay in place.
+   */
+  keep: (ids: string | readonly string[]) => void;
 }
 
 export function useDoneSection(
@@ -76,7 +80,10 @@ export function useDoneSection(
         // Not kept: this screen still shows it.
       }
     },
-    keep: (id) =>
-      setKept((now) => (now.ids.has(id) ? now : { ...now, ids: new Set([...now.ids, id]) })),
+    keep: (ids) =>
+      setKept((now) => {
+        const fresh = (typeof ids === 'string' ? [ids] : ids).filter((id) => !now.ids.has(id));
+        return fresh.length === 0 ? now : { ...now, ids: new Set([...now.ids, ...fresh]) };
+      }),
   };
 }
