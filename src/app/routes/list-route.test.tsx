@@ -78,7 +78,7 @@ describe('a task beside its list', () => {
     expect(row(gate)).toHaveFocus();
   });
 
-  it('Enter on the open task’s row goes into the panel, adding no history entry', async () => {
+  it('Enter or a click on the open task’s row goes into the panel, adding no history entry', async () => {
     windowWidth(true);
     const { services, listId, gate } = await listWithTasks();
     const { router } = renderApp(services, `/lists/${listId}`);
@@ -95,6 +95,9 @@ describe('a task beside its list', () => {
       await waitFor(() => expect(title).toHaveFocus());
       expect(router.state.location.pathname).toBe(`/lists/${listId}/tasks/${gate}`);
     }
+    // A click on its title link opens it no second time either.
+    await user.click(within(row(gate)).getByRole('link', { name: 'Fix the gate' }));
+    expect(router.state.location.pathname).toBe(`/lists/${listId}/tasks/${gate}`);
     // One Back closes the task: the task was opened once.
     await act(() => router.back());
     expect(router.state.location.pathname).toBe(`/lists/${listId}`);

@@ -308,6 +308,8 @@ export const TaskRowItem = memo(function TaskRowItem({
             <Link
               className="tasks-row__title"
               to={`/lists/${listId}/tasks/${task.id}`}
+              // The task open beside the list: no second history entry for it.
+              replace={current}
               title={task.title}
             >
               {task.title}
