@@ -11,8 +11,9 @@ import { ROOT, SEEDED_LIST_ID as LIST_ID, withSignedInApp } from './signed-in-ap
 
 const OUT = resolve(process.env.OUT_DIR ?? join(ROOT, 'docs', 'screenshots'));
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
+/** A phone is a touch screen: its rows, bars and menus are the touch ones. */
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** Each screen: where it is, and what shows once it is ready. */
 const SCREENS: { name: string; open: (page: Page, base: string) => Promise<void> }[] = [
@@ -45,12 +46,12 @@ const SCREENS: { name: string; open: (page: Page, base: string) => Promise<void>
 
 await withSignedInApp(async (app) => {
   mkdirSync(OUT, { recursive: true });
-  for (const [device, viewport] of [
+  for (const [device, options] of [
     ['desktop', DESKTOP],
     ['phone', PHONE],
   ] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const page = await app.page({ viewport, colorScheme });
+      const page = await app.page({ ...options, colorScheme });
       for (const screen of SCREENS) {
         await screen.open(page, app.url);
         await page.locator('.sync-status[data-state="synced"]').waitFor({ timeout: 20_000 });

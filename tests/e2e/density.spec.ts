@@ -47,6 +47,14 @@ interface Shown {
 /** What the open list shows before any scrolling. */
 function shownRows(page: Page): Promise<Shown> {
   return page.evaluate((longest) => {
+    // The text's own width against its box's, unrounded: scrollWidth and clientWidth are
+    // whole pixels, and a title a fraction of a pixel too wide still loses its last letters
+    // to the ellipsis.
+    const isCut = (title: HTMLElement) => {
+      const text = document.createRange();
+      text.selectNodeContents(title);
+      return text.getBoundingClientRect().width > title.getBoundingClientRect().width + 0.01;
+    };
     const bottomBar = document.querySelector('.bottom-bar');
     const barTop = bottomBar?.checkVisibility() ? bottomBar.getBoundingClientRect().top : Infinity;
     const bottom = Math.min(window.innerHeight, barTop);
@@ -62,9 +70,7 @@ function shownRows(page: Page): Promise<Shown> {
       .map((row) => row.querySelector<HTMLElement>('.tasks-row__title'))
       .filter(
         (title): title is HTMLElement =>
-          title !== null &&
-          (title.textContent ?? '').length <= longest &&
-          title.scrollWidth > title.clientWidth,
+          title !== null && (title.textContent ?? '').length <= longest && isCut(title),
       )
       .map((title) => title.textContent ?? '');
     return { rows: rows.length, cut };
