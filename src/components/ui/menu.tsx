@@ -12,6 +12,7 @@ import {
   useState,
   type KeyboardEvent,
   type ReactNode,
+  type RefObject,
 } from 'react';
 import { createPortal } from 'react-dom';
 
@@ -71,80 +72,30 @@ export function Popover({
   shortcut,
   children,
 }: PopoverProps) {
-  // `refocus`: closed in a way that gives focus back to the button (Escape, a choice).
   // `sheet`: where the popup is drawn as a bottom sheet, or null for a dropdown; decided as
-  // it opens, so a popup never changes shape under the finger.
-  const [{ open, refocus, sheet }, setState] = useState<{
-    open: boolean;
-    refocus: boolean;
-    sheet: HTMLElement | null;
-  }>({ open: false, refocus: false, sheet: null });
+  // it opens, so a popup never changes shape under the finger. A closed popover is its
+  // button alone, with no effects: a list renders several in every row.
+  const [{ open, sheet }, setState] = useState<{ open: boolean; sheet: HTMLElement | null }>({
+    open: false,
+    sheet: null,
+  });
   const id = useId();
   const wrapper = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  const panel = useRef<HTMLDivElement>(null);
-  const close = (giveFocusBack: boolean) =>
-    setState({ open: false, refocus: giveFocusBack, sheet: null });
-  const toggle = (show: boolean) =>
+  /** Closed in a way that gives focus back to the button (Escape, a choice). */
+  const refocus = useRef(false);
+  const close = (giveFocusBack: boolean) => {
+    refocus.current = giveFocusBack;
+    setState({ open: false, sheet: null });
+  };
+  const toggle = (show: boolean) => {
+    refocus.current = false;
     setState({
       open: show,
-      refocus: false,
       // A popover in a modal dialog keeps its sheet in the dialog (the rest is inert).
       sheet: show && opensAsSheet() ? (wrapper.current?.closest('dialog') ?? document.body) : null,
     });
-
-  useLayoutEffect(() => {
-    // In the commit that shows the button alone.
-    if (!open && refocus) button.current?.focus();
-    // Kept inside the window on narrow screens: shifted left by what would overflow.
-    const element = panel.current;
-    if (open && !sheet && element) {
-      const overflow = element.getBoundingClientRect().right - (innerWidth - EDGE_MARGIN_PX);
-      if (overflow > 0) element.style.left = `${-overflow}px`;
-    }
-  }, [open, refocus, sheet]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      const target = event.target as Node;
-      // A sheet's backdrop closes it on its click, so the tap does nothing under it.
-      const onBackdrop = target instanceof Element && target.closest('.popover__backdrop');
-      if (!inside(wrapper.current, id, target) && !onBackdrop) close(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open, id]);
-
-  const popupElement = open ? (
-    <div
-      ref={panel}
-      id={id}
-      className={`popover__panel popover__panel--${popup}${sheet ? ' popover__panel--sheet' : ''}`}
-      role={popup === 'dialog' ? 'dialog' : undefined}
-      aria-label={popup === 'dialog' ? popupLabel : undefined}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          // This popup's Escape only: not the screen's shortcuts or a dialog under it.
-          event.stopPropagation();
-          event.preventDefault();
-          close(true);
-        }
-      }}
-    >
-      {sheet || shortcut ? (
-        // What the popup is and its key ("Status  S"): the button and the menu already say
-        // both to a screen reader.
-        <div className="popover__header" aria-hidden="true">
-          <span className="popover__title">{popupLabel}</span>
-          {shortcut && !sheet ? (
-            <kbd className="popover__key keyboard-only">{shortcut.toUpperCase()}</kbd>
-          ) : null}
-        </div>
-      ) : null}
-      {children(() => close(true))}
-    </div>
-  ) : null;
+  };
 
   return (
     <div
@@ -177,25 +128,123 @@ export function Popover({
       >
         {trigger}
       </button>
-      {sheet && popupElement
-        ? createPortal(
-            <>
-              <div
-                className="popover__backdrop"
-                aria-hidden="true"
-                onClick={(event) => {
-                  // Not a click on the row or screen the sheet was opened from.
-                  event.stopPropagation();
-                  close(true);
-                }}
-              />
-              {popupElement}
-            </>,
-            sheet,
-          )
-        : popupElement}
+      {open ? (
+        <PopoverPopup
+          id={id}
+          popup={popup}
+          popupLabel={popupLabel}
+          shortcut={shortcut}
+          sheet={sheet}
+          wrapper={wrapper}
+          button={button}
+          refocus={refocus}
+          close={close}
+          content={children}
+        />
+      ) : null}
     </div>
   );
+}
+
+/** An open popover's popup: a dropdown under its button, or a bottom sheet over a backdrop. */
+function PopoverPopup({
+  id,
+  popup,
+  popupLabel,
+  shortcut,
+  sheet,
+  wrapper,
+  button,
+  refocus,
+  close,
+  content,
+}: {
+  id: string;
+  popup: PopoverProps['popup'];
+  popupLabel: string;
+  shortcut: string | undefined;
+  sheet: HTMLElement | null;
+  wrapper: RefObject<HTMLDivElement | null>;
+  button: RefObject<HTMLButtonElement | null>;
+  refocus: RefObject<boolean>;
+  close: (giveFocusBack: boolean) => void;
+  content: PopoverProps['children'];
+}) {
+  const panel = useRef<HTMLDivElement>(null);
+
+  useLayoutEffect(() => {
+    // Kept inside the window on narrow screens: shifted left by what would overflow.
+    const element = panel.current;
+    if (!sheet && element) {
+      const overflow = element.getBoundingClientRect().right - (innerWidth - EDGE_MARGIN_PX);
+      if (overflow > 0) element.style.left = `${-overflow}px`;
+    }
+    // Closed by Escape or a choice: focus goes back to the button, in the commit that shows
+    // the button alone.
+    return () => {
+      // Read at closing, not now: the flag close() set, and the button that is still there.
+      // eslint-disable-next-line react-hooks/exhaustive-deps
+      if (refocus.current) button.current?.focus();
+    };
+  }, [sheet, refocus, button]);
+
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      // A sheet's backdrop closes it on its click, so the tap does nothing under it.
+      const onBackdrop = target instanceof Element && target.closest('.popover__backdrop');
+      if (!inside(wrapper.current, id, target) && !onBackdrop) close(false);
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [wrapper, id, close]);
+
+  const popupElement = (
+    <div
+      ref={panel}
+      id={id}
+      className={`popover__panel popover__panel--${popup}${sheet ? ' popover__panel--sheet' : ''}`}
+      role={popup === 'dialog' ? 'dialog' : undefined}
+      aria-label={popup === 'dialog' ? popupLabel : undefined}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          // This popup's Escape only: not the screen's shortcuts or a dialog under it.
+          event.stopPropagation();
+          event.preventDefault();
+          close(true);
+        }
+      }}
+    >
+      {sheet || shortcut ? (
+        // What the popup is and its key ("Status  S"): the button and the menu already say
+        // both to a screen reader.
+        <div className="popover__header" aria-hidden="true">
+          <span className="popover__title">{popupLabel}</span>
+          {shortcut && !sheet ? (
+            <kbd className="popover__key keyboard-only">{shortcut.toUpperCase()}</kbd>
+          ) : null}
+        </div>
+      ) : null}
+      {content(() => close(true))}
+    </div>
+  );
+  return sheet
+    ? createPortal(
+        <>
+          <div
+            className="popover__backdrop"
+            aria-hidden="true"
+            onClick={(event) => {
+              // Not a click on the row or screen the sheet was opened from.
+              event.stopPropagation();
+              close(true);
+            }}
+          />
+          {popupElement}
+        </>,
+        sheet,
+      )
+    : popupElement;
 }
 
 export interface MenuItem {

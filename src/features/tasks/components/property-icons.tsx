@@ -27,17 +27,13 @@ export function PersonAvatar({ person, named = false }: { person: Person; named?
   );
 }
 
+// Stroke, fill and joins are chip__icon's CSS (task-detail.css), not attributes: every row
+// draws several, and each attribute is a DOM call on a list's first render.
 const icon = {
   width: 16,
   height: 16,
   viewBox: '0 0 16 16',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 1.6,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
   'aria-hidden': true,
-  focusable: false,
   className: 'chip__icon',
 } as const;
 
@@ -61,20 +57,28 @@ export function PriorityIcon({ priority }: { priority: Priority }) {
       </svg>
     );
   }
+  // The bars up to the priority filled, the rest outlined: two paths, not three rects.
+  const bar = (n: number) => `M${n * 4 - 2} ${13 - n * 3.5}h2.5v${n * 3.5}h-2.5z`;
+  const bars = [1, 2, 3];
   return (
     <svg {...icon}>
-      {[1, 2, 3].map((bar) => (
-        <rect
-          key={bar}
-          x={bar * 4 - 2}
-          y={13 - bar * 3.5}
-          width="2.5"
-          height={bar * 3.5}
-          rx="0.5"
-          fill={bar <= priority ? 'currentColor' : 'none'}
-          strokeWidth={bar <= priority ? 0 : 1}
+      <path
+        d={bars
+          .filter((n) => n <= priority)
+          .map(bar)
+          .join('')}
+        fill="currentColor"
+        stroke="none"
+      />
+      {priority < 3 ? (
+        <path
+          d={bars
+            .filter((n) => n > priority)
+            .map(bar)
+            .join('')}
+          strokeWidth={1}
         />
-      ))}
+      ) : null}
     </svg>
   );
 }
@@ -83,8 +87,7 @@ export function PriorityIcon({ priority }: { priority: Priority }) {
 export function CalendarIcon() {
   return (
     <svg {...icon}>
-      <rect x="2.5" y="3.5" width="11" height="10" rx="1.5" />
-      <path d="M2.5 6.5h11M5.5 2v3M10.5 2v3" />
+      <path d="M4 3.5h8a1.5 1.5 0 0 1 1.5 1.5v7a1.5 1.5 0 0 1-1.5 1.5h-8a1.5 1.5 0 0 1-1.5-1.5v-7a1.5 1.5 0 0 1 1.5-1.5zM2.5 6.5h11M5.5 2v3M10.5 2v3" />
     </svg>
   );
 }
@@ -93,8 +96,7 @@ export function CalendarIcon() {
 export function PersonIcon() {
   return (
     <svg {...icon}>
-      <circle cx="8" cy="5.5" r="2.5" />
-      <path d="M3 14c0-2.8 2.2-4.5 5-4.5s5 1.7 5 4.5" />
+      <path d="M8 3a2.5 2.5 0 1 0 0 5a2.5 2.5 0 1 0 0-5zM3 14c0-2.8 2.2-4.5 5-4.5s5 1.7 5 4.5" />
     </svg>
   );
 }

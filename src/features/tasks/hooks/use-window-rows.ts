@@ -2,7 +2,14 @@
 // the DOM, so 10,000 tasks stay smooth. Rows have a fixed height, the device's density's
 // (useRowHeight); what has to be found out is where the list starts on the page.
 import { useWindowVirtualizer, windowScroll, type Virtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type RefObject,
+} from 'react';
 
 import { ROW_HEIGHTS, useDensity, type Density } from '@/hooks/use-density';
 
@@ -13,6 +20,12 @@ const TOUCH_QUERY = '(pointer: coarse)';
 
 /** Rows rendered beyond each edge of the viewport (keeps j/k and Tab on rendered rows). */
 const OVERSCAN_ROWS = 8;
+/**
+ * Rows beyond each edge in a list's first render: the rows in sight are all a new screen has
+ * to show before its first paint, and the rest come in the next task (issue 40: rows half as
+ * tall put twice as many in the overscan, and on the screen's critical path).
+ */
+const FIRST_OVERSCAN_ROWS = 0;
 
 /** The list's distance from the top of the page when last measured (useWindowRows). */
 let lastScrollMargin = 0;
@@ -69,6 +82,18 @@ export function useWindowRows(
   rowHeight: number,
 ) {
   const [scrollMargin, setScrollMargin] = useState(() => lastScrollMargin);
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN_ROWS);
+  useEffect(() => {
+    // After the frame that paints the first render (a timer set in that frame's callback).
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setOverscan(OVERSCAN_ROWS));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
 
   // The list's distance from the top of the page, for the window virtualiser. What is above
   // it (a validation message, the "Added" line, a wrapped header) can change it, and any such
@@ -76,9 +101,9 @@ export function useWindowRows(
   // callbacks, which come once the browser has laid the page out (the first one before the
   // first paint), not in the layout effect: a read there made the browser lay out the whole
   // page an extra time, within React's commit (11–32 ms in a new tab), and the new margin
-  // then rendered the rows again. Until the first reading, the last list's margin stands: a
-  // margin off by less than the overscan (8 rows) renders a few more or fewer rows out of
-  // sight, never a gap.
+  // then rendered the rows again. Until the first reading, the last list's margin stands; the
+  // reading comes before the first paint, so a first render off by a few rows is put right
+  // before anything is seen.
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!list) return;
@@ -93,7 +118,7 @@ export function useWindowRows(
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
     estimateSize: () => rowHeight,
-    overscan: OVERSCAN_ROWS,
+    overscan,
     scrollMargin,
     getItemKey: (index) => rows[index]?.id ?? index,
     // The window's size from the first render, so that it has its rows: the virtualiser
