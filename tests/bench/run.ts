@@ -163,7 +163,12 @@ if (only.has('engine') || only.has('realtime')) {
       'alice requests / edit': fmt(r.requestsPerEdit, 2),
       'alice pulls / edit': fmt(r.pullsPerEdit, 2),
       'bob requests / edit': fmt(r.bobRequestsPerEdit, 2),
+      'floor p50 / p95 ms': r.floor ? `${fmt(r.floor.p50, 1)} / ${fmt(r.floor.p95, 1)}` : '',
+      'p50 / floor p50': r.floor ? `${fmt(r.visible.p50 / r.floor.p50, 2)}×` : '',
     })),
+  );
+  console.log(
+    "  floor: the same edit's row message reaching a bare supabase-js client on the list's topic (no store, no app), from the same write; target (issue 42) p50 ≤ 1.5× the floor",
   );
 }
 

@@ -15,7 +15,7 @@ import { deviceStores } from '../../sync/db';
 import { OUTPOST_SCHEMA } from '../../src/data/tables';
 import type { LocalRow } from '../../sync/registry';
 import type { Remote } from '../../sync/remote';
-import { SEED, startTestDevstack } from '../support/devstack';
+import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { FaultyNetwork } from '../../sync/kit/faults';
 import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
 import { percentile, percentiles, type Percentiles } from './percentiles';
@@ -227,6 +227,58 @@ export interface RemoteEditFigures {
   pullsPerEdit: number;
   /** Requests bob's device made per edit (its push; a pull too unless realtime is live). */
   bobRequestsPerEdit: number;
+  /**
+   * The floor (issue 42): the same edit's realtime message reaching a bare supabase-js client
+   * subscribed to the list's topic (no store, no app), from the same write (ms). Measured in
+   * the deltas run only: the poke design has no such message.
+   */
+  floor?: Percentiles;
+}
+
+/** A bare supabase-js subscriber on a list's topic. */
+interface BareSubscriber {
+  /** Resolves with when (performance.now()) a row message carrying `title` came. */
+  heard(title: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Alice's supabase-js, signed in, on `list:<id>:<epoch>` as the engine joins it, recording
+ * when a row message with each title arrives (performance.now()), and nothing else.
+ */
+async function bareSubscriber(stack: TestDevstack, listId: string): Promise<BareSubscriber> {
+  const client = clientFor(stack);
+  await signIn(client, 'alice@example.com');
+  await client.realtime.setAuth();
+  const found = await stack.db.query<{ realtime_epoch: number }>(
+    'select realtime_epoch from public.lists where id = $1',
+    [listId],
+  );
+  const epoch = found.rows[0]?.realtime_epoch;
+  if (epoch === undefined) throw new Error(`bench: no list ${listId}`);
+  const waiting = new Map<string, (at: number) => void>();
+  const channel = client.channel(`list:${listId}:${epoch}`, { config: { private: true } });
+  await new Promise<void>((resolve, reject) => {
+    channel
+      .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
+        const at = performance.now();
+        const row = (message.payload as { row?: { title?: unknown } } | undefined)?.row;
+        if (typeof row?.title === 'string') waiting.get(row.title)?.(at);
+      })
+      .subscribe((state, error) => {
+        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve();
+        else if (state !== REALTIME_SUBSCRIBE_STATES.CLOSED) {
+          reject(error ?? new Error(`bench: the bare subscriber's join ended ${state}`));
+        }
+      });
+  });
+  return {
+    heard: (title) => new Promise((resolve) => waiting.set(title, resolve)),
+    close: async () => {
+      await client.removeChannel(channel);
+      await client.auth.signOut();
+    },
+  };
 }
 
 /** Resolves once `device` holds `title` for task `id` (a liveQuery, no polling). */
@@ -289,6 +341,7 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
       await signIn(bobSupabase, 'bob@example.com');
       const bob = await startDevice(stack, null, { supabase: bobSupabase });
       await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
+      const bare = mode === 'deltas' ? await bareSubscriber(stack, SEED.list) : null;
       const id = SEED.task(1);
       // Warm-up: channels joined and the pulls their joins asked for done.
       for (let i = 0; i < 3; i++) {
@@ -305,15 +358,19 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
       const bobRequestsBefore = requestsOf(bobNet);
       const pullsBefore = net.count(PULL_PATH);
       const samples: number[] = [];
+      const floor: number[] = [];
       for (let i = 0; i < REMOTE_EDITS; i++) {
         const title = `${mode} edit ${i}`;
         const shown = seen(alice, id, title);
+        const heard = bare?.heard(title);
         const t0 = performance.now();
         await bob.sync.repos.tasks.update(id, { title });
         await shown;
         samples.push(performance.now() - t0);
+        if (heard) floor.push((await heard) - t0);
         await settled(bob);
       }
+      await bare?.close();
       // Let the last wake-ups run out before counting.
       await settled(alice);
       figures.push({
@@ -322,6 +379,7 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
         requestsPerEdit: (requests() - requestsBefore) / REMOTE_EDITS,
         pullsPerEdit: (net.count(PULL_PATH) - pullsBefore) / REMOTE_EDITS,
         bobRequestsPerEdit: (requestsOf(bobNet) - bobRequestsBefore) / REMOTE_EDITS,
+        ...(bare ? { floor: percentiles(floor) } : {}),
       });
       await alice.close();
       await bob.close();
