@@ -74,6 +74,74 @@ describe('asking for a cycle', () => {
   });
 });
 
+describe('a burst of writes', () => {
+  /**
+   * A leader whose first cycle ran, then a write pushed at once and another 5 ms later while
+   * the first was on the wire (a burst, whose push is planned), and that push answered.
+   */
+  async function burstUnderWay() {
+    const planning = planned();
+    await planning.firstCycle();
+    await planning.finish();
+    plan.pushSoon(planning.s);
+    await planning.clock.advanceAtOnce(5);
+    plan.pushSoon(planning.s);
+    await planning.finish();
+    return planning;
+  }
+
+  it('is pushed once its writes pause for PUSH_DEBOUNCE_MS', async () => {
+    const { clock, s, started } = await burstUnderWay();
+    const before = started();
+    // Four more writes 10 ms apart: each moves the push later (100 ms is not reached).
+    for (let i = 0; i < 4; i++) {
+      await clock.advanceAtOnce(10);
+      plan.pushSoon(s);
+    }
+    await clock.advanceAtOnce(plan.PUSH_DEBOUNCE_MS - 1);
+    expect(started()).toBe(before);
+    await clock.advanceAtOnce(1);
+    expect(started()).toBe(before + 1);
+  });
+
+  it('that never pauses is pushed BURST_MAX_WAIT_MS after its first waiting write', async () => {
+    const { clock, s, finish, started } = await burstUnderWay();
+    const before = started();
+    // Counted from the burst's first write waiting, 5 ms into the push before.
+    let waited = 0;
+    const writeEvery = 5;
+    while (started() === before) {
+      await clock.advanceAtOnce(writeEvery);
+      waited += writeEvery;
+      plan.pushSoon(s);
+    }
+    expect(waited).toBe(plan.BURST_MAX_WAIT_MS);
+    // The next push waits from the next write: never more than BURST_MAX_WAIT_MS either.
+    await finish();
+    waited = 0;
+    while (started() === before + 1) {
+      await clock.advanceAtOnce(writeEvery);
+      waited += writeEvery;
+      plan.pushSoon(s);
+    }
+    expect(waited).toBeLessThanOrEqual(plan.BURST_MAX_WAIT_MS + writeEvery);
+  });
+
+  it('never puts off a cycle asked for before it, however the burst goes on', async () => {
+    const { clock, s, started } = await burstUnderWay();
+    const before = started();
+    // The burst's push is 30 ms away; a pull asked for 50 ms from now: the push takes it along,
+    // and the writes that follow, 10 ms apart, move it no more.
+    plan.syncSoon(s, 50);
+    for (let i = 0; i < 5 && started() === before; i++) {
+      await clock.advanceAtOnce(10);
+      plan.pushSoon(s);
+    }
+    expect(started()).toBe(before + 1);
+    expect(s.pullDue).toBe(true);
+  });
+});
+
 describe('holds and backoff', () => {
   it('a hold voids what was planned; only syncNowEvenIfHeld lifts it, with a pull', async () => {
     const { clock, s, started, firstCycle } = planned();

@@ -6,9 +6,15 @@ import type { Clock } from './platform';
 
 /**
  * A local write is pushed at once, unless another landed less than this long before it (ms):
- * then it waits this long, so the rest of a burst goes in one request.
+ * then it is part of a burst, whose push waits until the writes pause this long.
  */
 export const PUSH_DEBOUNCE_MS = 30;
+/**
+ * The longest a burst's push waits for its writes to pause, from the first write it waits for
+ * (ms): writes at machine speed (a script, a bulk action replayed one by one) go in requests of
+ * this many milliseconds' worth, never held longer.
+ */
+export const BURST_MAX_WAIT_MS = 100;
 /** Safety pull while online (ms). */
 export const PERIODIC_SYNC_MS = 60_000;
 
@@ -20,8 +26,11 @@ interface LeaderPlans {
   readonly kind: 'leader';
   /** Set while backing off or signed out: only syncNowEvenIfHeld starts a cycle then. */
   hold: HoldReason | null;
-  /** The one timed start: a later request never postpones an earlier one. */
-  planned: { at: number; timer: unknown } | null;
+  /**
+   * The one timed start: a later request never postpones an earlier one, except a burst's
+   * push (`burst`), which each write of the burst moves later (see pushSoon).
+   */
+  planned: { at: number; timer: unknown; burst: boolean } | null;
   /**
    * The backoff's retry. Not cleared when a cycle asked for "even if held" lifts the hold
    * after a failure: it then fires into a cycle that finds little to do.
@@ -67,6 +76,8 @@ export interface ScheduleState {
   pullDue: boolean;
   /** When a local write last asked for a push (see pushSoon). */
   lastWriteAt: number;
+  /** When the first write the planned burst push waits for came; null with none waiting. */
+  burstSince: number | null;
   /** untilIdle's callers, waiting for the last cycle to end. */
   readonly idleWaiters: (() => void)[];
 }
@@ -93,6 +104,7 @@ export function newScheduleState(
     failures: 0,
     pullDue: true,
     lastWriteAt: -Infinity,
+    burstSince: null,
     idleWaiters: [],
   };
 }
@@ -158,10 +170,11 @@ export function syncNowEvenIfHeld(s: ScheduleState): void {
 }
 
 /**
- * New local changes to push: a cycle at once for a lone write, PUSH_DEBOUNCE_MS later within
- * a burst (typing), so a burst goes in few requests. A burst is writes less than
- * PUSH_DEBOUNCE_MS apart while a cycle runs or is planned: once everything before is sent
- * and nothing is planned, there is nothing for a write to wait for.
+ * New local changes to push: a cycle at once for a lone write; within a burst, once its writes
+ * pause for PUSH_DEBOUNCE_MS, or BURST_MAX_WAIT_MS after the first write waiting, whichever
+ * comes first, so a burst goes in few requests and none of it waits long. A burst is writes
+ * less than PUSH_DEBOUNCE_MS apart while a cycle runs or is planned: once everything before is
+ * sent and nothing is planned, there is nothing for a write to wait for.
  */
 export function pushSoon(s: ScheduleState): void {
   const now = s.clock.now();
@@ -173,7 +186,19 @@ export function pushSoon(s: ScheduleState): void {
   // asked for before the screens' live queries re-read what the write changed, instead of
   // queueing behind them.
   if (!busy && plans?.hold === null) startCycle(s);
-  else planCycle(s, { delayMs: burst ? PUSH_DEBOUNCE_MS : 0, evenIfHeld: false, pull: false });
+  else if (burst && plans?.hold === null) planBurstPush(s, plans, now);
+  else planCycle(s, { delayMs: 0, evenIfHeld: false, pull: false });
+}
+
+/**
+ * The burst's push: PUSH_DEBOUNCE_MS after this write, capped at BURST_MAX_WAIT_MS after the
+ * first write waiting. An earlier start planned for another reason takes the burst along.
+ */
+function planBurstPush(s: ScheduleState, plans: LeaderPlans, now: number): void {
+  s.burstSince ??= now;
+  const at = Math.min(now + PUSH_DEBOUNCE_MS, s.burstSince + BURST_MAX_WAIT_MS);
+  if (plans.planned && !plans.planned.burst && plans.planned.at <= at) return;
+  startAt(s, plans, at, true);
 }
 
 /** One more cycle once the running one ends, held or not (a refresh worked, a resync began). */
@@ -241,13 +266,25 @@ function planCycle(s: ScheduleState, { delayMs, evenIfHeld, pull }: CycleRequest
     return;
   }
   const at = s.clock.now() + delayMs;
-  if (plans.planned && plans.planned.at <= at) return;
+  if (plans.planned && plans.planned.at <= at) {
+    // A burst's push no longer moves: this request must not be put off by it.
+    plans.planned.burst = false;
+    return;
+  }
+  startAt(s, plans, at, false);
+}
+
+/** Plans the one timed start at `at`, in place of the one planned. */
+function startAt(s: ScheduleState, plans: LeaderPlans, at: number, burst: boolean): void {
   s.clock.clearTimeout(plans.planned?.timer);
-  const timer = s.clock.setTimeout(() => {
-    plans.planned = null;
-    startCycle(s);
-  }, delayMs);
-  plans.planned = { at, timer };
+  const timer = s.clock.setTimeout(
+    () => {
+      plans.planned = null;
+      startCycle(s);
+    },
+    Math.max(0, at - s.clock.now()),
+  );
+  plans.planned = { at, timer, burst };
 }
 
 /** Starts a cycle now, or one more once the running one ends. */
@@ -258,6 +295,8 @@ function startCycle(s: ScheduleState): void {
     return;
   }
   const cycle: RunningCycle = { done: Promise.resolve(), then: 'nothing' };
+  // The cycle takes every write queued so far: a burst's next push waits from its next write.
+  s.burstSince = null;
   cycle.done = s.runCycle().finally(() => {
     s.cycle = null;
     const plans = leader(s);

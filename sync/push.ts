@@ -12,7 +12,7 @@ import {
   type SyncErrorCode,
 } from './errors';
 import { uploadFiles } from './files';
-import { dequeue, dequeueRow, freeze, outboxCounts, outboxTables } from './outbox';
+import { dequeue, dequeueRow, freeze, outboxTables } from './outbox';
 import type { OutboxEntry } from './registry';
 import type { PushResult, Remote, WireMutation } from './remote';
 import { UNDO_WINDOW_MS } from './store';
@@ -152,12 +152,12 @@ export function createPush(
         // what this call misses the next one (or the daily run) removes.
         void remote.cleanupDeletedFiles().catch(() => undefined);
       }
-      if (entries.length < batchMax && resumeAt === undefined) {
-        // A short batch means the outbox is drained, unless writes arrived meanwhile. (Short
-        // of the size asked for: after a smaller batch size, entries frozen by a refused
-        // batch are still there although none is unsent.)
-        if ((await outboxCounts(db)).unsent === 0) return;
-      }
+      // A short batch took everything queued when it was read: the writes made since asked the
+      // schedule for their own push (cycle-plan.ts pushSoon), which a burst's writes wait for
+      // together instead of following this batch one round trip at a time. (Short of the size
+      // asked for: after a smaller batch size, entries frozen by a refused batch are still
+      // there although none is unsent.)
+      if (entries.length < batchMax && resumeAt === undefined) return;
     }
   }
 

@@ -314,6 +314,29 @@ describe('pushing local writes', () => {
     expect(await serverTitle(SEED.task(5))).toBe('Burst 5');
   });
 
+  it('sends a burst that goes on past its first push once it pauses, not batch after batch behind it', async () => {
+    const held = firstPushHeld();
+    const { clock, net, alice } = await onClock({ wrapRemote: held.wrapRemote });
+    await clock.runTo(clock.now() + 1_000, { quiet: net.idle });
+    await alice.sync.repos.tasks.update(SEED.task(2), { title: 'First' });
+    await clock.until(() => held.pushes === 1, { quiet: net.idle, maxAdvanceMs: 0 });
+    await alice.sync.repos.tasks.update(SEED.task(3), { title: 'Burst 3' });
+    held.release();
+    // The first push is answered; the burst's write made meanwhile does not follow it at once.
+    await clock.runTo(clock.now(), { quiet: net.idle });
+    expect(held.pushes).toBe(1);
+    // Two more, 10 ms apart: each puts the burst's push PUSH_DEBOUNCE_MS after it.
+    for (const n of [4, 5]) {
+      await clock.runTo(clock.now() + 10, { quiet: net.idle });
+      await alice.sync.repos.tasks.update(SEED.task(n), { title: `Burst ${n}` });
+    }
+    await clock.runTo(clock.now() + PUSH_DEBOUNCE_MS - 1, { quiet: net.idle });
+    expect(held.pushes).toBe(1);
+    await clock.until(synced(alice), { quiet: net.idle, maxAdvanceMs: 1 });
+    expect(held.sizes).toEqual([1, 3]);
+    expect(await serverTitle(SEED.task(5))).toBe('Burst 5');
+  });
+
   it('sends a write at once when the one before it is already sent: nothing is left to wait for', async () => {
     const { clock, net, alice } = await onClock();
     const pushes = net.count(PUSH_PATH);
