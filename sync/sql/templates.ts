@@ -543,37 +543,48 @@ end
 $$;
 `;
 
+// The membership lookups are PL/pgSQL, not SQL: a SQL function that cannot be inlined (these
+// are SECURITY DEFINER, so none is) plans its query on every call; PL/pgSQL keeps the plan for
+// the session, and every policy check and pushed change calls them.
 function myListIds(n: Names): string {
   return `create or replace function private.my_list_ids(roles text[] default null) returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select m.${n.memberScope}
-  from public.${n.members} m
-  where m.${n.memberUser} = auth.uid()
-    and m.deleted_at is null
-    and ${roleFilter(n, 'm')}
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query
+    select m.${n.memberScope}
+    from public.${n.members} m
+    where m.${n.memberUser} = auth.uid()
+      and m.deleted_at is null
+      and ${roleFilter(n, 'm')};
+end
 $$;
 `;
 }
 
 function hasListRole(n: Names): string {
   return `create or replace function private.has_list_role(list uuid, roles text[] default null) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select exists (
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return exists (
     select 1 from public.${n.members} m
     where m.${n.memberScope} = list and m.${n.memberUser} = auth.uid() and m.deleted_at is null
       and ${roleFilter(n, 'm')}
-  )
+  );
+end
 $$;
 `;
 }
 
 function coMemberIds(n: Names): string {
   return `create or replace function private.co_member_ids() returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select distinct them.${n.memberUser}
-  from public.${n.members} me
-  join public.${n.members} them on them.${n.memberScope} = me.${n.memberScope} and them.deleted_at is null
-  where me.${n.memberUser} = auth.uid() and me.deleted_at is null
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query
+    select distinct them.${n.memberUser}
+    from public.${n.members} me
+    join public.${n.members} them on them.${n.memberScope} = me.${n.memberScope} and them.deleted_at is null
+    where me.${n.memberUser} = auth.uid() and me.deleted_at is null;
+end
 $$;
 `;
 }

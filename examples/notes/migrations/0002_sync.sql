@@ -46,30 +46,38 @@ create index if not exists folder_members_user_idx on public.folder_members (use
 -- Membership helpers (SECURITY DEFINER, so policies on folder_members may use them).
 -- ---------------------------------------------------------------------------------------
 create or replace function private.my_list_ids(roles text[] default null) returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select m.folder_id
-  from public.folder_members m
-  where m.user_id = auth.uid()
-    and m.deleted_at is null
-    and (roles is null or m.role = any (roles))
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query
+    select m.folder_id
+    from public.folder_members m
+    where m.user_id = auth.uid()
+      and m.deleted_at is null
+      and (roles is null or m.role = any (roles));
+end
 $$;
 
 create or replace function private.has_list_role(list uuid, roles text[] default null) returns boolean
-language sql stable security definer set search_path = '' as $$
-  select exists (
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return exists (
     select 1 from public.folder_members m
     where m.folder_id = list and m.user_id = auth.uid() and m.deleted_at is null
       and (roles is null or m.role = any (roles))
-  )
+  );
+end
 $$;
 
 -- Users who share at least one live folders row with the caller.
 create or replace function private.co_member_ids() returns setof uuid
-language sql stable security definer set search_path = '' as $$
-  select distinct them.user_id
-  from public.folder_members me
-  join public.folder_members them on them.folder_id = me.folder_id and them.deleted_at is null
-  where me.user_id = auth.uid() and me.deleted_at is null
+language plpgsql stable security definer set search_path = '' as $$
+begin
+  return query
+    select distinct them.user_id
+    from public.folder_members me
+    join public.folder_members them on them.folder_id = me.folder_id and them.deleted_at is null
+    where me.user_id = auth.uid() and me.deleted_at is null;
+end
 $$;
 
 revoke execute on function private.my_list_ids(text[]), private.has_list_role(uuid, text[]),
