@@ -9,7 +9,12 @@ import { benchApp } from './app.bench';
 import { percentile, type Percentiles } from './percentiles';
 import { benchServing, benchStartup } from './devstack.bench';
 import { benchRealtimeFanout } from './realtime-fanout.bench';
-import { benchQueuedWrites, benchRemoteEdits, benchSyncEngine } from './sync-engine.bench';
+import {
+  benchLiveEdits,
+  benchQueuedWrites,
+  benchRemoteEdits,
+  benchSyncEngine,
+} from './sync-engine.bench';
 import { benchSyncSql } from './sync-sql.bench';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -148,9 +153,12 @@ if (only.has('engine') || only.has('queue')) {
   ]);
 }
 
+/** Outpost's remote edit → visible (deltas), for the RxDB peer's line below. */
+let outpostRemote: Percentiles | undefined;
 if (only.has('engine') || only.has('realtime')) {
   process.stdout.write('\nremote edit → visible on the other device (devstack on Postgres 15)… ');
   const remote = await benchRemoteEdits();
+  outpostRemote = remote.find((r) => r.mode === 'deltas')?.visible;
   process.stdout.write('done\n');
   console.log(
     `sync engine: bob edits a task, alice's device shows it; ${remote[0]?.visible.n ?? 0} edits, realtime deltas vs poke (a pull per event)`,
@@ -170,6 +178,26 @@ if (only.has('engine') || only.has('realtime')) {
   console.log(
     "  floor: the same edit's row message reaching a bare supabase-js client on the list's topic (no store, no app), from the same write; target (issue 42) p50 ≤ 1.5× the floor",
   );
+}
+
+if (only.has('engine') || only.has('realtime') || only.has('live')) {
+  process.stdout.write('\nlive edits, one at a time (devstack on Postgres 15)… ');
+  const live = await benchLiveEdits();
+  process.stdout.write('done\n');
+  console.log(
+    `live edits: bob edits ${fmt(live.edits)} tasks one after the other, online (each write awaited); write requests, and each edit's write → its row message at a bare subscriber; target (issue 42) ≤ 50 requests per 1,000 edits`,
+  );
+  console.table([
+    {
+      edits: fmt(live.edits),
+      'push requests': live.pushRequests,
+      'per 1,000 edits': fmt((live.pushRequests / live.edits) * 1000, 1),
+      'write p50 / p95 ms': `${fmt(live.write.p50, 2)} / ${fmt(live.write.p95, 2)}`,
+      'heard p50 / p95 ms': `${fmt(live.heard.p50, 1)} / ${fmt(live.heard.p95, 1)}`,
+      'all heard ms': fmt(live.totalMs),
+      met: (live.pushRequests / live.edits) * 1000 <= 50 ? 'yes' : 'NO',
+    },
+  ]);
 }
 
 if (only.has('engine') || only.has('realtime')) {
@@ -192,6 +220,58 @@ if (only.has('engine') || only.has('realtime')) {
       alone: fmt(fanout.without.p95, 1),
       [`+${fmt(fanout.idleUsers)} idle`]: fmt(fanout.with.p95, 1),
       overhead: overhead(fanout.without.p95, fanout.with.p95),
+    },
+  ]);
+}
+
+// BENCH=rxdb (and BENCH=realtime, BENCH=engine and the default run): issue 42's peer, RxDB's
+// Supabase replication on the same devstack in this process, beside the remote-edit figure
+// above (rxdb-peer.bench.ts).
+if (only.has('rxdb') || only.has('realtime') || only.has('engine')) {
+  const { benchRxdbPeer } = await import('./rxdb-peer.bench');
+  process.stdout.write(
+    '\nRxDB peer: Supabase replication, Dexie storage over fake-indexeddb (devstack on Postgres 15)… ',
+  );
+  const rx = await benchRxdbPeer();
+  process.stdout.write('done\n');
+  console.log(
+    `RxDB ${rx.version} (replication-supabase, live): bob edits a document, alice's collection shows it (its document observable); ${rx.remote[0]?.visible.n ?? 0} edits per fake-indexeddb variant, alternating`,
+  );
+  console.table(
+    rx.remote.map((r) => ({
+      'fake-indexeddb': r.variant,
+      'p50 ms': fmt(r.visible.p50, 1),
+      'p95 ms': fmt(r.visible.p95, 1),
+      'bob write requests / edit': fmt(r.bobWritesPerEdit, 2),
+      'alice requests / edit': fmt(r.aliceRequestsPerEdit, 2),
+      'floor p50 / p95 ms': `${fmt(r.floor.p50, 1)} / ${fmt(r.floor.p95, 1)}`,
+      'p50 / floor p50': `${fmt(r.visible.p50 / r.floor.p50, 2)}×`,
+    })),
+  );
+  console.log(
+    "  floor: the same edit's UPDATE reaching alice's socket (another channel on her replication's supabase-js client, storing nothing), from the same write. kit fixes: the sync kit's fixes of fake-indexeddb's costs on, as in Outpost's remote-edit figure",
+  );
+  // The peer at its best: the faster of its two fake-indexeddb variants.
+  const best = rx.remote.reduce<(typeof rx.remote)[number] | undefined>(
+    (a, b) => (a && a.visible.p50 <= b.visible.p50 ? a : b),
+    undefined,
+  );
+  if (outpostRemote && best) {
+    const ratio = outpostRemote.p50 / best.visible.p50;
+    console.log(
+      `  Outpost / RxDB (${best.variant}, its faster variant), remote edit p50: ${fmt(outpostRemote.p50, 1)} / ${fmt(best.visible.p50, 1)} ms = ${fmt(ratio, 2)}×; target (issue 42) ≤ 0.5×: ${ratio <= 0.5 ? 'met' : 'NOT met'}`,
+    );
+  }
+  console.log(
+    `RxDB live edits: bob edits ${fmt(rx.live.edits)} documents one after the other (each write awaited, stock fake-indexeddb); write requests (POST / PATCH to /rest/v1/)`,
+  );
+  console.table([
+    {
+      edits: fmt(rx.live.edits),
+      'write requests': fmt(rx.live.writeRequests),
+      'per 1,000 edits': fmt((rx.live.writeRequests / rx.live.edits) * 1000, 1),
+      'write p50 / p95 ms': `${fmt(rx.live.write.p50, 2)} / ${fmt(rx.live.write.p95, 2)}`,
+      'all pushed ms': fmt(rx.live.allPushedMs),
     },
   ]);
 }

@@ -23,6 +23,7 @@ import { clearQueue, deviceDb } from '../../sync/testing';
 
 const TASKS = 100_000;
 const PULL_PATH = '/rest/v1/rpc/sync_pull';
+const PUSH_PATH = '/rest/v1/rpc/sync_push';
 const PUSH_EDITS = 1_000;
 const LATENCY_WRITES = 1_000;
 /** bulkPut chunk for the baseline: the same page size the engine applies per transaction. */
@@ -388,4 +389,81 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
     await stack.stop();
   }
   return figures;
+}
+
+/** Edits made one at a time, back to back, for the live-edit figure (issue 42). */
+const LIVE_EDITS = 1_000;
+
+/** Live edits: bob edits LIVE_EDITS tasks one after the other, online. */
+export interface LiveEditFigures {
+  edits: number;
+  /** sync_push requests bob's device made for them. */
+  pushRequests: number;
+  /** Each edit's repository write (validate, row, outbox) (ms). */
+  write: Percentiles;
+  /** Each edit, from its write until its row message reached a bare subscriber (ms). */
+  heard: Percentiles;
+  /** From the first write until the last edit was heard (ms). */
+  totalMs: number;
+}
+
+/**
+ * 1,000 edits made one at a time (each write awaited, the next one at once), each of a different
+ * task, as someone working through a list with the keyboard does at machine speed: how many
+ * write requests they take, and how long each edit takes to reach another member's socket.
+ */
+export async function benchLiveEdits(): Promise<LiveEditFigures> {
+  const stack = await startTestDevstack('postgres');
+  try {
+    await stack.db.query(
+      `insert into public.tasks (list_id, title, position, created_by)
+       select $1, 'Live ' || i, 'l' || lpad(i::text, 6, '0'), $2
+         from generate_series(1, $3::int) i`,
+      [SEED.list, SEED.bob, LIVE_EDITS],
+    );
+    const net = new FaultyNetwork();
+    const supabase = clientFor(stack, net.fetch);
+    await signIn(supabase, 'bob@example.com');
+    const bob = await startDevice(stack, null, { supabase });
+    await bob.sync.engine.syncNow();
+    const ids = (await bob.sync.queries.tasks(SEED.list))
+      .filter((task) => task.title.startsWith('Live '))
+      .map((task) => task.id);
+    if (ids.length !== LIVE_EDITS) throw new Error(`bench: ${ids.length} live tasks synced`);
+    const bare = await bareSubscriber(stack, SEED.list);
+    // Warm-up: the list's channel joined, a push made.
+    const warm = bare.heard('live warm-up');
+    await bob.sync.repos.tasks.update(ids[0] ?? '', { title: 'live warm-up' });
+    await warm;
+    await settled(bob);
+
+    const pushesBefore = net.count(PUSH_PATH);
+    const writes: number[] = [];
+    const heard: Promise<number>[] = [];
+    const started: number[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < LIVE_EDITS; i++) {
+      const title = `live edit ${i}`;
+      heard.push(bare.heard(title));
+      const at = performance.now();
+      started.push(at);
+      await bob.sync.repos.tasks.update(ids[i] ?? '', { title });
+      writes.push(performance.now() - at);
+    }
+    const arrivals = await Promise.all(heard);
+    const totalMs = Math.max(...arrivals) - t0;
+    await settled(bob);
+    const pushRequests = net.count(PUSH_PATH) - pushesBefore;
+    await bare.close();
+    await bob.close();
+    return {
+      edits: LIVE_EDITS,
+      pushRequests,
+      write: percentiles(writes),
+      heard: percentiles(arrivals.map((at, i) => at - (started[i] ?? at))),
+      totalMs,
+    };
+  } finally {
+    await stack.stop();
+  }
 }
