@@ -127,6 +127,21 @@ describe('a burst of writes', () => {
     expect(waited).toBeLessThanOrEqual(plan.BURST_MAX_WAIT_MS + writeEvery);
   });
 
+  it('is not made of writes whose pushes are answered: a pull planned later does not hold one', async () => {
+    const { clock, s, finish, started, firstCycle } = planned();
+    await firstCycle();
+    await finish();
+    plan.pushSoon(s);
+    await finish();
+    // A realtime join asks for a pull 100 ms from now; a write 5 ms after the last goes at once.
+    plan.syncSoon(s, 100);
+    await clock.advanceAtOnce(5);
+    const before = started();
+    plan.pushSoon(s);
+    expect(started()).toBe(before + 1);
+    expect(s.pullDue).toBe(true);
+  });
+
   it('never puts off a cycle asked for before it, however the burst goes on', async () => {
     const { clock, s, started } = await burstUnderWay();
     const before = started();

@@ -179,14 +179,19 @@ export function syncNowEvenIfHeld(s: ScheduleState): void {
 export function pushSoon(s: ScheduleState): void {
   const now = s.clock.now();
   const plans = leader(s);
-  const busy = s.cycle !== null || (plans?.planned ?? null) !== null;
+  // Only a push on the wire or planned makes a write wait: a pull planned for later (a realtime
+  // join's) does not, and the cycle started now does that pull too.
+  const busy = s.cycle !== null || (plans?.planned?.burst ?? false);
   const burst = busy && now - s.lastWriteAt < PUSH_DEBOUNCE_MS;
   s.lastWriteAt = now;
   // Idle: the cycle starts now, not a timer's turn later. Its first store reads are then
   // asked for before the screens' live queries re-read what the write changed, instead of
   // queueing behind them.
-  if (!busy && plans?.hold === null) startCycle(s);
-  else if (burst && plans?.hold === null) planBurstPush(s, plans, now);
+  if (!busy && plans?.hold === null) {
+    s.clock.clearTimeout(plans.planned?.timer);
+    plans.planned = null;
+    startCycle(s);
+  } else if (burst && plans?.hold === null) planBurstPush(s, plans, now);
   else planCycle(s, { delayMs: 0, evenIfHeld: false, pull: false });
 }
 
