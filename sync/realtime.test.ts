@@ -4,9 +4,13 @@
 // here), and a change of the user's own memberships renews the realtime token once, whether a
 // realtime row or a pull brought it. On the library's fixture (test-schema.ts), where a list
 // is a board and a profile a person. End to end against the devstack: sync-realtime.test.ts.
+// A global IndexedDB (each device still has its own): Dexie's live reads run only where one is.
+import 'fake-indexeddb/auto';
+
 import { describe, expect, it } from 'vitest';
 
 import { OWNER_KEY } from './account';
+import { liveRead } from './live';
 import { createRealtime } from './realtime';
 import type { LocalRow } from './registry';
 import type { Remote, RowMessage, TopicListener } from './remote';
@@ -242,5 +246,40 @@ describe("a change of the user's own memberships renews the realtime token", () 
     finish[0]?.();
     await expect.poll(() => finish.length).toBe(2);
     finish[1]?.();
+  });
+});
+
+describe("a realtime row and the device's live reads", () => {
+  it("reads again a live count of the row's own list, not of every list", async () => {
+    const { db, deliver } = await followed();
+    const card = (id: string, board: string, version: number, status: string) =>
+      message('cards', { id, version, board_id: board, title: `${status} card`, status });
+    const [onA, onB, newOnB] = [1, 2, 3].map((n) => `7b000000-0000-4000-8000-00000000000${n}`);
+    await deliver(TOPIC_A, card(onA!, BOARD_A, 1, 'todo'));
+    await deliver(TOPIC_B, card(onB!, BOARD_B, 1, 'todo'));
+    /** A live count of a board's cards by status (an index), and how often it was read. */
+    const liveCount = (board: string) => {
+      const seen = { reads: 0, counts: [] as number[] };
+      const subscription = liveRead(() => {
+        seen.reads += 1;
+        return db.rows('cards').where('[board_id+status]').equals([board, 'todo']).count();
+      }).subscribe({ next: (count) => seen.counts.push(count) });
+      return { seen, stop: () => subscription.unsubscribe() };
+    };
+    const a = liveCount(BOARD_A);
+    const b = liveCount(BOARD_B);
+    await expect.poll(() => [a.seen.counts, b.seen.counts]).toEqual([[1], [1]]);
+
+    // A's card done: A's count is read again; B's is not.
+    await deliver(TOPIC_A, card(onA!, BOARD_A, 2, 'done'));
+    await expect.poll(() => a.seen.counts).toEqual([1, 0]);
+    // A read of the store after it: any read the row caused has been asked for by now.
+    await db.rows('cards').count();
+    expect(b.seen.reads).toBe(1);
+    // A card new on B: B's count follows.
+    await deliver(TOPIC_B, card(newOnB!, BOARD_B, 1, 'todo'));
+    await expect.poll(() => b.seen.counts).toEqual([1, 2]);
+    a.stop();
+    b.stop();
   });
 });

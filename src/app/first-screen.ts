@@ -3,9 +3,10 @@
 // is still on its way; the screen's hooks ask the same shared queries, so it renders them at
 // its first render instead of rendering, then reading, then rendering again.
 import type { OutpostSync } from '@/data/sync';
-import { firstTasksQuery, taskCountsQuery } from '@/features/tasks/hooks/use-list-tasks';
+import { firstTasksQuery } from '@/features/tasks/hooks/use-list-tasks';
 import { listQuery } from '@/hooks/use-list';
 import { roleQuery } from '@/hooks/use-list-access';
+import { taskCountsQuery } from '@/hooks/use-task-counts';
 import { warmSharedQuery, type QuerySpec } from '@/data/use-shared-live-query';
 import { deviceOwnerQuery, sessionUserId, storedUser } from '@/lib/session';
 

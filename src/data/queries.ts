@@ -37,12 +37,13 @@ export interface TaskCounts {
   done: number;
 }
 
-/** A list with what the lists screen shows of it. */
+/**
+ * A list with what the lists screen shows of it, but its counts: those are read list by list
+ * (taskCounts), so that what changes a summary (each change queued, a member) does not count
+ * every list's tasks again.
+ */
 export interface ListSummary {
   list: List;
-  /** Live tasks not done, and done. */
-  open: number;
-  done: number;
   members: MemberRow[];
   /** The user's role; null when they have none here. */
   role: Role | null;
@@ -209,16 +210,13 @@ export function createQueries(
     hasList: async (listId: string): Promise<boolean> => Boolean(await get('lists', listId)),
 
     /**
-     * The user's live lists with counts, members and queued changes (not those the user has
-     * just left). One pass over the tasks' list index, so a 10,000-task list is cheap here.
+     * The user's live lists with members and queued changes (not those the user has just
+     * left). No task is read: a list's counts are its own query (taskCounts).
      */
     async lists(userId: string): Promise<ListSummary[]> {
       const lists = live(await table('lists').toArray());
       if (lists.length === 0) return [];
       const ids = lists.map((list) => list.id);
-      const counts = new Map(
-        await Promise.all(ids.map(async (id) => [id, await taskCounts(id)] as const)),
-      );
       const memberships = await table('memberships').where('list_id').anyOf(ids).toArray();
       const members = await withProfiles(resolveStandIns(memberships));
       const pending = await reader.pendingByList();
@@ -228,7 +226,6 @@ export function createQueries(
           const mine = members.filter((member) => member.membership.list_id === list.id);
           return {
             list,
-            ...counts.get(list.id)!,
             members: mine,
             role:
               mine.find((member) => member.membership.user_id === userId)?.membership.role ?? null,

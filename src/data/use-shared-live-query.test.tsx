@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { useSharedLiveQuery, warmSharedQuery } from './use-shared-live-query';
+import { useSharedLiveQueries, useSharedLiveQuery, warmSharedQuery } from './use-shared-live-query';
 
 let db: Dexie | undefined;
 
@@ -145,5 +145,63 @@ describe('useSharedLiveQuery', () => {
     await store.table('items').count(); // a round trip: a restarted query would have answered
     expect(painted).toEqual(['b: 1']);
     expect(count.reads).toBe(1);
+  });
+});
+
+describe('useSharedLiveQueries', () => {
+  it('reads each key once with useSharedLiveQuery, in order, and keeps the others when a key comes', async () => {
+    const store = await open();
+    await store.table('items').bulkPut([{ id: 1, group: 'a' }]);
+    const reads: Record<string, number> = {};
+    const spec = (group: string) => ({
+      key: `group:${group}`,
+      read: () => {
+        reads[group] = (reads[group] ?? 0) + 1;
+        return store
+          .table<{ id: number; group: string }>('items')
+          .filter((item) => item.group === group)
+          .count();
+      },
+    });
+    const answers: (readonly (number | undefined)[])[] = [];
+    function Groups({ groups }: { groups: string[] }) {
+      const counts = useSharedLiveQueries(store, groups.map(spec));
+      answers.push(counts);
+      return <p>{groups.map((group, i) => `${group}=${counts[i] ?? '…'}`).join(' ')}</p>;
+    }
+    function One() {
+      const { key, read } = spec('a');
+      return <p>{`one: ${useSharedLiveQuery(store, key, read) ?? '…'}`}</p>;
+    }
+    const shown = render(
+      <>
+        <Groups groups={['a', 'b']} />
+        <One />
+      </>,
+    );
+    await screen.findByText('a=1 b=0');
+    await screen.findByText('one: 1');
+    expect(reads).toEqual({ a: 1, b: 1 });
+    // Nothing changed: the same array, not a new one each render.
+    shown.rerender(
+      <>
+        <Groups groups={['a', 'b']} />
+        <One />
+      </>,
+    );
+    expect(answers.at(-1)).toBe(answers.at(-2));
+
+    // A third key: read once; the first two go on without reading again.
+    shown.rerender(
+      <>
+        <Groups groups={['a', 'b', 'c']} />
+        <One />
+      </>,
+    );
+    await screen.findByText('a=1 b=0 c=0');
+    expect(reads).toEqual({ a: 1, b: 1, c: 1 });
+
+    await store.table('items').put({ id: 2, group: 'c' });
+    await screen.findByText('a=1 b=0 c=1');
   });
 });

@@ -122,3 +122,38 @@ export function useSharedLiveQuery<T>(
   );
   return useSyncExternalStore<T | undefined>(query.subscribe, query.getSnapshot);
 }
+
+/** The shared queries `queries` as one: their results in order, the same array until one changes. */
+function allOf<T>(queries: readonly SharedQuery<T>[]) {
+  let last: readonly (T | undefined)[] = [];
+  return {
+    subscribe: (onChange: () => void) => {
+      const leaves = queries.map((query) => query.subscribe(onChange));
+      return () => leaves.forEach((leave) => leave());
+    },
+    getSnapshot: (): readonly (T | undefined)[] => {
+      const now = queries.map((query) => query.getSnapshot());
+      if (now.length !== last.length || now.some((value, i) => value !== last[i])) last = now;
+      return last;
+    },
+  };
+}
+
+/**
+ * useSharedLiveQuery for as many questions as `specs` holds (one per list of the sidebar):
+ * their results in the same order, each undefined until its first; each query is shared and
+ * read again only when what it read changes.
+ */
+export function useSharedLiveQueries<T>(
+  owner: object,
+  specs: readonly QuerySpec<T>[],
+): readonly (T | undefined)[] {
+  const keys = specs.map((spec) => spec.key).join('\n');
+  // The specs are fixed by owner and keys, as useSharedLiveQuery's querier is by its key.
+  const all = useMemo(
+    () => allOf(specs.map(({ key, read }) => sharedQuery(owner, key, read))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [owner, keys],
+  );
+  return useSyncExternalStore(all.subscribe, all.getSnapshot);
+}

@@ -28,11 +28,12 @@ import { useMembers, type Member } from '@/hooks/use-members';
 import { usePendingRows } from '@/hooks/use-pending-rows';
 import { useProfiles } from '@/hooks/use-profiles';
 import { useShortcut } from '@/hooks/use-shortcut';
+import { useTaskCounts } from '@/hooks/use-task-counts';
 import { dropSearchParam, Link, useParams, useSearchParams } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
 import '../tasks.css';
-import { useListTasks, useTaskCounts } from '../hooks/use-list-tasks';
+import { useListTasks } from '../hooks/use-list-tasks';
 import {
   buildSearchIndex,
   FILTER_LABELS,

@@ -1,12 +1,11 @@
 // A list's live tasks in position order (sync's queries: range scans of the compound index
 // [list_id+position]), so filtering and search run in memory. A screen opens on the first
 // tasks alone (one bounded read, whatever the list's size) and gets the rest right after it
-// has drawn them; counts come from indexes (no task read).
+// has drawn them; its counts are src/hooks/use-task-counts.ts's.
 import { useState } from 'react';
 
 import type { OutpostSync } from '@/data/sync';
 import type { Task } from '@/data/rows';
-import type { TaskCounts } from '@/data/queries';
 import { useSharedLiveQuery, type QuerySpec } from '@/data/use-shared-live-query';
 import { useServices } from '@/lib/services';
 
@@ -31,11 +30,6 @@ export function firstTasksQuery(
   };
 }
 
-/** A list's open and done counts. */
-export function taskCountsQuery(sync: OutpostSync, listId: string): QuerySpec<TaskCounts> {
-  return { key: `task-counts:${listId}`, read: () => sync.queries.taskCounts(listId) };
-}
-
 export function useListTasks(listId: string): ListTasks {
   const { sync } = useServices();
   // The whole list once the first tasks are on screen: its read never delays them.
@@ -52,11 +46,4 @@ export function useListTasks(listId: string): ListTasks {
   if (all !== undefined) return { tasks: all, complete: true };
   // A short list is whole already.
   return { tasks: first?.tasks, complete: first?.whole ?? false };
-}
-
-/** A list's open and done counts (undefined while loading). */
-export function useTaskCounts(listId: string): TaskCounts | undefined {
-  const { sync } = useServices();
-  const { key, read } = taskCountsQuery(sync, listId);
-  return useSharedLiveQuery(sync.queries, key, read);
 }
