@@ -25,13 +25,21 @@
 //   bulk bar's writes (bulk-writes.ts, with completeMany and undoComplete, which only the bulk
 //   bar and undo use), the Members screen's writes (membership-writes.ts) and attaching a file
 //   (attachment-writes.ts) loaded on first use, which pays for a task opening beside its list
-//   and the store's nested transaction: 130.34 kB, was 130.74 with them in the shell). What the first screen
+//   and the store's nested transaction: 130.34 kB, was 130.74 with them in the shell; issue 42:
+//   the header's sync status (and the error sentences only it used) loaded with the
+//   navigation's chunk, as it shows only beside it, −1.5 kB, and the shell's start waiting for
+//   the document and a first visit's paint: 128.86 kB, so ≤ 129.2 kB). What the first screen
 //   needs to paint from the device database: React, Dexie, the router, the sync library's
 //   reads and writes, the frame and the session gate. What only talks to the server or only
 //   some actions need is loaded after start-up or on first use (supabase-js, the engine's push,
 //   pull and realtime, workbox-window and the update flow, the shortcuts dialog, rejection
 //   sentences, exports, invites, avatar uploads), as screens are: chunks (precached, so they
 //   open offline) with their own line, as does all app JS together;
+// - the first visit's script (issue 42, src/boot/first-visit.ts): index.html loads it too, before
+//   the shell, but it is the welcome screen's page as HTML (the build's render of the app's
+//   components) and the few lines that show it on a browser's very first visit; any other start
+//   only reads three localStorage keys with it (its page is a string, never parsed): 1.8 kB,
+//   ≤ 2 kB;
 // - the sync library without Dexie and supabase-js (scripts/bundle-sync.mjs), as any app
 //   adopting it ships it (sync/index.ts: engine, device database, write store, Supabase port,
 //   wire validation), ≤ 15 kB (issue 15); and Outpost on it (src/data/sync.ts: plus Outpost's
@@ -55,28 +63,39 @@
 //   My work's and checklists' reads are modules the screens bring, not in this line), ≤ 25.5 kB
 //   and 16.5 kB (issue 40: the bulk bar's writes, which the app loads on first use and this
 //   one-file bundle inlines, +1.2 kB; a write inside another write's transaction joins it,
-//   +20 B: 25.41 and 16.42 kB);
+//   +20 B: 25.41 and 16.42 kB), ≤ 25.7 kB and 16.7 kB (issue 42: a burst of writes pushed once
+//   it pauses, and a realtime row's device copy read before it is written, so live counts of
+//   other containers are not read again: 25.53 and 16.56 kB);
 // - the service worker (issue 38: it now runs the sync in the background, so it carries the
 //   engine, Dexie, supabase-js and Outpost's tables: 115.8 kB, was 12.3 kB), ≤ 120 kB: parsed
 //   when the browser starts the worker (compiled code cached with it), never by a page;
 // - everything the service worker precaches, reported.
 const { existsSync, readFileSync } = require('node:fs');
 
-function shellScripts() {
+/** The scripts index.html loads: the app shell's (`shell: true`), or the first visit's. */
+function indexScripts({ shell }) {
   if (!existsSync('dist/index.html')) return ['dist/index.html'];
   const html = readFileSync('dist/index.html', 'utf8');
-  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map(
-    (match) => `dist/${match[1]}`,
-  );
-  if (files.length === 0) throw new Error('dist/index.html loads no script');
+  const files = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)]
+    .map((match) => `dist/${match[1]}`)
+    .filter((file) => /\/first-visit-[^/]+\.js$/.test(file) !== shell);
+  if (files.length === 0) {
+    throw new Error(`dist/index.html loads no ${shell ? 'app shell' : 'first visit'} script`);
+  }
   return files;
 }
 
 module.exports = [
   {
-    name: 'app shell JS: what index.html loads (gzip)',
-    path: shellScripts(),
-    limit: '130.4 kB',
+    name: "app shell JS: what index.html loads but the first visit's script (gzip)",
+    path: indexScripts({ shell: true }),
+    limit: '129.2 kB',
+    gzip: true,
+  },
+  {
+    name: "first visit's script: the welcome screen's page and what shows it (gzip)",
+    path: indexScripts({ shell: false }),
+    limit: '2 kB',
     gzip: true,
   },
   {
@@ -91,13 +110,13 @@ module.exports = [
   {
     name: 'sync library (sync/index.ts) without Dexie and supabase-js (gzip)',
     path: '.tmp/sync-core.js',
-    limit: '16.5 kB',
+    limit: '16.7 kB',
     gzip: true,
   },
   {
     name: "Outpost's sync (src/data/sync.ts: the library + Outpost's data, writes, reads) (gzip)",
     path: '.tmp/sync-engine.js',
-    limit: '25.5 kB',
+    limit: '25.7 kB',
     gzip: true,
   },
   {

@@ -8,6 +8,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 
 import { buildEnvMessage, checkBuildEnv } from './scripts/build-env';
 import { classicScripts } from './scripts/classic-scripts';
+import { firstVisitPage } from './scripts/first-visit';
 import { SHARE_MIME_TYPES, SHARE_PATH } from './src/lib/pwa/share-inbox';
 
 /** Port for `vite preview`; e2e tests and `npm start` serve the production build here. */
@@ -209,6 +210,8 @@ export default defineConfig(({ command, mode }) => {
       react(),
       cspMeta(supabaseUrl),
       classicScripts(),
+      // After classicScripts: the first visit's script goes before the app shell's.
+      firstVisitPage(),
       VitePWA({
         // Our own worker (src/sw.ts) and an update prompt: an update never reloads a page with
         // unsynced edits behind the user's back (no autoUpdate, no unconditional skipWaiting).

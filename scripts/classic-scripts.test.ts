@@ -9,6 +9,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { classicScripts, wrapChunk } from './classic-scripts';
+import { START_GLOBAL } from '../src/boot/first-visit';
 
 const NONE = { imports: [], dynamicImports: [] };
 const NONE_BUT_LAZY = { imports: [], dynamicImports: ['assets/lazy.js'] };
@@ -189,5 +190,23 @@ describe('classicScripts, building an app', () => {
     expect(page.log).toEqual(['shared', 'main S', 'deep', 'lazy']);
     expect(requested).toHaveLength(2);
     expect(requested.every((name) => files.has(name) && name !== shellUrl)).toBe(true);
+  });
+
+  it("starts the entry with the first visit's start when it is set (src/boot/first-visit.ts)", async () => {
+    const html = files.get('index.html') ?? '';
+    const shellUrl = /<script defer src="\/([^"]+)">/.exec(html)?.[1] ?? '';
+    let start: (() => void) | undefined;
+    const page: Record<string, unknown> = {
+      log: [] as string[],
+      URL,
+      queueMicrotask,
+      [START_GLOBAL]: (run: () => void) => (start = run),
+      document: { createElement: () => ({}), head: { append: () => undefined } },
+    };
+    runInNewContext(files.get(shellUrl) ?? '', page, { filename: shellUrl });
+    await Promise.resolve();
+    expect(page.log).toEqual([]);
+    start?.();
+    expect(page.log).toEqual(['shared', 'main S']);
   });
 });

@@ -21,6 +21,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { parseAst, type Plugin } from 'vite';
 
 import { resolveChunk, type ChunkGraph } from '../src/boot/chunk-loader';
+import { START_GLOBAL } from '../src/boot/first-visit';
 
 const LOADER = fileURLToPath(new URL('../src/boot/chunk-loader.ts', import.meta.url));
 /** The global the chunks' scripts define themselves on (chunk-loader.ts, installChunkLoader). */
@@ -248,7 +249,9 @@ export function classicScripts(): Plugin {
         const shellCode = [
           `(function(){${await loaderScript()}\noutpostLoader.installChunkLoader(${JSON.stringify(graph)});})();`,
           ...[...shell].map((id) => wrapped.get(id)),
-          `queueMicrotask(function(){${GLOBAL}.require(${JSON.stringify(entry.fileName)});});`,
+          // On a first visit whose page is showing, once that page has painted
+          // (src/boot/first-visit.ts sets how).
+          `(globalThis.${START_GLOBAL}||queueMicrotask)(function(){${GLOBAL}.require(${JSON.stringify(entry.fileName)});});`,
         ].join('\n');
         const shellName = hashedName(entry, shellCode, 'shell');
 

@@ -14,6 +14,7 @@ import { createOutpostSync } from '@/data/sync';
 import { App } from '@/app/app';
 import { readFirstScreen, readScreensAhead } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
+import { firstScreenPath } from '@/app/screen-code';
 import { clearAttachmentCache, fetchPastAttachmentCache } from '@/lib/pwa/attachment-cache';
 import { listenForInstallPrompt } from '@/lib/pwa/install-prompt';
 import { registerServiceWorker, setBeforeReload } from '@/lib/pwa/service-worker';
@@ -36,8 +37,9 @@ const FIRST_RENDER_WAIT_MS = 400;
 const FIRST_SCREEN_READS_MS = 10_000;
 
 listenForInstallPrompt();
-// The screen renders without suspending when its code is here by its first render.
-const firstScreenCode = preloadScreen(window.location.pathname);
+// The screen renders without suspending when its code is here by its first render (on a first
+// visit, the welcome screen, drawn over the page index.html shows: boot/first-visit.ts).
+const firstScreenCode = preloadScreen(firstScreenPath());
 
 // What only talks to the server starts once the first screen is up (below): supabase-js (200
 // kB), the engine's code and its first reads would otherwise compete with the first screen's

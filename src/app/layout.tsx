@@ -7,13 +7,13 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'rea
 import { InstallCard } from '@/components/pwa/install-card';
 import { ServiceWorkerNotices } from '@/components/pwa/service-worker-notices';
 import { RejectionToasts } from '@/components/sync/rejection-toasts';
-import { SyncStatus } from '@/components/sync/sync-status';
 import { Toaster } from '@/components/ui/toaster';
 import { useShortcut, useWindowKeydown } from '@/hooks/use-shortcut';
 import { useUndoKeys } from '@/hooks/use-undo-keys';
-import { Link, useLocation, useNavigate } from '@/lib/router';
+import { useLocation, useNavigate } from '@/lib/router';
 import { useSession } from '@/lib/session';
 
+import { AppFrame } from './app-frame';
 import { lazyScreen } from './lazy-screen';
 import { RouteErrorBoundary } from './route-error';
 
@@ -41,6 +41,9 @@ function useCommandKey(handler: () => void, enabled: boolean) {
  */
 const AppNavigation = lazyScreen(async () => (await import('./sidebar')).AppNavigation);
 void AppNavigation.preload().catch(() => undefined); // a failure shows when it renders
+/** The header's sync status, from the navigation's chunk (it shows only beside it). */
+const SyncStatus = lazyScreen(async () => (await import('./sidebar')).SyncStatus);
+void SyncStatus.preload().catch(() => undefined);
 
 /** Puts focus on the screen's main heading after a navigation (not on the first load). */
 function useFocusOnNavigate(main: React.RefObject<HTMLElement | null>) {
@@ -120,45 +123,34 @@ export function AppLayout({ children }: { children: ReactNode }) {
   useUndoKeys();
 
   return (
-    <div className={mode === 'none' ? 'app' : 'app app--nav'}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="app-header">
-        <Link to="/lists" className="app-header__brand">
-          <img src="/icon.svg" alt="" width={24} height={24} />
-          {/* Beside the navigation on a phone, the word gives way (the icon stays). */}
-          <span className={mode === 'none' ? undefined : 'app-header__brand-text--collapsible'}>
-            Outpost
-          </span>
-        </Link>
-        {/* Takes the free space, so the status and "?" sit at the right, signed in or not. */}
-        <span className="app-header__spacer" />
-        {mode !== 'none' ? <SyncStatus /> : null}
-        <button
-          type="button"
-          className="app-header__help"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          onClick={openHelp}
-        >
-          ?
-        </button>
-      </header>
-      {mode !== 'none' ? (
-        <Suspense fallback={null}>
-          <AppNavigation onSearch={openPalette} />
-        </Suspense>
-      ) : null}
-      <main id="main" ref={main} tabIndex={-1} className="app-main">
-        {/* A crashed screen is reset by navigating elsewhere. Lazy screens come from the
-            service worker's precache, so the fallback shows for a frame at most. A task
-            beside its list is the list's screen (list-route.tsx has the task's boundary):
-            opening, following or closing it must not mount the list again. */}
+    <AppFrame
+      mode={mode}
+      status={
+        mode !== 'none' ? (
+          <Suspense fallback={null}>
+            <SyncStatus />
+          </Suspense>
+        ) : null
+      }
+      onHelp={openHelp}
+      mainRef={main}
+      navigation={
+        mode !== 'none' ? (
+          <Suspense fallback={null}>
+            <AppNavigation onSearch={openPalette} />
+          </Suspense>
+        ) : null
+      }
+      main={
+        // A crashed screen is reset by navigating elsewhere. Lazy screens come from the
+        // service worker's precache, so the fallback shows for a frame at most. A task
+        // beside its list is the list's screen (list-route.tsx has the task's boundary):
+        // opening, following or closing it must not mount the list again.
         <RouteErrorBoundary key={pathname.replace(/\/tasks\/[^/]+\/?$/, '')}>
           <Suspense fallback={null}>{children}</Suspense>
         </RouteErrorBoundary>
-      </main>
+      }
+    >
       <div className="app-overlays">
         <ServiceWorkerNotices />
         <Toaster />
@@ -180,6 +172,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
           />
         </Suspense>
       ) : null}
-    </div>
+    </AppFrame>
   );
 }

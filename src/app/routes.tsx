@@ -32,6 +32,7 @@ const EmailFlowRoute = lazyScreen(async () => (await SCREEN_CODE.signIn()).Email
  * list, or as a page on narrow windows: list-route.tsx), which needs both codes.
  */
 const BY_NAME: Partial<Record<ScreenName, LazyScreen<object>[]>> = {
+  welcome: [WelcomeScreen],
   task: [ListRoute, TaskRoute],
   members: [MembersScreen],
   list: [ListRoute],

@@ -1,7 +1,10 @@
 // Each screen's code, a chunk of its own loaded on first use (all precached by the service
 // worker, so they open offline), and which screen a path opens. This module imports nothing
-// but those chunks, so main.tsx can import it before the rest of the app shell: the current
-// screen's code is then on its way from the worker while the shell is still being evaluated.
+// but those chunks (and the first visit's mark), so main.tsx can import it before the rest of
+// the app shell: the current screen's code is then on its way from the worker while the shell
+// is still being evaluated.
+import { FIRST_VISIT_ATTRIBUTE } from '@/boot/first-visit';
+
 export const SCREEN_CODE = {
   welcome: () => import('@/features/account/components/welcome-screen'),
   signIn: () => import('@/features/account/components/sign-in-screen'),
@@ -19,7 +22,17 @@ export const SCREEN_CODE = {
 
 export type ScreenName = keyof typeof SCREEN_CODE;
 
-/** The screen of the signed-in app that `pathname` opens (undefined: another, or none). */
+/**
+ * The path whose screen the app shows first: its address's, but the welcome screen's on a
+ * first visit whose page is showing (boot/first-visit.ts), where the app goes on to it.
+ */
+export function firstScreenPath(): string {
+  return document.documentElement.hasAttribute(FIRST_VISIT_ATTRIBUTE)
+    ? '/welcome'
+    : window.location.pathname;
+}
+
+/** The screen of the signed-in app (or welcome) that `pathname` opens (undefined: another, or none). */
 export function screenAt(pathname: string): ScreenName | undefined {
   if (/^\/lists\/[^/]+\/tasks\/[^/]+\/?$/.test(pathname)) return 'task';
   if (/^\/lists\/[^/]+\/members\/?$/.test(pathname)) return 'members';
@@ -28,6 +41,7 @@ export function screenAt(pathname: string): ScreenName | undefined {
   if (pathname.startsWith('/settings')) return 'settings';
   if (/^\/share\/?$/.test(pathname)) return 'share';
   if (/^\/(today|upcoming|assigned)\/?$/.test(pathname)) return 'myWork';
+  if (/^\/welcome\/?$/.test(pathname)) return 'welcome';
   return undefined;
 }
 

@@ -2,7 +2,9 @@
 // and Assigned to me with their counts, Upcoming), the lists (colour, open tasks, a dot while
 // changes wait to sync), "+ New list" and Settings; on a phone the bottom bar instead
 // (app.css shows one or the other). Both read the lists overview's one live query. The
-// new-list dialog's code loads the first time it is asked for.
+// new-list dialog's code loads the first time it is asked for. The header's sync status comes
+// with it (layout.tsx): it too shows only once the device is someone's, and the app shell has
+// no room for it.
 import { lazy, Suspense, useState } from 'react';
 
 import { ColorDot } from '@/components/ui/color-dot';
@@ -15,6 +17,8 @@ import { todayIso } from '@/utils/format';
 
 import { BottomBar } from './bottom-bar';
 import { useBackgroundUpkeep } from './use-background-upkeep';
+
+export { SyncStatus } from '@/components/sync/sync-status';
 
 const NewListDialog = lazy(async () => ({
   default: (await import('@/features/lists/components/new-list-dialog')).NewListDialog,

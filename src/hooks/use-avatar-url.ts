@@ -4,7 +4,7 @@
 // the initials show.
 import { useMemo } from 'react';
 
-import { AVATARS_BUCKET } from '@/lib/api';
+import { AVATARS_BUCKET } from '@/lib/avatars';
 import { useLoadedSupabase } from '@/lib/services';
 
 export function useAvatarUrl(path: string | null | undefined): string | null {

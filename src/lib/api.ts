@@ -19,10 +19,8 @@ import {
   type SupabaseSource,
 } from '@sync/index';
 
+import { AVATARS_BUCKET } from './avatars';
 import { ERROR_MESSAGES, type AppErrorCode } from './error-messages';
-
-/** Bucket of profile pictures (supabase/migrations/…_avatars.sql). */
-export const AVATARS_BUCKET = 'avatars';
 
 /** Roles an invite can grant (owners are made by changing a member's role). */
 export type InviteRole = 'editor' | 'viewer';

@@ -18,6 +18,29 @@ export function WelcomeScreen() {
   if (session.mode !== 'none') return <Redirect to={next} replace />;
 
   return (
+    <Welcome
+      query={query}
+      onUseWithoutAccount={() => {
+        session.setLocalOnly(true);
+        void navigate(next, { replace: true });
+      }}
+    />
+  );
+}
+
+/**
+ * The welcome screen as it shows. The build also renders it (src/app/first-visit-page.tsx)
+ * into index.html, which paints it on a browser's very first visit before the app has loaded.
+ * `query`: the `?next=…` its links carry ('' for none).
+ */
+export function Welcome({
+  query,
+  onUseWithoutAccount,
+}: {
+  query: string;
+  onUseWithoutAccount?: () => void;
+}) {
+  return (
     <section className="screen screen--narrow account account--welcome">
       <img className="account-welcome__icon" src="/icon.svg" alt="" width={56} height={56} />
       <h1>Welcome to Outpost</h1>
@@ -43,13 +66,7 @@ export function WelcomeScreen() {
         <Link className="btn btn--secondary" to={`/sign-up${query}`}>
           Create an account
         </Link>
-        <Button
-          variant="ghost"
-          onClick={() => {
-            session.setLocalOnly(true);
-            void navigate(next, { replace: true });
-          }}
-        >
+        <Button variant="ghost" onClick={onUseWithoutAccount}>
           Use without an account
         </Button>
       </div>
