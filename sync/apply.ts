@@ -57,7 +57,8 @@ function rebase(
  *   rebase) and must now show the server's own values;
  * - `force` (a refused change): always, reverting the device's copy;
  * - `fresh` (a pull from scratch, nothing queued): always, without reading the device's
- *   copies first (see pull.ts, applyPage); returns no copies.
+ *   copies first (see pull.ts, applyPage); the rows are written as they are, given their `_v`
+ *   in place (the caller hands them over); returns no copies.
  */
 export type ApplyMode = 'newer' | 'ack' | 'force' | 'fresh';
 
@@ -90,9 +91,10 @@ export async function applyServerRows(
   if (rows.length === 0) return [];
   const local = db.rows(table);
   if (mode === 'fresh') {
-    // A bulk write and nothing else: no read of the device's copies, no outbox lookup.
+    // A bulk write and nothing else: no read of the device's copies, no outbox lookup, and no
+    // copy of the rows (a pull page's own, handed over).
     await Promise.all([
-      local.bulkPut(rows.map((row) => ({ ...row, _v: row.version }))),
+      local.bulkPut(rows.map((row) => Object.assign(row, { _v: row.version }))),
       table === db.schema.files?.table
         ? db._files.bulkDelete(rows.filter((row) => row.deleted_at).map((row) => row.id))
         : undefined,

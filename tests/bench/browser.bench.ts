@@ -15,6 +15,10 @@
 //    (`.tasks-screen__counts`) and of the lists screen's per-list counts
 //    (`.lists-card__counts`), recorded from navigation start, checked against the device's
 //    data (the server's counts, which the synced device holds).
+// 6. Issue 42's floors (browser/first-visit.ts): a first visit (fresh context, cold cache, no
+//    worker) → the welcome heading painted, alternating with the same for a static page of
+//    the app's stylesheet and a one-line script; and that page served offline by a worker of
+//    its own, a tab of it after each of figure 2's tabs.
 // Times are taken inside the pages (performance.now()). Each person has a browser of their own
 // with its profile on disk, as an installed app has (see profile()).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +32,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, reportOffline } from '../support/chromium
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
 import { buildApp, seedTasks, sessionOf } from './app.bench';
+import {
+  installFloorWorker,
+  measureFirstVisits,
+  openFloorTab,
+  writeFloorPage,
+  type FirstVisitFigures,
+  type FloorTab,
+} from './browser/first-visit';
 import type { SyncPageOptions, SyncRun } from './browser/sync-page';
 import { percentiles, type Percentiles } from './percentiles';
 
@@ -45,6 +57,8 @@ const NAV_WARMUP = 3;
 const NAV_SAMPLES = Number(process.env.BENCH_BROWSER_SAMPLES ?? 20);
 const NEW_TAB_WARMUP = 2;
 const NEW_TAB_SAMPLES = NAV_SAMPLES;
+const FIRST_VISIT_WARMUP = 2;
+const FIRST_VISIT_SAMPLES = NAV_SAMPLES;
 /** Initial syncs of 100k timed (each with its bulkPut baseline); each takes a while. */
 const SYNC_RUNS = Number(process.env.BENCH_BROWSER_SYNC_RUNS ?? 2);
 /**
@@ -109,6 +123,13 @@ export interface BrowserFigures {
   newTabPainted: { small: number[]; big: number[] };
   /** Every new tab was controlled by the worker and could not reach the devstack. */
   newTabOffline: { controlled: number; offline: number; pages: number };
+  /**
+   * The floor of the new tabs (issue 42): the static floor page opened offline from its own
+   * worker's cache, a tab after each of this checkout's new tabs, in their order.
+   */
+  newTabFloor: FloorTab[];
+  /** First visits to the app's address and to the floor page, alternating (issue 42). */
+  firstVisit?: FirstVisitFigures | undefined;
   /**
    * `compareWith`'s new tabs, each opened right after this checkout's on the same list in the
    * same round (`small[i]` and `big[i]` pair with `newTabOrder`'s).
@@ -667,7 +688,8 @@ async function measureNewTabs(
   appUrls: string[],
   apiUrl: string,
   counts: Counts,
-): Promise<NewTabs[]> {
+): Promise<{ apps: NewTabs[]; floor: FloorTab[] }> {
+  const floor: FloorTab[] = [];
   const results = appUrls.map(() => ({
     small: [] as number[],
     big: [] as number[],
@@ -751,6 +773,15 @@ async function measureNewTabs(
           } finally {
             await page.close();
           }
+          // The floor page's tab right after this checkout's (issue 42).
+          if (app === 0) {
+            const tab = await within(
+              'the floor page in a new offline tab',
+              BOUND.step,
+              openFloorTab(context, appUrl, apiUrl),
+            );
+            if (round >= NEW_TAB_WARMUP) floor.push(tab);
+          }
         }
       }
     }
@@ -758,7 +789,7 @@ async function measureNewTabs(
     await context.setOffline(false);
   }
   const p50 = (samples: number[]) => percentiles(samples).p50;
-  return results.map(({ milestones, ...r }) => ({
+  const apps = results.map(({ milestones, ...r }) => ({
     ...r,
     painted: {
       small: milestones.get(SEED.list)?.firstPaint ?? [],
@@ -776,6 +807,7 @@ async function measureNewTabs(
       },
     })),
   }));
+  return { apps, floor };
 }
 
 async function heapSample(cdp: CDPSession, step: string): Promise<HeapStep> {
@@ -827,7 +859,7 @@ async function measureHeap(
         BOUND.step,
         (wanted) =>
           /\/tasks\//.test(location.pathname) &&
-          document.querySelector('h1.task-detail__title')?.textContent === wanted,
+          document.querySelector('.task-detail__title')?.textContent === wanted,
         title,
       );
       steps.push(await heapSample(cdp, `task screen (${name}, "${title}")`));
@@ -852,7 +884,7 @@ async function measureHeap(
 }
 
 /** The bench page: sync-page.ts bundled for the browser, beside the app's build. */
-async function buildBenchPage(outDir: string): Promise<void> {
+export async function buildBenchPage(outDir: string): Promise<void> {
   const dir = join(outDir, '__bench');
   mkdirSync(dir, { recursive: true });
   await build({
@@ -870,6 +902,53 @@ async function buildBenchPage(outDir: string): Promise<void> {
     '<!doctype html><meta charset="utf-8"><title>sync bench</title>' +
       '<script type="module" src="/__bench/sync-page.js"></script>',
   );
+}
+
+/** Figure 6's first visits, the app's and the floor page's (and `other`'s app), alternating. */
+function firstVisits(
+  appUrl: string,
+  other?: { checkout: string; url: string },
+): Promise<FirstVisitFigures> {
+  progress(
+    `first visits and the floor page's: ${FIRST_VISIT_WARMUP} + ${FIRST_VISIT_SAMPLES} rounds`,
+  );
+  return within(
+    'first visits',
+    BOUND.step * (FIRST_VISIT_WARMUP + FIRST_VISIT_SAMPLES),
+    measureFirstVisits(appUrl, { warmup: FIRST_VISIT_WARMUP, samples: FIRST_VISIT_SAMPLES }, other),
+  );
+}
+
+/**
+ * BENCH=first-visit: figure 6's first visits alone (the app built for an empty devstack),
+ * a minute or two, to try a change to the first visit. `compareWith`: another checkout,
+ * built and served from a second origin, whose first visits alternate with this one's.
+ */
+export async function benchFirstVisit({
+  compareWith,
+}: { compareWith?: string | undefined } = {}): Promise<FirstVisitFigures> {
+  const stack = await startTestDevstack('postgres');
+  mkdirSync(TMP_DIR, { recursive: true });
+  const outDir = mkdtempSync(join(TMP_DIR, 'bench-first-visit-'));
+  const server = await startStaticServer(0, outDir);
+  const otherDir = compareWith ? mkdtempSync(join(TMP_DIR, 'bench-first-visit-other-')) : undefined;
+  const otherServer = otherDir ? await startStaticServer(0, otherDir) : undefined;
+  try {
+    progress('building the app and the floor page');
+    buildApp(stack.url, stack.publishableKey, outDir);
+    if (compareWith && otherDir) buildApp(stack.url, stack.publishableKey, otherDir, compareWith);
+    writeFloorPage(outDir);
+    return await firstVisits(
+      server.url,
+      compareWith && otherServer ? { checkout: compareWith, url: otherServer.url } : undefined,
+    );
+  } finally {
+    await server.close();
+    await otherServer?.close();
+    await stack.stop();
+    rmSync(outDir, { recursive: true, force: true });
+    if (otherDir) rmSync(otherDir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -910,7 +989,10 @@ export async function benchBrowser({
     buildApp(stack.url, stack.publishableKey, outDir);
     if (compareWith && otherDir) buildApp(stack.url, stack.publishableKey, otherDir, compareWith);
     await buildBenchPage(outDir);
+    writeFloorPage(outDir);
     const appUrl = server.url;
+
+    const firstVisit = await firstVisits(appUrl);
     const aliceSession = await sessionOf(stack, 'alice@example.com');
 
     // Figures 1, 2 and 5: alice, her 30-task and 10,000-task lists.
@@ -946,7 +1028,11 @@ export async function benchBrowser({
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
     if (otherPage) await controlled(otherPage);
-    const [tabs, other] = await measureNewTabs(
+    await within('the floor page’s worker', BOUND.step, installFloorWorker(page));
+    const {
+      apps: [tabs, other],
+      floor,
+    } = await measureNewTabs(
       alice,
       otherServer ? [appUrl, otherServer.url] : [appUrl],
       stack.url,
@@ -960,6 +1046,8 @@ export async function benchBrowser({
       newTabBig: percentiles(tabs.big),
       newTabPlaceholders: tabs.placeholders,
       newTabOffline: tabs.offline,
+      newTabFloor: floor,
+      firstVisit,
       newTabPhases: tabs.phases,
       newTabOrder: { small: tabs.small, big: tabs.big },
       newTabPainted: tabs.painted,

@@ -1,17 +1,25 @@
 // The bench page of browser.bench.ts (issue 16, figure 3), bundled with esbuild and served on
 // the app's origin: the real sync library (createOutpostSync) in Chromium's IndexedDB, signed
 // in to the devstack with supabase-js, times an initial sync from an empty device; then the
-// same rows, read back from the device database, go into a fresh Dexie database by bulkPut
-// in chunks of 1,000 (the engine applies a pull page of 1,000 per transaction), timed too.
+// same rows, read back from the device database, go into a fresh Dexie database with the
+// device's indexes by bulkPut in chunks of 1,000 (the engine's page), and into another by one
+// bulkPut of them all, both timed: the faster is the baseline (print.ts). Every other run times
+// the baselines first (with the rows the run before stored), so neither side always comes
+// second, after the other's writes.
 // The last run's device database is the app's own (`outpost`, the app's session key), so the
 // app opened next on this origin finds the user signed in and the device synced.
 import { createClient } from '@supabase/supabase-js';
 import Dexie from 'dexie';
 
-import { deviceStores } from '../../../sync/db';
+import { deviceStores, setDeviceDatabaseDebug } from '../../../sync/db';
 import { createOutpostSync, type OutpostSync } from '../../../src/data/sync';
 import { OUTPOST_SCHEMA } from '../../../src/data/tables';
 import { storedRows, switchableOnline } from '../../../sync/testing';
+
+// As the app's production build runs (src/main.tsx): Dexie's debug mode, which it turns on by
+// itself on localhost, records a stack for every table operation. For the engine and the
+// baselines alike.
+setDeviceDatabaseDebug(false);
 
 /** The baseline's chunk: the engine's pull page size. */
 const CHUNK = 1_000;
@@ -38,6 +46,10 @@ export interface SyncRun {
   engineMs: number;
   /** The same rows by bulkPut into a fresh database, chunks of CHUNK. */
   bulkPutMs: number;
+  /** The same rows by one bulkPut of them all into a fresh database. */
+  bulkPutOneMs: number;
+  /** The baselines were timed before the sync (else after it). */
+  baselineFirst: boolean;
   /** sync_pull requests during the sync, and the time spent waiting for them (sent → body read). */
   pulls: number;
   pullWaitMs: number;
@@ -63,7 +75,41 @@ function timedFetch() {
   return { stats, fetchTimed };
 }
 
-async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun> {
+/** Writes `rows` into a fresh database by bulkPut, `chunk` rows at a time (ms). */
+async function timedBulkPut(rows: readonly object[], chunk: number): Promise<number> {
+  const raw = new Dexie('bulkput-baseline');
+  raw.version(1).stores({ tasks: TASK_STORES });
+  await raw.open();
+  const t0 = performance.now();
+  for (let i = 0; i < rows.length; i += chunk) {
+    await raw.table('tasks').bulkPut(rows.slice(i, i + chunk));
+  }
+  const ms = performance.now() - t0;
+  const written = await raw.table('tasks').count();
+  raw.close();
+  await Dexie.delete('bulkput-baseline');
+  if (written !== rows.length) throw new Error(`bulkPut wrote ${written} of ${rows.length}`);
+  return ms;
+}
+
+/** Both baselines with `rows` (ms). */
+async function baselines(rows: readonly object[]) {
+  return {
+    bulkPutMs: await timedBulkPut(rows, CHUNK),
+    bulkPutOneMs: await timedBulkPut(rows, rows.length),
+  };
+}
+
+/**
+ * One initial sync, and its baselines: after it with the rows it stored, or before it with
+ * `earlier` (the same rows, as the run before stored them). Returns the rows it stored too.
+ */
+async function oneRun(
+  options: SyncPageOptions,
+  last: boolean,
+  earlier: readonly object[] | undefined,
+): Promise<{ run: SyncRun; rows: object[] }> {
+  const first = earlier && (await baselines(earlier));
   const { stats, fetchTimed } = timedFetch();
   const supabase = createClient(options.url, options.publishableKey, {
     global: { fetch: fetchTimed },
@@ -105,19 +151,7 @@ async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun>
       throw new Error(`initial sync delivered ${inList} of ${options.expected} tasks`);
     }
     await sync.stop();
-
-    const raw = new Dexie('bulkput-baseline');
-    raw.version(1).stores({ tasks: TASK_STORES });
-    await raw.open();
-    const b0 = performance.now();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await raw.table('tasks').bulkPut(rows.slice(i, i + CHUNK));
-    }
-    const bulkPutMs = performance.now() - b0;
-    const written = await raw.table('tasks').count();
-    raw.close();
-    await Dexie.delete('bulkput-baseline');
-    if (written !== rows.length) throw new Error(`bulkPut wrote ${written} of ${rows.length}`);
+    const { bulkPutMs, bulkPutOneMs } = first ?? (await baselines(rows));
 
     if (last) {
       // Kept for the app: closed, so its next open is the app's own.
@@ -125,11 +159,16 @@ async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun>
       sync = undefined;
     }
     return {
-      rows: rows.length,
-      engineMs,
-      bulkPutMs,
-      pulls,
-      pullWaitMs,
+      run: {
+        rows: rows.length,
+        engineMs,
+        bulkPutMs,
+        bulkPutOneMs,
+        baselineFirst: first !== undefined,
+        pulls,
+        pullWaitMs,
+      },
+      rows,
     };
   } finally {
     if (sync) {
@@ -143,7 +182,12 @@ async function oneRun(options: SyncPageOptions, last: boolean): Promise<SyncRun>
 
 async function run(options: SyncPageOptions): Promise<SyncRun[]> {
   const runs: SyncRun[] = [];
-  for (let i = 0; i < options.runs; i++) runs.push(await oneRun(options, i === options.runs - 1));
+  let stored: object[] | undefined;
+  for (let i = 0; i < options.runs; i++) {
+    const done = await oneRun(options, i === options.runs - 1, i % 2 === 1 ? stored : undefined);
+    runs.push(done.run);
+    stored = done.rows;
+  }
   return runs;
 }
 
