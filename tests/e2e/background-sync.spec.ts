@@ -117,10 +117,11 @@ test.describe('sync with the app closed', () => {
     await addTasks(page, ['Bleed the radiators']);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
-    // One change is not on the server: the app asks before it goes.
+    // One change is not on the server: the app asks before it goes. The dialog's own button:
+    // a locator resolved before the dialog opened would keep the Settings button, under it.
     await page
-      .getByRole('button', { name: /sign out anyway|discard and sign out|sign out/i })
-      .last()
+      .getByRole('dialog', { name: "1 change hasn't synced yet" })
+      .getByRole('button', { name: 'Sign out anyway' })
       .click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Outpost');
 
