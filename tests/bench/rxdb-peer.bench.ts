@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { REALTIME_SUBSCRIBE_STATES, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type * as RxCore from 'rxdb/plugins/core';
 import type { RxCollection, RxDatabase, RxDocument, RxJsonSchema } from 'rxdb/plugins/core';
 import type * as RxSupabase from 'rxdb/plugins/replication-supabase';
@@ -21,6 +21,7 @@ import type * as RxDexie from 'rxdb/plugins/storage-dexie';
 import { startTestDevstack, type TestDevstack } from '../support/devstack';
 import { setFakeIndexedDbFixes } from '../support/fake-indexeddb';
 import { clientFor, signIn } from '../support/sync-client';
+import { bareSubscriber, type BareSubscriber } from './bare-subscriber';
 import { percentiles, type Percentiles } from './percentiles';
 
 // RxDB's CommonJS build, the same code as its ESM one: RxDB pins its own Dexie (4.4.2), and
@@ -186,35 +187,20 @@ function visible(doc: RxDocument<BenchDoc>, title: string): Promise<void> {
  * under the replication's figure. The same client, so the same token: the devstack reads a
  * change once per token, and a client of its own would be served after hers.
  */
-async function bareSubscriber(client: SupabaseClient): Promise<{
-  heard(title: string): Promise<number>;
-  close(): Promise<void>;
-}> {
-  const waiting = new Map<string, (at: number) => void>();
+function floorSubscriber(client: SupabaseClient): Promise<BareSubscriber> {
   const channel = client.channel('rxdb-peer-floor');
-  await new Promise<void>((resolve, reject) => {
-    channel
-      .on(
+  return bareSubscriber(
+    channel,
+    (joining, arrived) =>
+      joining.on(
         'postgres_changes',
         { event: 'UPDATE', schema: 'public', table: TABLE },
-        (payload: { new: { title?: unknown } }) => {
-          const at = performance.now();
-          if (typeof payload.new.title === 'string') waiting.get(payload.new.title)?.(at);
-        },
-      )
-      .subscribe((state, error) => {
-        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve();
-        else if (state !== REALTIME_SUBSCRIBE_STATES.CLOSED) {
-          reject(error ?? new Error(`bench: the bare subscriber's join ended ${state}`));
-        }
-      });
-  });
-  return {
-    heard: (title) => new Promise((resolve) => waiting.set(title, resolve)),
-    close: async () => {
+        (payload: { new: { title?: unknown } }) => arrived(payload.new.title),
+      ),
+    async () => {
       await client.removeChannel(channel);
     },
-  };
+  );
 }
 
 /** Remote edit → visible, for one fake-indexeddb variant. */
@@ -268,7 +254,7 @@ export async function benchRxdbPeer(): Promise<RxdbPeerFigures> {
     open.push(alice);
     const bob = await openPeer(stack, 'bob', errors);
     open.push(bob);
-    const bare = await bareSubscriber(alice.client);
+    const bare = await floorSubscriber(alice.client);
     open.push(bare);
     const aliceDoc = await alice.docs.findOne(docId(0)).exec(true);
     const bobDoc = await bob.docs.findOne(docId(0)).exec(true);

@@ -19,6 +19,7 @@ import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack'
 import { FaultyNetwork } from '../../sync/kit/faults';
 import { setFakeIndexedDbFixes } from '../support/fake-indexeddb';
 import { clientFor, settled, signIn, startDevice, type Device } from '../support/sync-client';
+import { bareSubscriber, type BareSubscriber } from './bare-subscriber';
 import { percentile, percentiles, type Percentiles } from './percentiles';
 import { clearQueue, deviceDb } from '../../sync/testing';
 
@@ -287,18 +288,11 @@ export interface RemoteEditFigures {
   floor?: Percentiles;
 }
 
-/** A bare supabase-js subscriber on a list's topic. */
-interface BareSubscriber {
-  /** Resolves with when (performance.now()) a row message carrying `title` came. */
-  heard(title: string): Promise<number>;
-  close(): Promise<void>;
-}
-
 /**
  * Alice's supabase-js, signed in, on `list:<id>:<epoch>` as the engine joins it, recording
  * when a row message with each title arrives (performance.now()), and nothing else.
  */
-async function bareSubscriber(stack: TestDevstack, listId: string): Promise<BareSubscriber> {
+async function listSubscriber(stack: TestDevstack, listId: string): Promise<BareSubscriber> {
   const client = clientFor(stack);
   await signIn(client, 'alice@example.com');
   await client.realtime.setAuth();
@@ -308,29 +302,18 @@ async function bareSubscriber(stack: TestDevstack, listId: string): Promise<Bare
   );
   const epoch = found.rows[0]?.realtime_epoch;
   if (epoch === undefined) throw new Error(`bench: no list ${listId}`);
-  const waiting = new Map<string, (at: number) => void>();
   const channel = client.channel(`list:${listId}:${epoch}`, { config: { private: true } });
-  await new Promise<void>((resolve, reject) => {
-    channel
-      .on('broadcast', { event: 'row' }, (message: { payload?: unknown }) => {
-        const at = performance.now();
-        const row = (message.payload as { row?: { title?: unknown } } | undefined)?.row;
-        if (typeof row?.title === 'string') waiting.get(row.title)?.(at);
-      })
-      .subscribe((state, error) => {
-        if (state === REALTIME_SUBSCRIBE_STATES.SUBSCRIBED) resolve();
-        else if (state !== REALTIME_SUBSCRIBE_STATES.CLOSED) {
-          reject(error ?? new Error(`bench: the bare subscriber's join ended ${state}`));
-        }
-      });
-  });
-  return {
-    heard: (title) => new Promise((resolve) => waiting.set(title, resolve)),
-    close: async () => {
+  return bareSubscriber(
+    channel,
+    (joining, arrived) =>
+      joining.on('broadcast', { event: 'row' }, (message: { payload?: unknown }) =>
+        arrived((message.payload as { row?: { title?: unknown } } | undefined)?.row?.title),
+      ),
+    async () => {
       await client.removeChannel(channel);
       await client.auth.signOut();
     },
-  };
+  );
 }
 
 /** Resolves once `device` holds `title` for task `id` (a liveQuery, no polling). */
@@ -393,7 +376,7 @@ export async function benchRemoteEdits(): Promise<RemoteEditFigures[]> {
       await signIn(bobSupabase, 'bob@example.com');
       const bob = await startDevice(stack, null, { supabase: bobSupabase });
       await Promise.all([alice.sync.engine.syncNow(), bob.sync.engine.syncNow()]);
-      const bare = mode === 'deltas' ? await bareSubscriber(stack, SEED.list) : null;
+      const bare = mode === 'deltas' ? await listSubscriber(stack, SEED.list) : null;
       const id = SEED.task(1);
       // Warm-up: channels joined and the pulls their joins asked for done.
       for (let i = 0; i < 3; i++) {
@@ -481,7 +464,7 @@ export async function benchLiveEdits(): Promise<LiveEditFigures> {
       .filter((task) => task.title.startsWith('Live '))
       .map((task) => task.id);
     if (ids.length !== LIVE_EDITS) throw new Error(`bench: ${ids.length} live tasks synced`);
-    const bare = await bareSubscriber(stack, SEED.list);
+    const bare = await listSubscriber(stack, SEED.list);
     // Warm-up: the list's channel joined, a push made.
     const warm = bare.heard('live warm-up');
     await bob.sync.repos.tasks.update(ids[0] ?? '', { title: 'live warm-up' });
