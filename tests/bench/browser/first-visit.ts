@@ -267,7 +267,9 @@ export async function openFloorTab(
   const page = await context.newPage();
   try {
     await page.addInitScript(
-      `new PerformanceObserver(() => console.debug(${JSON.stringify(FLOOR_PAINTED)})).observe({ type: 'paint', buffered: true });`,
+      // The first contentful paint's entry, not the first paint's, which can come a frame before
+      // it (and left the figure NaN when read then).
+      `new PerformanceObserver((list) => { if (list.getEntriesByName('first-contentful-paint').length > 0) console.debug(${JSON.stringify(FLOOR_PAINTED)}); }).observe({ type: 'paint', buffered: true });`,
     );
     const painted = page.waitForEvent('console', {
       predicate: (message) => message.text() === FLOOR_PAINTED,
