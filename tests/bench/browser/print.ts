@@ -13,6 +13,14 @@ import type { SyncRun } from './sync-page';
 
 type Fmt = (n: number, digits?: number) => string;
 
+/** The frames that paint the new tabs' rows (their first contentful paint), by list. */
+function newTabsPainted(b: BrowserFigures) {
+  return [
+    ['list of 30 tasks, painted', percentiles(b.newTabPainted.small)],
+    ['list of 10,000 tasks, painted', percentiles(b.newTabPainted.big)],
+  ] as const;
+}
+
 export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
   const ms = (n: number) => fmt(n, 1);
   const meets = (ok: boolean) => (ok ? 'yes' : 'NO');
@@ -33,8 +41,7 @@ export function printBrowserFigures(b: BrowserFigures, fmt: Fmt): void {
         ['list of 30 tasks', b.newTabSmall],
         ['list of 10,000 tasks', b.newTabBig],
         // The frame that shows them (the tab's first contentful paint).
-        ['list of 30 tasks, painted', percentiles(b.newTabPainted.small)],
-        ['list of 10,000 tasks, painted', percentiles(b.newTabPainted.big)],
+        ...newTabsPainted(b),
       ] as const
     ).map(([measure, p]) => ({
       measure,
@@ -95,12 +102,7 @@ function printNewTabFloor(b: BrowserFigures, fmt: Fmt): void {
     `  issue 42: painted (FCP) against the floor, a static page of the app's stylesheet and a one-line script writing a heading, served offline by a worker of its own from its cache, a tab after each of the app's (its worker controlling ${controlled}/${b.newTabFloor.length}, offline ${offline}/${b.newTabFloor.length})`,
   );
   console.table(
-    (
-      [
-        ['list of 30 tasks, painted', percentiles(b.newTabPainted.small)],
-        ['list of 10,000 tasks, painted', percentiles(b.newTabPainted.big)],
-      ] as const
-    ).map(([measure, p]) => ({
+    newTabsPainted(b).map(([measure, p]) => ({
       measure,
       'p50 ms': ms(p.p50),
       'p95 ms': ms(p.p95),
