@@ -17,19 +17,19 @@
 // BENCH_APP_ONLY=remote measures the remote edits alone (the devices synced as for the whole
 // run; the other figures come back with no samples).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { createClient, type Session } from '@supabase/supabase-js';
-import { build } from 'esbuild';
 import WebSocket from 'ws';
 
 import { devstackBuildArgs } from '../../scripts/devstack-build';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
 import { startStaticServer } from '../support/static-server';
+import { bundleBenchPage } from './browser/bench-page';
 import type { RemoteFloorOptions } from './browser/remote-floor-page';
 import { percentiles, type Percentiles } from './percentiles';
 
@@ -472,26 +472,15 @@ async function renameSeen(
 }
 
 /** The floor page (browser/remote-floor-page.ts) bundled into `outDir`/__bench, beside the app. */
-async function buildRemoteFloorPage(outDir: string): Promise<void> {
-  const dir = join(outDir, '__bench');
-  mkdirSync(dir, { recursive: true });
-  await build({
-    entryPoints: [join(import.meta.dirname, 'browser', 'remote-floor-page.ts')],
-    outfile: join(dir, 'remote-floor.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
+function buildRemoteFloorPage(outDir: string): Promise<void> {
+  return bundleBenchPage(outDir, {
+    entry: 'remote-floor-page.ts',
+    script: 'remote-floor.js',
+    html: 'remote-floor.html',
+    title: 'remote edit floor',
+    body: '<p id="title" aria-live="polite"></p>',
     minify: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
   });
-  writeFileSync(
-    join(dir, 'remote-floor.html'),
-    '<!doctype html><meta charset="utf-8"><title>remote edit floor</title>' +
-      '<p id="title" aria-live="polite"></p>' +
-      '<script type="module" src="/__bench/remote-floor.js"></script>',
-  );
 }
 
 /** The floor page open in its own context, signed in as alice on `listId`'s topic. */

@@ -26,7 +26,6 @@ import { join } from 'node:path';
 
 import { chromium, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import type { Session } from '@supabase/supabase-js';
-import { build } from 'esbuild';
 
 import { CHROMIUM_ARGS, CHROMIUM_PATH, reportOffline } from '../support/chromium';
 import { SEED, startTestDevstack, type TestDevstack } from '../support/devstack';
@@ -40,6 +39,7 @@ import {
   type FirstVisitFigures,
   type FloorTab,
 } from './browser/first-visit';
+import { bundleBenchPage } from './browser/bench-page';
 import type { SyncPageOptions, SyncRun } from './browser/sync-page';
 import { percentiles, type Percentiles } from './percentiles';
 
@@ -884,24 +884,13 @@ async function measureHeap(
 }
 
 /** The bench page: sync-page.ts bundled for the browser, beside the app's build. */
-export async function buildBenchPage(outDir: string): Promise<void> {
-  const dir = join(outDir, '__bench');
-  mkdirSync(dir, { recursive: true });
-  await build({
-    entryPoints: [join(import.meta.dirname, 'browser', 'sync-page.ts')],
-    outfile: join(dir, 'sync-page.js'),
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'error',
+export function buildBenchPage(outDir: string): Promise<void> {
+  return bundleBenchPage(outDir, {
+    entry: 'sync-page.ts',
+    script: 'sync-page.js',
+    html: 'sync.html',
+    title: 'sync bench',
   });
-  writeFileSync(
-    join(dir, 'sync.html'),
-    '<!doctype html><meta charset="utf-8"><title>sync bench</title>' +
-      '<script type="module" src="/__bench/sync-page.js"></script>',
-  );
 }
 
 /** Figure 6's first visits, the app's and the floor page's (and `other`'s app), alternating. */
