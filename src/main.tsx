@@ -12,6 +12,7 @@ import { createRoot } from 'react-dom/client';
 import { browserOnline, setDeviceDatabaseDebug } from '@sync/index';
 import { createOutpostSync } from '@/data/sync';
 import { App } from '@/app/app';
+import { afterFirstPaint } from '@/boot/after-first-paint';
 import { readFirstScreen, readScreensAhead } from '@/app/first-screen';
 import { preloadAllScreens, preloadScreen } from '@/app/routes';
 import { firstScreenPath } from '@/app/screen-code';
@@ -88,6 +89,11 @@ const services: AppServices = {
 const firstScreen = readFirstScreen(sync, window.location.pathname);
 setTimeout(firstScreen.release, FIRST_SCREEN_READS_MS);
 
+// Whether a worker controlled this page as it loaded (the update flow, registered after the
+// first paint, tells a first install from an update by it).
+const controlledAtStart =
+  'serviceWorker' in navigator && navigator.serviceWorker.controller !== null;
+
 // "Reload" into a new version only after the engine has finished (and persisted) any push
 // in flight; everything queued is in IndexedDB already and survives the reload (a token
 // waiting for revocation too).
@@ -107,15 +113,17 @@ void Promise.race([
       <App services={services} />
     </StrictMode>,
   );
-  startServer();
-  revocations.start();
-  sync.start();
-  readScreensAhead(sync);
-  // The other screens' code, once the first screen is up and the browser has a moment: asked
-  // for earlier, while the first screen's code and rows are on their way (the browser is idle
-  // then, waiting), it competes with them in the worker.
-  if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
-  else setTimeout(preloadAllScreens, 1_000);
+  // The rest once that screen is on the screen (boot/after-first-paint.ts says why).
+  afterFirstPaint(() => {
+    startServer();
+    revocations.start();
+    sync.start();
+    readScreensAhead(sync);
+    registerServiceWorker({ online, controlledAtStart });
+    // The other screens' code, once the browser has a moment: asked for earlier, while the
+    // first screen's code and rows are on their way (the browser is idle then, waiting), it
+    // competes with them in the worker.
+    if ('requestIdleCallback' in window) requestIdleCallback(preloadAllScreens, { timeout: 3_000 });
+    else setTimeout(preloadAllScreens, 1_000);
+  });
 });
-
-registerServiceWorker({ online });

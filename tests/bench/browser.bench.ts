@@ -35,6 +35,7 @@ import {
   installFloorWorker,
   measureFirstVisits,
   openFloorTab,
+  writeContentFloor,
   writeFloorPage,
   type FirstVisitFigures,
   type FloorTab,
@@ -128,6 +129,12 @@ export interface BrowserFigures {
    * worker's cache, a tab after each of this checkout's new tabs, in their order.
    */
   newTabFloor: FloorTab[];
+  /**
+   * The content floors' tabs (browser/first-visit.ts): the same floor page writing the list
+   * screen's own markup, as the app rendered it, instead of a heading; per list, a tab right
+   * after each heading floor's.
+   */
+  newTabContentFloor: { small: FloorTab[]; big: FloorTab[] };
   /** First visits to the app's address and to the floor page, alternating (issue 42). */
   firstVisit?: FirstVisitFigures | undefined;
   /**
@@ -688,8 +695,13 @@ async function measureNewTabs(
   appUrls: string[],
   apiUrl: string,
   counts: Counts,
-): Promise<{ apps: NewTabs[]; floor: FloorTab[] }> {
+): Promise<{
+  apps: NewTabs[];
+  floor: FloorTab[];
+  content: { small: FloorTab[]; big: FloorTab[] };
+}> {
   const floor: FloorTab[] = [];
+  const content = { small: [] as FloorTab[], big: [] as FloorTab[] };
   const results = appUrls.map(() => ({
     small: [] as number[],
     big: [] as number[],
@@ -780,7 +792,16 @@ async function measureNewTabs(
               BOUND.step,
               openFloorTab(context, appUrl, apiUrl),
             );
-            if (round >= NEW_TAB_WARMUP) floor.push(tab);
+            const which = listId === BIG_LIST_ID ? 'big' : 'small';
+            const rows = await within(
+              'the content floor in a new offline tab',
+              BOUND.step,
+              openFloorTab(context, appUrl, apiUrl, which),
+            );
+            if (round >= NEW_TAB_WARMUP) {
+              floor.push(tab);
+              content[which].push(rows);
+            }
           }
         }
       }
@@ -807,7 +828,7 @@ async function measureNewTabs(
       },
     })),
   }));
-  return { apps, floor };
+  return { apps, floor, content };
 }
 
 async function heapSample(cdp: CDPSession, step: string): Promise<HeapStep> {
@@ -896,15 +917,21 @@ export function buildBenchPage(outDir: string): Promise<void> {
 /** Figure 6's first visits, the app's and the floor page's (and `other`'s app), alternating. */
 function firstVisits(
   appUrl: string,
+  outDir: string,
   other?: { checkout: string; url: string },
 ): Promise<FirstVisitFigures> {
   progress(
-    `first visits and the floor page's: ${FIRST_VISIT_WARMUP} + ${FIRST_VISIT_SAMPLES} rounds`,
+    `first visits and the floor pages': ${FIRST_VISIT_WARMUP} + ${FIRST_VISIT_SAMPLES} rounds`,
   );
   return within(
     'first visits',
-    BOUND.step * (FIRST_VISIT_WARMUP + FIRST_VISIT_SAMPLES),
-    measureFirstVisits(appUrl, { warmup: FIRST_VISIT_WARMUP, samples: FIRST_VISIT_SAMPLES }, other),
+    BOUND.step * 2 * (FIRST_VISIT_WARMUP + FIRST_VISIT_SAMPLES),
+    measureFirstVisits(
+      appUrl,
+      outDir,
+      { warmup: FIRST_VISIT_WARMUP, samples: FIRST_VISIT_SAMPLES },
+      other,
+    ),
   );
 }
 
@@ -929,6 +956,7 @@ export async function benchFirstVisit({
     writeFloorPage(outDir);
     return await firstVisits(
       server.url,
+      outDir,
       compareWith && otherServer ? { checkout: compareWith, url: otherServer.url } : undefined,
     );
   } finally {
@@ -981,7 +1009,7 @@ export async function benchBrowser({
     writeFloorPage(outDir);
     const appUrl = server.url;
 
-    const firstVisit = await firstVisits(appUrl);
+    const firstVisit = await firstVisits(appUrl, outDir);
     const aliceSession = await sessionOf(stack, 'alice@example.com');
 
     // Figures 1, 2 and 5: alice, her 30-task and 10,000-task lists.
@@ -1017,10 +1045,34 @@ export async function benchBrowser({
     progress(`new tabs offline: ${NEW_TAB_WARMUP} + ${NEW_TAB_SAMPLES} rounds`);
     await controlled(page);
     if (otherPage) await controlled(otherPage);
+    // The content floors: each list's screen as the app renders it, from this synced device.
+    for (const [name, listId] of [
+      ['small', SEED.list],
+      ['big', BIG_LIST_ID],
+    ] as const) {
+      await within(
+        'open a list for its markup',
+        BOUND.step,
+        page.goto(`${appUrl}/lists/${listId}`),
+      );
+      await until(
+        page,
+        `the list screen of ${listId} with its rows`,
+        BOUND.step,
+        (id) =>
+          document.querySelector(`[data-list-id="${id}"] [data-task-id]`) !== null &&
+          document.querySelector('.tasks-screen__counts') !== null,
+        listId,
+      );
+      await page.waitForTimeout(500); // what comes a moment after (the sidebar's counts)
+      const html = await page.evaluate(() => document.getElementById('root')?.innerHTML ?? '');
+      writeContentFloor(outDir, name, html);
+    }
     await within('the floor page’s worker', BOUND.step, installFloorWorker(page));
     const {
       apps: [tabs, other],
       floor,
+      content,
     } = await measureNewTabs(
       alice,
       otherServer ? [appUrl, otherServer.url] : [appUrl],
@@ -1036,6 +1088,7 @@ export async function benchBrowser({
       newTabPlaceholders: tabs.placeholders,
       newTabOffline: tabs.offline,
       newTabFloor: floor,
+      newTabContentFloor: content,
       firstVisit,
       newTabPhases: tabs.phases,
       newTabOrder: { small: tabs.small, big: tabs.big },

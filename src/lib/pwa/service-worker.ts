@@ -32,17 +32,20 @@ let updates: Promise<ServiceWorkerUpdates | undefined> | undefined;
  * Registers /sw.js (production builds only) and wires its events to the store. The update
  * flow and workbox-window are imported here (from the precache, like the rest), so the worker
  * is registered a moment after the call; whether a worker controlled the page is read at the
- * call.
+ * call, unless the caller read it earlier (`controlledAtStart`).
  */
 export function registerServiceWorker(options: {
   online: OnlineSignal;
   url?: string;
   enabled?: boolean;
+  /** Whether a worker controlled the page as it loaded, where that was read earlier. */
+  controlledAtStart?: boolean;
 }): void {
   const enabled = options.enabled ?? (import.meta.env.PROD && 'serviceWorker' in navigator);
   if (!enabled || updates) return;
   const url = options.url ?? '/sw.js';
-  const controlledAtStart = navigator.serviceWorker.controller !== null;
+  const controlledAtStart =
+    options.controlledAtStart ?? navigator.serviceWorker.controller !== null;
   updates = import('./service-worker-updates')
     .then(({ startServiceWorkerUpdates }) =>
       startServiceWorkerUpdates({ url, online: options.online, controlledAtStart }),

@@ -7,6 +7,9 @@
 // - Offline new tab: the same floor page, served offline by a tiny worker of its own (its own
 //   scope, /__bench/floor/, on the app's origin) from its cache, in alice's browser, each tab
 //   opened right after one of the app's offline new tabs (browser.bench.ts, measureNewTabs).
+//   And a content floor: the same page writing, instead of the heading, the very screen the
+//   app's tab shows (the list screen's markup as the app rendered it, read from the synced
+//   device before going offline): what painting those rows costs with no app at all.
 // "Painted" is the paint of the heading itself (Element Timing's renderTime: the bench's init
 // script marks every <h1> with `elementtiming` as it is put in the page, before it is painted),
 // for the floor and the app alike; a new tab's is its first contentful paint, as the app's
@@ -35,13 +38,46 @@ const HEADING_TIMING = 'first-visit-heading';
 /** The cache of the floor's worker (apart from the app's worker's, which never touches it). */
 const FLOOR_CACHE = 'bench-floor';
 
+/** The floor worker's list of the files it caches, in its folder. */
+const FLOOR_FILES = 'files.json';
+
 /** Bound of every wait (ms). */
 const STEP_MS = 30_000;
+
+/** The same floor with another screen's markup: `rows-<name>.html`, its script `rows-<name>.js`. */
+const CONTENT_FLOORS = ['small', 'big', 'welcome'] as const;
+export type ContentFloor = (typeof CONTENT_FLOORS)[number];
+
+/** A floor page: the app's stylesheets, and a one-line deferred script (`script`). */
+function floorHtml(stylesheets: string[], script: string): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="UTF-8" />',
+    '<meta name="viewport" content="width=device-width, initial-scale=1" />',
+    '<meta name="color-scheme" content="light dark" />',
+    // No favicon request.
+    '<link rel="icon" href="data:," />',
+    '<title>Outpost floor</title>',
+    `<script defer src="${FLOOR_PATH}${script}"></script>`,
+    ...stylesheets,
+    '</head>',
+    '<body><div id="root"></div></body>',
+    '</html>',
+  ].join('\n');
+}
+
+/** A one-line script putting `html` in #root. */
+const writing = (html: string) =>
+  `document.getElementById('root').insertAdjacentHTML('beforeend', ${JSON.stringify(html)});\n`;
 
 /**
  * The floor page beside the app's build (`outDir`, served at the app's origin): the app's
  * stylesheets as its index.html links them, a one-line deferred script writing the welcome
- * heading, and the worker that serves the three from its cache.
+ * heading, and the worker that serves them from its cache; and the content floors, the same
+ * page writing a whole screen of the app's instead (writeContentFloor fills them in before
+ * the worker installs).
  */
 export function writeFloorPage(outDir: string): void {
   const appHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
@@ -51,41 +87,38 @@ export function writeFloorPage(outDir: string): void {
   if (stylesheets.length === 0) throw new Error('first visit: the app links no stylesheet');
   const dir = join(outDir, FLOOR_PATH);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'index.html'),
-    [
-      '<!doctype html>',
-      '<html lang="en">',
-      '<head>',
-      '<meta charset="UTF-8" />',
-      '<meta name="viewport" content="width=device-width, initial-scale=1" />',
-      '<meta name="color-scheme" content="light dark" />',
-      // No favicon request.
-      '<link rel="icon" href="data:," />',
-      '<title>Outpost floor</title>',
-      `<script defer src="${FLOOR_PATH}heading.js"></script>`,
-      ...stylesheets,
-      '</head>',
-      '<body><div id="root"></div></body>',
-      '</html>',
-    ].join('\n'),
-  );
-  writeFileSync(
-    join(dir, 'heading.js'),
-    `document.getElementById('root').insertAdjacentHTML('beforeend', '<h1>${FLOOR_HEADING}</h1>');\n`,
-  );
-  const files = [FLOOR_PAGE, `${FLOOR_PATH}heading.js`].concat(
-    stylesheets.map((link) => /\bhref="([^"]+)"/.exec(link)?.[1] ?? ''),
-  );
+  writeFileSync(join(dir, 'index.html'), floorHtml(stylesheets, 'heading.js'));
+  writeFileSync(join(dir, 'heading.js'), writing(`<h1>${FLOOR_HEADING}</h1>`));
+  const pages = [FLOOR_PAGE, `${FLOOR_PATH}heading.js`];
+  for (const name of CONTENT_FLOORS) {
+    writeFileSync(join(dir, `rows-${name}.html`), floorHtml(stylesheets, `rows-${name}.js`));
+    writeFileSync(join(dir, `rows-${name}.js`), writing(''));
+    pages.push(`${FLOOR_PATH}rows-${name}.html`, `${FLOOR_PATH}rows-${name}.js`);
+  }
+  const files = pages.concat(stylesheets.map((link) => /\bhref="([^"]+)"/.exec(link)?.[1] ?? ''));
+  writeFileSync(join(dir, FLOOR_FILES), JSON.stringify(files));
   writeFileSync(
     join(dir, 'sw.js'),
     [
-      `const FILES = ${JSON.stringify(files)};`,
-      `self.addEventListener('install', (event) => event.waitUntil(caches.open(${JSON.stringify(FLOOR_CACHE)}).then((cache) => cache.addAll(FILES))));`,
+      // Every file its pages load, read when it installs (writeContentFloor adds the images).
+      `self.addEventListener('install', (event) => event.waitUntil(fetch(${JSON.stringify(FLOOR_FILES)}).then((r) => r.json()).then((files) => caches.open(${JSON.stringify(FLOOR_CACHE)}).then((cache) => cache.addAll(files)))));`,
       `self.addEventListener('fetch', (event) => event.respondWith(caches.match(event.request, { ignoreSearch: true }).then((hit) => hit || fetch(event.request))));`,
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * A content floor's markup: `html`, a screen as the app rendered it (#root's), put in by the
+ * floor's one-line script. Written before installFloorWorker, which caches it.
+ */
+export function writeContentFloor(outDir: string, name: ContentFloor, html: string): void {
+  const dir = join(outDir, FLOOR_PATH);
+  writeFileSync(join(dir, `rows-${name}.js`), writing(html));
+  // Its images from the worker's cache, as the app's tab has them from the app's worker.
+  const files = JSON.parse(readFileSync(join(dir, FLOOR_FILES), 'utf8')) as string[];
+  const images = [...html.matchAll(/<img\b[^>]*\bsrc="(\/[^"]*)"/g)].map((match) => match[1]!);
+  writeFileSync(join(dir, FLOOR_FILES), JSON.stringify([...new Set([...files, ...images])]));
 }
 
 /**
@@ -146,6 +179,11 @@ export interface FirstVisitFigures {
   app: VisitSample[];
   /** The floor page, each visit right after the app's of the same index. */
   floor: VisitSample[];
+  /**
+   * The content floor: the same page writing the welcome screen's own markup (React's, read
+   * from the first visit) instead of the heading alone, each visit right after the floor's.
+   */
+  content: VisitSample[];
   /** Visits whose page had a service worker controlling it at the start (must be 0). */
   controlled: number;
   /** BENCH_BROWSER_AB's checkout: its app's first visits, each right after this one's. */
@@ -160,7 +198,7 @@ async function visit(
   browser: Browser,
   url: string,
   { react }: { react: boolean },
-): Promise<VisitSample & { controlled: boolean }> {
+): Promise<VisitSample & { controlled: boolean; html: string }> {
   const context = await browser.newContext();
   try {
     await context.addInitScript(FIRST_VISIT_PROBE);
@@ -171,8 +209,9 @@ async function visit(
     });
     await page.goto(url, { waitUntil: 'commit', timeout: STEP_MS });
     await painted;
-    const { probe, fcp, controlled } = await page.evaluate(() => ({
+    const { probe, fcp, controlled, html } = await page.evaluate(() => ({
       probe: (window as unknown as { __firstVisit: FirstVisitProbe }).__firstVisit,
+      html: document.getElementById('root')?.innerHTML ?? '',
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
       controlled: navigator.serviceWorker.controller !== null,
     }));
@@ -186,6 +225,7 @@ async function visit(
       inDom: probe.inserted[0] ?? NaN,
       fcp,
       controlled,
+      html,
     };
   } finally {
     await context.close();
@@ -193,19 +233,23 @@ async function visit(
 }
 
 /**
- * `warmup` + `samples` rounds of a first visit to the app at `appUrl` and one to the floor
- * page on the same server (and, with `other`, one to that checkout's app), in one browser of
- * their own.
+ * `warmup` + `samples` rounds of a first visit to the app at `appUrl`, one to the floor page
+ * on the same server and one to the content floor (its markup written by `writeContent`, from
+ * the first visit's screen, served from `outDir`), and with `other`, one to that checkout's
+ * app, in one browser of their own.
  */
 export async function measureFirstVisits(
   appUrl: string,
+  outDir: string,
   { warmup, samples }: { warmup: number; samples: number },
   other?: { checkout: string; url: string },
 ): Promise<FirstVisitFigures> {
+  if (warmup < 1) throw new Error('first visit: the content floor needs a warm-up round');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const figures: FirstVisitFigures = {
     app: [],
     floor: [],
+    content: [],
     controlled: 0,
     compared: other ? { checkout: other.checkout, app: [] } : undefined,
   };
@@ -214,9 +258,14 @@ export async function measureFirstVisits(
       const app = await visit(browser, `${appUrl}/`, { react: true });
       const theirs = other ? await visit(browser, `${other.url}/`, { react: true }) : undefined;
       const floor = await visit(browser, `${appUrl}${FLOOR_PAGE}`, { react: false });
+      if (round === 0) writeContentFloor(outDir, 'welcome', app.html);
+      const content = await visit(browser, `${appUrl}${FLOOR_PATH}rows-welcome.html`, {
+        react: false,
+      });
       if (round < warmup) continue;
       figures.app.push(app);
       figures.floor.push(floor);
+      figures.content.push(content);
       if (theirs) figures.compared?.app.push(theirs);
       figures.controlled += Number(app.controlled) + Number(floor.controlled);
     }
@@ -258,11 +307,15 @@ export interface FloorTab {
   offline: boolean;
 }
 
-/** Opens the floor page in a new tab of `context` (offline, its worker installed). */
+/**
+ * Opens the floor page in a new tab of `context` (offline, its worker installed), or with
+ * `content`, that content floor.
+ */
 export async function openFloorTab(
   context: BrowserContext,
   appUrl: string,
   apiUrl: string,
+  content?: ContentFloor,
 ): Promise<FloorTab> {
   const page = await context.newPage();
   try {
@@ -275,7 +328,8 @@ export async function openFloorTab(
       predicate: (message) => message.text() === FLOOR_PAINTED,
       timeout: STEP_MS,
     });
-    await page.goto(`${appUrl}${FLOOR_PAGE}`, { waitUntil: 'commit', timeout: STEP_MS });
+    const floorPage = content ? `${FLOOR_PATH}rows-${content}.html` : FLOOR_PAGE;
+    await page.goto(`${appUrl}${floorPage}`, { waitUntil: 'commit', timeout: STEP_MS });
     await painted;
     return await page.evaluate(
       async (api) => ({

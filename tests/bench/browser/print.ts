@@ -113,6 +113,30 @@ function printNewTabFloor(b: BrowserFigures, fmt: Fmt): void {
       met: p.p95 <= FLOOR_TARGET * floor.p95 ? 'yes' : 'NO',
     })),
   );
+  // What painting the very screen costs with no app: where the app's distance to the floor
+  // above is the content's, not the app's.
+  const content = b.newTabContentFloor;
+  const tabs = [...content.small, ...content.big];
+  console.log(
+    `  the content floor: the same floor page writing the list screen's own markup (as the app rendered it on this device) instead of the heading, a tab after each floor's (its worker controlling ${tabs.filter((tab) => tab.controlled).length}/${tabs.length}, offline ${tabs.filter((tab) => tab.offline).length}/${tabs.length})`,
+  );
+  console.table(
+    (
+      [
+        ['list of 30 tasks', content.small, b.newTabPainted.small],
+        ['list of 10,000 tasks', content.big, b.newTabPainted.big],
+      ] as const
+    ).map(([measure, tabsOf, app]) => {
+      const rows = percentiles(tabsOf.map((tab) => tab.painted));
+      const painted = percentiles(app);
+      return {
+        measure,
+        'content floor p50 / p95 ms': `${ms(rows.p50)} / ${ms(rows.p95)}`,
+        'content / floor, p50 / p95': `${fmt(rows.p50 / floor.p50, 2)}× / ${fmt(rows.p95 / floor.p95, 2)}×`,
+        'app painted / content floor, p50 / p95': `${fmt(painted.p50 / rows.p50, 2)}× / ${fmt(painted.p95 / rows.p95, 2)}×`,
+      };
+    }),
+  );
 }
 
 /** Issue 42: first visits to the app's address against the floor page's, alternating. */
@@ -152,6 +176,12 @@ export function printFirstVisit(f: FirstVisitFigures, fmt: Fmt): void {
   ]);
   console.log(
     `  in the order of the visits, ms: app ${f.app.map((v) => v.painted.toFixed(0)).join(' ')}; floor ${f.floor.map((v) => v.painted.toFixed(0)).join(' ')}`,
+  );
+  // What painting the welcome screen itself costs with no app: the same floor page writing its
+  // markup (React's, from the first visit) instead of the heading alone.
+  const content = percentiles(f.content.map((v) => v.painted));
+  console.log(
+    `  the content floor (the same page writing the welcome screen's own markup, visited after each floor page's): heading painted p50 / p95 ${ms(content.p50)} / ${ms(content.p95)} ms, ${fmt(content.p50 / floor.p50, 2)}× / ${fmt(content.p95 / floor.p95, 2)}× the floor; the app ${fmt(app.p50 / content.p50, 2)}× / ${fmt(app.p95 / content.p95, 2)}× the content floor`,
   );
   if (!f.compared) return;
   const other = f.compared.app;
