@@ -19,7 +19,8 @@ export function isApiRole(role: unknown): role is ApiRole {
 }
 
 /**
- * Sets role, claims and request settings for the rest of the current transaction. With
+ * Sets role, claims and request settings for the rest of the current transaction, and with
+ * `readOnly` makes it read-only (a write then fails with 25006, as PostgREST's GET does). With
  * `also`, a scalar SQL expression read in the same statement (one round trip), its text is
  * returned.
  */
@@ -29,9 +30,12 @@ export async function setRequestContext(
   claims: Claims,
   request?: RequestInfo,
   also?: string,
+  readOnly = false,
 ): Promise<string | undefined> {
+  // Read-only in the same statement: a second query sent before this one's answer is one the
+  // pg client queues with a deprecation warning (it will refuse it in pg 9).
   const { rows } = await tx.query<{ also: string | null }>(
-    `select ${also ?? 'null::text'} as also,
+    `select ${also ?? 'null::text'} as also,${readOnly ? "\n            set_config('transaction_read_only', 'on', true)," : ''}
             set_config('role', $1, true),
             set_config('request.jwt.claims', $2, true),
             set_config('request.jwt.claim.sub', $3, true),
@@ -66,11 +70,7 @@ export function runAsCaller<T>(
   options: { readOnly?: boolean; also?: string } = {},
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    // In order on the one connection, without waiting for each other's answer.
-    const [, also] = await Promise.all([
-      options.readOnly ? tx.query('set transaction read only') : undefined,
-      setRequestContext(tx, role, claims, request, options.also),
-    ]);
+    const also = await setRequestContext(tx, role, claims, request, options.also, options.readOnly);
     return fn(tx, also);
   });
 }

@@ -10,7 +10,9 @@ import WebSocket from 'ws';
 
 import type { Keys } from '../../devstack/keys';
 import type { PgCluster } from '../../devstack/pg-cluster';
+import { runAsCaller } from '../../devstack/request-db';
 import { MAX_API_BODY_BYTES, startDevstack, type Devstack } from '../../devstack/server';
+import type { SqlRunner } from '../../devstack/sql-engine';
 import { ENGINE_KINDS } from '../support/database';
 import { forgedKeys, SEED, TestClock } from '../support/devstack';
 import { freshPostgres } from '../support/pg-databases';
@@ -119,6 +121,36 @@ describe.each(ENGINE_KINDS)('devstack as strict as hosted (%s)', (kind) => {
     // The same write by POST goes through.
     const post = await rest('rpc/test_write', { method: 'POST', body: '{}', jwt: aliceJwt });
     expect(post.status).toBe(200);
+  });
+
+  it('runs a read-only request read-only, its settings and `also` set in one statement', async () => {
+    const alice = { sub: SEED.alice, role: 'authenticated' };
+    const request = { method: 'GET', path: '/rest/v1/test_written' };
+    const write = (tx: SqlRunner) => tx.query('insert into public.test_written values (7)');
+    await expect(
+      runAsCaller(stack.db, 'authenticated', alice, request, write, { readOnly: true }),
+    ).rejects.toMatchObject({ code: '25006' });
+    // The settings and `also` are there as in any request, read-only or not.
+    const seen = await runAsCaller(
+      stack.db,
+      'authenticated',
+      alice,
+      request,
+      async (tx, also) => {
+        const { rows } = await tx.query<{ uid: string; role: string; ro: string }>(
+          `select auth.uid()::text as uid, current_user::text as role,
+                  current_setting('transaction_read_only') as ro`,
+        );
+        return { ...rows[0], also };
+      },
+      { readOnly: true, also: `'extra'::text` },
+    );
+    expect(seen).toEqual({ uid: SEED.alice, role: 'authenticated', ro: 'on', also: 'extra' });
+    await runAsCaller(stack.db, 'authenticated', alice, { ...request, method: 'POST' }, write);
+    const { rows } = await stack.db.query<{ n: number }>(
+      'select count(*)::int as n from public.test_written where id = 7',
+    );
+    expect(rows[0]?.n).toBe(1);
   });
 
   it('caps every read at max_rows: limit, Range, count and set-returning rpc', async () => {
